@@ -1,0 +1,129 @@
+"""Decide a crawler's access: pick its groups, find the longest matching rule.
+
+RFC 9309, Section 2.2.1: every group naming the crawler's product token is
+merged; only when none does are the `*` groups used; with neither, all is
+allowed. Section 2.2.2: the longest matching pattern wins, an allow wins a
+tie with a disallow, no match means allowed, and /robots.txt is implicitly
+allowed.
+
+A `RuleSet` holds one crawler's merged rules sorted best first, so the first
+rule that matches decides. For the fast path the rules are also bucketed by
+the first two characters of their literal start: a target only meets the
+rules that can match it, and most of those are one `str.startswith`.
+"""
+
+from __future__ import annotations
+
+from .model import Group, Reason, Rule, Verdict
+from .patterns import Pattern, compile_pattern, matches
+from .urls import target as url_target
+
+_ROBOTS_TXT = "/robots.txt"
+
+
+def select_groups(groups: tuple[Group, ...], token: str) -> tuple[Group, ...]:
+    """Return the groups that apply to `token`: those naming it, else the `*` groups."""
+    named = tuple(g for g in groups if token in g.agents)
+    return named or tuple(g for g in groups if "*" in g.agents)
+
+
+def priority(rule: Rule) -> tuple[int, bool, int]:
+    """Sort key putting the rule that wins first: longest, then allow, then earliest."""
+    return (-rule.length, not rule.allow, rule.line)
+
+
+def is_robots_txt(target: str) -> bool:
+    return target.startswith(_ROBOTS_TXT) and (len(target) == 11 or target[11] == "?")
+
+
+# Rule shapes, cheapest test first; the two-piece globs (`/*.pdf$`, `/*?`)
+# are common enough to test inline rather than through `matches`.
+_PREFIX, _EXACT, _STAR, _STAR_END, _GLOB = range(5)
+# (literal start, shape, last piece, glob pattern or None, allow)
+_Entry = tuple[str, int, str, "Pattern | None", bool]
+_MAX_BUCKETS = 512
+
+
+def _entry(rule: Rule) -> _Entry:
+    normalised = rule.normalised
+    if "*" not in normalised and "$" not in normalised:
+        return (normalised, _PREFIX, "", None, rule.allow)
+    pattern = compile_pattern(normalised)
+    pieces = pattern.pieces
+    if len(pieces) == 1:
+        shape = _EXACT if pattern.anchored else _PREFIX
+    elif len(pieces) == 2:
+        shape = _STAR_END if pattern.anchored else _STAR
+    else:
+        shape = _GLOB
+    return (pieces[0], shape, pieces[-1], pattern, rule.allow)
+
+
+class RuleSet:
+    """The rules that apply to one crawler, merged and sorted best first."""
+
+    __slots__ = ("token", "groups", "group_lines", "rules", "_entries", "_keys", "_buckets")
+
+    def __init__(self, token: str, groups: tuple[Group, ...]) -> None:
+        self.token = token
+        self.groups = groups
+        self.group_lines = tuple(sorted(n for g in groups for n in g.agent_lines))
+        # RFC 9309, Section 2.2.2: an empty pattern matches nothing.
+        self.rules = tuple(sorted((r for g in groups for r in g.rules if r.normalised), key=priority))
+        self._entries = [_entry(rule) for rule in self.rules]
+        # A rule whose literal start has two or more characters can only match
+        # targets that begin with those two; shorter starts (key "") can match any.
+        self._keys = [e[0][:2] if len(e[0]) >= 2 else "" for e in self._entries]
+        self._buckets: dict[str, list[_Entry]] = {}
+
+    def _bucket(self, key: str) -> list[_Entry]:
+        """The entries that can match a target starting with `key`, in priority order."""
+        bucket = [e for k, e in zip(self._keys, self._entries) if k == key or not k]
+        if len(self._buckets) >= _MAX_BUCKETS:
+            self._buckets.clear()
+        self._buckets[key] = bucket
+        return bucket
+
+    def candidates(self, target: str) -> tuple[Rule, ...]:
+        """Every rule that matches `target`, best first."""
+        return tuple(r for r in self.rules if matches(compile_pattern(r.normalised), target))
+
+    def allows(self, target: str) -> bool:
+        """The verdict alone: the allow flag of the first (best) matching rule."""
+        key = target[:2]
+        bucket = self._buckets.get(key)
+        if bucket is None:
+            bucket = self._bucket(key)
+        for first, shape, last, pattern, allow in bucket:
+            if not target.startswith(first):
+                continue
+            if shape == _PREFIX:
+                return allow
+            if shape == _STAR:
+                if target.find(last, len(first)) >= 0:
+                    return allow
+            elif shape == _STAR_END:
+                if target.endswith(last) and len(target) - len(last) >= len(first):
+                    return allow
+            elif shape == _EXACT:
+                if target == first:
+                    return allow
+            elif matches(pattern, target):  # type: ignore[arg-type]
+                return allow
+        return True
+
+    def verdict(self, url: str) -> Verdict:
+        """The full verdict for `url`, with every matching rule."""
+        target = url_target(url)
+        candidates = self.candidates(target)
+        if is_robots_txt(target):
+            reason, winner = Reason.ROBOTS_TXT, None
+        elif not self.groups:
+            reason, winner = Reason.NO_GROUP, None
+        elif not candidates:
+            reason, winner = Reason.NO_MATCH, None
+        else:
+            reason, winner = Reason.RULE, candidates[0]
+        allowed = winner is None or winner.allow
+        line = None if winner is None else winner.line
+        return Verdict(allowed, winner, line, reason, self.token, self.group_lines, candidates, url, target)

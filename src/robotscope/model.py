@@ -1,0 +1,156 @@
+"""The vocabulary of robotscope: lines, rules, groups and verdicts as plain data.
+
+Everything here is immutable, holds no references back into a parser, and
+turns into JSON-ready dicts with ``as_dict()``, so the matcher, the linter and
+every front end can pass decisions around as data. Imports nothing from
+robotscope.
+"""
+
+from __future__ import annotations
+
+import enum
+from typing import Any, NamedTuple
+
+
+class LineKind(str, enum.Enum):
+    """What one line of a robots.txt file is."""
+
+    USER_AGENT = "user-agent"
+    ALLOW = "allow"
+    DISALLOW = "disallow"
+    SITEMAP = "sitemap"
+    OTHER = "other"  # a `key: value` record robots.txt matching does not use
+    BLANK = "blank"  # empty, whitespace or comment only
+    INVALID = "invalid"  # content without a colon: ignored under RFC 9309
+
+
+class Reason(str, enum.Enum):
+    """Why a verdict came out the way it did."""
+
+    RULE = "rule"  # the longest matching rule decided
+    NO_MATCH = "no-matching-rule"  # a group applies but none of its rules match
+    NO_GROUP = "no-group"  # no group names the crawler and there is no `*` group
+    ROBOTS_TXT = "robots-txt"  # RFC 9309, Section 2.2.2: /robots.txt is implicitly allowed
+
+
+class Line(NamedTuple):
+    """One physical line of the file, exactly as written.
+
+    `key`, `value` and `comment` are None where the line has none; `key` is
+    as written (stripped), so `kind` is where the case-folded meaning lives.
+    `group` is the index of the group a rule or record line belongs to.
+    """
+
+    number: int
+    raw: str
+    kind: LineKind
+    key: str | None
+    value: str | None
+    comment: str | None
+    group: int | None
+
+    def as_dict(self) -> dict[str, Any]:
+        d = self._asdict()
+        d["kind"] = self.kind.value
+        return d
+
+
+class Rule(NamedTuple):
+    """An allow or disallow rule of a group.
+
+    `pattern` is the value as written; `normalised` is the form it is matched
+    in (percent-encoding normalised) and `length` its priority for the
+    longest-match rule, with `*` and `$` counting one each.
+    """
+
+    allow: bool
+    pattern: str
+    line: int
+    normalised: str
+    length: int
+
+    @property
+    def kind(self) -> LineKind:
+        return LineKind.ALLOW if self.allow else LineKind.DISALLOW
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind.value,
+            "pattern": self.pattern,
+            "line": self.line,
+            "normalised": self.normalised,
+            "length": self.length,
+        }
+
+
+class Record(NamedTuple):
+    """A `key: value` line other than user-agent, allow and disallow.
+
+    Sitemaps and other records such as crawl-delay; `key` is lower-cased.
+    `group` is the index of the group it stands in, if any.
+    """
+
+    key: str
+    value: str
+    line: int
+    group: int | None
+
+    def as_dict(self) -> dict[str, Any]:
+        return self._asdict()
+
+
+class Group(NamedTuple):
+    """A group: one or more user-agent lines and the rules under them.
+
+    `agents` are the product tokens the group names, lower-cased (`*` for the
+    global group); a user-agent value with no valid token contributes none.
+    """
+
+    index: int
+    agents: tuple[str, ...]
+    agent_lines: tuple[int, ...]
+    rules: tuple[Rule, ...]
+    records: tuple[Record, ...]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "index": self.index,
+            "agents": list(self.agents),
+            "agent_lines": list(self.agent_lines),
+            "rules": [r.as_dict() for r in self.rules],
+            "records": [r.as_dict() for r in self.records],
+        }
+
+
+class Verdict(NamedTuple):
+    """The answer to "may `agent` fetch `url`?", with its proof.
+
+    `rule` and `line` name the deciding rule (None when no rule decided);
+    `group_lines` are the user-agent lines of the group(s) used; `candidates`
+    are every matching rule of those groups, best first (each rule carries the
+    length it competes with). `target` is the normalised path and query that
+    was matched.
+    """
+
+    allowed: bool
+    rule: Rule | None
+    line: int | None
+    reason: Reason
+    agent_token: str
+    group_lines: tuple[int, ...]
+    candidates: tuple[Rule, ...]
+    url: str
+    target: str
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "allowed": self.allowed,
+            "rule": None if self.rule is None else self.rule.as_dict(),
+            "line": self.line,
+            "reason": self.reason.value,
+            "agent_token": self.agent_token,
+            "group_lines": list(self.group_lines),
+            "candidates": [c.as_dict() for c in self.candidates],
+            "url": self.url,
+            "target": self.target,
+        }

@@ -1,0 +1,204 @@
+"""Turn robots.txt bytes or text into groups and lines, losslessly; never raise.
+
+The grammar is RFC 9309, Section 2.2: lines end at LF, CRLF or CR; `#`
+starts a comment; a record is `key: value` with a case-insensitive key; a
+group is one or more `user-agent` lines followed by rules, and a
+`user-agent` line after a rule starts a new group. Records other than rules
+(sitemap, crawl-delay, ...) do not end a run of `user-agent` lines.
+
+One function, `split_record`, says what a record line is: `scan` uses it to
+read the groups at parse time, and `read_lines` to build the lossless
+per-line view on demand, so both read the same records by construction.
+`str` methods do the work; a regex per line is several times slower here.
+
+Problems in the content are data: every line keeps its kind, so a missing
+colon or a rule outside any group is visible to the linter, never an error.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import NamedTuple
+
+from .model import Group, Line, LineKind, Record, Rule
+from .urls import normalise
+from .useragents import group_token
+
+# RFC 9309, Section 2.5: crawlers must parse at least the first 500 KiB.
+MAX_BYTES = 512_000
+
+_BOM = "\ufeff"
+_WS = " \t\x0b\x0c"
+_KINDS = {
+    "user-agent": LineKind.USER_AGENT,
+    "allow": LineKind.ALLOW,
+    "disallow": LineKind.DISALLOW,
+    "sitemap": LineKind.SITEMAP,
+}
+
+
+class Decoded(NamedTuple):
+    """Input decoded to text, with what `parse` needs to know about the bytes."""
+
+    text: str  # the part that is parsed, line ends normalised to LF
+    overflow: str  # the part past MAX_BYTES, line ends normalised to LF
+    size: int  # bytes in the whole input
+    invalid_utf8: bool  # some bytes were not UTF-8 and became U+FFFD
+    bom: bool
+
+
+def decode(data: str | bytes) -> Decoded:
+    """Decode input as UTF-8 (replacing invalid bytes) and apply the parse limit.
+
+    Only the first MAX_BYTES bytes are parsed, and a line cut by that limit
+    is dropped whole: it goes to the overflow with everything after it.
+    """
+    if isinstance(data, str):
+        if len(data) * 4 <= MAX_BYTES:
+            # Cannot exceed the limit: no decoding round trip needed.
+            return _finish(data, "", len(data.encode("utf-8", "surrogatepass")), False)
+        data = data.encode("utf-8", "surrogatepass")
+    size = len(data)
+    head, tail = data, b""
+    if size > MAX_BYTES:
+        head = data[:MAX_BYTES]
+        cut = max(head.rfind(b"\n"), head.rfind(b"\r")) + 1
+        if head.endswith(b"\r") and data[MAX_BYTES : MAX_BYTES + 1] == b"\n":
+            cut += 1  # the CRLF ending the last kept line straddles the limit
+        head, tail = data[:cut], data[cut:]
+    try:
+        text = head.decode("utf-8")
+        invalid = False
+    except UnicodeDecodeError:
+        text = head.decode("utf-8", "replace")
+        invalid = True
+    return _finish(text, tail.decode("utf-8", "replace"), size, invalid)
+
+
+def _finish(text: str, overflow: str, size: int, invalid: bool) -> Decoded:
+    bom = text.startswith(_BOM)
+    if bom:
+        text = text[1:]
+    return Decoded(_lf(text), _lf(overflow), size, invalid, bom)
+
+
+def _lf(text: str) -> str:
+    # LF, CRLF and CR end lines; the other breaks `str.splitlines` knows do not.
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return text
+
+
+def split_lines(text: str) -> list[str]:
+    """Split LF-normalised text into lines; a final line end starts no new line."""
+    lines = text.split("\n")
+    if lines[-1] == "":
+        lines.pop()
+    return lines
+
+
+def split_record(raw: str) -> tuple[str, str] | None:
+    """Return a line's (key, value), both stripped, or None when it is no record.
+
+    A record has a colon before any `#`; the value ends at the first `#`.
+    """
+    colon = raw.find(":")
+    if colon < 0 or 0 <= raw.find("#", 0, colon):
+        return None
+    hash_pos = raw.find("#", colon)
+    value = raw[colon + 1 :] if hash_pos < 0 else raw[colon + 1 : hash_pos]
+    return raw[:colon].strip(_WS), value.strip(_WS)
+
+
+def make_rule(allow: bool, pattern: str, line: int) -> Rule:
+    """Build a rule with its matching form and its priority length."""
+    normalised = normalise(pattern)
+    return Rule(allow, pattern, line, normalised, len(normalised))
+
+
+class Scanned(NamedTuple):
+    """The structure `scan` reads from the parsed text."""
+
+    groups: tuple[Group, ...]
+    sitemaps: tuple[Record, ...]
+    records: tuple[Record, ...]
+
+
+class _GroupBuilder:
+    __slots__ = ("agents", "agent_lines", "rules", "records")
+
+    def __init__(self) -> None:
+        self.agents: list[str] = []
+        self.agent_lines: list[int] = []
+        self.rules: list[Rule] = []
+        self.records: list[Record] = []
+
+
+def scan(text: str) -> Scanned:
+    """Read the groups, sitemaps and other records of LF-normalised text."""
+    builders: list[_GroupBuilder] = []
+    sitemaps: list[Record] = []
+    records: list[Record] = []
+    current: _GroupBuilder | None = None
+    seen_rule = False
+    for number, raw in enumerate(split_lines(text), start=1):
+        record = split_record(raw)
+        if record is None:
+            continue
+        key, value = record
+        kind = _KINDS.get(key.lower())
+        if kind is LineKind.USER_AGENT:
+            if current is None or seen_rule:
+                current = _GroupBuilder()
+                builders.append(current)
+                seen_rule = False
+            token = group_token(value)
+            if token is not None:
+                current.agents.append(token)
+            current.agent_lines.append(number)
+        elif kind is LineKind.SITEMAP:
+            # Sitemaps belong to the file, not to the group they stand in.
+            sitemaps.append(Record("sitemap", value, number, None))
+        elif kind is None:
+            other = Record(key.lower(), value, number, None if current is None else len(builders) - 1)
+            records.append(other)
+            if current is not None:
+                current.records.append(other)
+        elif current is not None:
+            # RFC 9309, Section 2.1: a rule before any user-agent line belongs to no group.
+            seen_rule = True
+            current.rules.append(make_rule(kind is LineKind.ALLOW, value, number))
+    groups = tuple(
+        Group(i, tuple(b.agents), tuple(b.agent_lines), tuple(b.rules), tuple(b.records))
+        for i, b in enumerate(builders)
+    )
+    return Scanned(groups, tuple(sitemaps), tuple(records))
+
+
+def classify(raw: str) -> tuple[LineKind, str | None, str | None, str | None]:
+    """Return one line's (kind, key, value, comment).
+
+    Without a colon, `key` and `value` are the line's first word and the
+    rest, so the linter can show what the line would have meant.
+    """
+    hash_pos = raw.find("#")
+    comment = None if hash_pos < 0 else raw[hash_pos + 1 :]
+    record = split_record(raw)
+    if record is not None:
+        key, value = record
+        return _KINDS.get(key.lower(), LineKind.OTHER), key, value, comment
+    words = (raw if hash_pos < 0 else raw[:hash_pos]).split(None, 1)
+    if not words:
+        return LineKind.BLANK, None, None, comment
+    return LineKind.INVALID, words[0], words[1].strip(_WS) if len(words) > 1 else "", comment
+
+
+def read_lines(text: str, first_number: int, group_of: Mapping[int, int]) -> tuple[Line, ...]:
+    """Build the lossless per-line view of LF-normalised text.
+
+    `group_of` maps the numbers of lines that belong to a group to its index.
+    """
+    return tuple(
+        Line(number, raw, *classify(raw), group_of.get(number))
+        for number, raw in enumerate(split_lines(text), start=first_number)
+    )

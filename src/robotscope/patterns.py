@@ -1,0 +1,81 @@
+"""Rule patterns: their matching form, a linear-time matcher, and a safe regex.
+
+RFC 9309, Section 2.2.3: `*` matches any sequence of characters and a final
+`$` anchors the end; a `$` anywhere else is a literal character, compared as
+`%24` like a `$` in a target. Matching is a case-sensitive prefix match.
+
+A pattern is split at its `*`s into literal pieces. Taking each piece at its
+leftmost occurrence after the previous one is optimal for `*`-only globs, so
+matching never backtracks: `str.find` does the inner loops, and the regex
+form uses atomic groups to make the same commitment inside the regex engine.
+Imports nothing from robotscope.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+
+class Pattern(NamedTuple):
+    """A normalised pattern split for matching.
+
+    `pieces` are the literal strings between `*`s (the first is anchored at
+    the start of the target); `anchored` is true when the pattern ended in `$`.
+    """
+
+    pieces: tuple[str, ...]
+    anchored: bool
+
+
+def compile_pattern(normalised: str) -> Pattern:
+    """Split a normalised pattern into its literal pieces and end anchor."""
+    anchored = normalised.endswith("$")
+    body = normalised[:-1] if anchored else normalised
+    pieces = body.replace("$", "%24").split("*")
+    if not anchored:
+        # A trailing `*` adds nothing to a prefix match: `/a*` means `/a`.
+        while len(pieces) > 1 and pieces[-1] == "":
+            pieces.pop()
+    return Pattern(tuple(pieces), anchored)
+
+
+def matches(pattern: Pattern, target: str) -> bool:
+    """Tell whether `pattern` matches `target`, in O(len(target) * len(pattern)) at worst."""
+    pieces = pattern.pieces
+    first = pieces[0]
+    if not target.startswith(first):
+        return False
+    last_index = len(pieces) - 1
+    if last_index == 0:
+        return target == first if pattern.anchored else True
+    pos = len(first)
+    for piece in pieces[1:last_index]:
+        found = target.find(piece, pos)
+        if found < 0:
+            return False
+        pos = found + len(piece)
+    last = pieces[last_index]
+    if pattern.anchored:
+        return len(target) - len(last) >= pos and target.endswith(last)
+    return target.find(last, pos) >= 0
+
+
+def to_regex(pattern: Pattern) -> str:
+    """Return a regex source that `re.match`es exactly the targets `pattern` matches.
+
+    Each middle piece sits in an atomic group `(?>.*?piece)`: the regex
+    engine takes its leftmost occurrence and never returns to try another,
+    so a pattern like `/*a*a*a*b` cannot make it backtrack exponentially.
+    """
+    pieces = pattern.pieces
+    parts = [re.escape(pieces[0])]
+    last_index = len(pieces) - 1
+    for i, piece in enumerate(pieces[1:], start=1):
+        if i == last_index and pattern.anchored:
+            parts.append(".*" + re.escape(piece))
+        elif piece:
+            parts.append("(?>.*?" + re.escape(piece) + ")")
+    if pattern.anchored:
+        parts.append(r"\Z")
+    return "".join(parts)

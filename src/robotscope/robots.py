@@ -1,0 +1,141 @@
+"""`Robots`, the parsed file, and `parse`, the way to get one.
+
+A `Robots` keeps every line of the file with its number and kind, the
+groups with their rules, the sitemaps and other records, and answers
+`verdict(agent, url)` and `can_fetch(agent, url)`. It never changes after
+parsing; it only caches the merged rules of the crawlers it is asked about.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .matcher import RuleSet, is_robots_txt, select_groups
+from .model import Group, Line, Record, Verdict
+from .parser import MAX_BYTES, decode, read_lines, scan
+from .urls import target
+from .useragents import product_token
+
+_MAX_CACHED_AGENTS = 256
+
+
+class Robots:
+    """A parsed robots.txt file.
+
+    `groups`, `sitemaps` and `records` are read at parse time; `lines` and
+    `overflow`, the per-line views, are built from the kept text on first use.
+    """
+
+    __slots__ = (
+        "text",
+        "overflow_text",
+        "groups",
+        "sitemaps",
+        "records",
+        "size",
+        "invalid_utf8",
+        "bom",
+        "_lines",
+        "_overflow",
+        "_rulesets",
+    )
+
+    def __init__(self, data: str | bytes = "") -> None:
+        decoded = decode(data)
+        self.text = decoded.text
+        self.overflow_text = decoded.overflow
+        self.size = decoded.size
+        self.invalid_utf8 = decoded.invalid_utf8
+        self.bom = decoded.bom
+        self.groups, self.sitemaps, self.records = scan(decoded.text)
+        self._lines: tuple[Line, ...] | None = None
+        self._overflow: tuple[Line, ...] | None = None
+        self._rulesets: dict[str, RuleSet] = {}
+
+    @property
+    def lines(self) -> tuple[Line, ...]:
+        """Every parsed line, in order: its number, raw text, kind, key, value, comment and group."""
+        if self._lines is None:
+            group_of = {
+                number: group.index
+                for group in self.groups
+                for number in (
+                    *group.agent_lines,
+                    *(rule.line for rule in group.rules),
+                    *(record.line for record in group.records),
+                )
+            }
+            self._lines = read_lines(self.text, 1, group_of)
+        return self._lines
+
+    @property
+    def overflow(self) -> tuple[Line, ...]:
+        """The lines past the 500 KiB limit: kept for the record, never applied."""
+        if self._overflow is None:
+            self._overflow = read_lines(self.overflow_text, len(self.lines) + 1, {})
+        return self._overflow
+
+    def __repr__(self) -> str:
+        return f"<Robots {len(self.lines)} lines, {len(self.groups)} groups>"
+
+    @property
+    def truncated(self) -> bool:
+        """True when the input was over the 500 KiB parse limit and its end was ignored."""
+        return self.size > MAX_BYTES
+
+    def rules_for(self, agent: str) -> RuleSet:
+        """The merged, sorted rules that apply to `agent` (a token or User-Agent string)."""
+        ruleset = self._rulesets.get(agent)
+        if ruleset is None:
+            token = product_token(agent)
+            ruleset = RuleSet(token, select_groups(self.groups, token))
+            if len(self._rulesets) >= _MAX_CACHED_AGENTS:
+                self._rulesets.clear()
+            self._rulesets[agent] = ruleset
+        return ruleset
+
+    def verdict(self, agent: str, url: str) -> Verdict:
+        """Decide whether `agent` may fetch `url`, with the deciding line and every candidate rule.
+
+        `agent` is a product token or a full User-Agent string; `url` a full
+        URL or a path, with or without query.
+        """
+        return self.rules_for(agent).verdict(url)
+
+    def can_fetch(self, agent: str, url: str) -> bool:
+        """Tell whether `agent` may fetch `url`: `verdict(agent, url).allowed`, faster."""
+        ruleset = self._rulesets.get(agent) or self.rules_for(agent)
+        path = target(url)
+        return ruleset.allows(path) or is_robots_txt(path)
+
+    def line(self, number: int) -> Line:
+        """The line with 1-based `number`, including lines past the parse limit."""
+        index = number - 1
+        if index < len(self.lines):
+            return self.lines[index]
+        return self.overflow[index - len(self.lines)]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "lines": [line.as_dict() for line in self.lines],
+            "groups": [g.as_dict() for g in self.groups],
+            "sitemaps": [s.as_dict() for s in self.sitemaps],
+            "records": [r.as_dict() for r in self.records],
+            "overflow": [line.as_dict() for line in self.overflow],
+            "size": self.size,
+            "truncated": self.truncated,
+            "invalid_utf8": self.invalid_utf8,
+            "bom": self.bom,
+        }
+
+
+def parse(text: str | bytes) -> Robots:
+    """Parse robots.txt content; never raises, whatever the bytes.
+
+    Bytes are decoded as UTF-8 (invalid bytes replaced), a leading BOM is
+    dropped, and only the first 512,000 bytes are applied.
+
+    >>> parse("User-agent: *\\nDisallow: /private/\\n").can_fetch("Googlebot", "/private/x")
+    False
+    """
+    return Robots(text)

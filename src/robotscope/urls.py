@@ -1,0 +1,90 @@
+"""URL handling for matching: the target of a URL and percent-encoding normalisation.
+
+Patterns and targets go through the same `normalise`, so `/café/`,
+`/caf%c3%a9/` and `/caf%C3%A9/` are one path and `%7E` is `~`, while
+`%2F` stays distinct from `/`. Stdlib only, no I/O.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+# RFC 3986, Section 2.3: unreserved characters, whose escapes are decoded.
+_UNRESERVED = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+_HEX = "0123456789ABCDEFabcdef"
+
+# Anything that `normalise` may change: outside printable ASCII, or a `%`.
+_NEEDS_WORK = re.compile(r"[^!-~]|%")
+# Targets also escape `*` and `$`: RFC 9309, Section 2.2.3 compares them as %2A and %24.
+_TARGET_NEEDS_WORK = re.compile(r"[^!-~]|[%*$]")
+_ESCAPE_OR_PERCENT = re.compile(r"%(?:[0-9A-Fa-f]{2})?")
+_UNSAFE = re.compile(r"[^!-~]+")
+
+
+def _fix_escape(match: re.Match[str]) -> str:
+    escape = match.group()
+    if len(escape) == 1:
+        # A `%` that starts no escape is encoded itself, so normalising
+        # twice gives the same string (`%4%31` must not become `%41`).
+        return "%25"
+    char = chr(int(escape[1:], 16))
+    return char if char in _UNRESERVED else escape.upper()
+
+
+def _encode_unsafe(match: re.Match[str]) -> str:
+    # RFC 9309, Section 2.2.2: octets outside printable US-ASCII are percent-encoded as UTF-8.
+    data = match.group().encode("utf-8", "surrogatepass")
+    return "".join(f"%{byte:02X}" for byte in data)
+
+
+def normalise(text: str) -> str:
+    """Return `text` in the one form patterns and targets are compared in.
+
+    Escapes are upper-cased, escapes of unreserved characters decoded, other
+    escapes kept, a `%` that starts no escape becomes `%25`, and every
+    character outside printable ASCII (space, controls, non-ASCII) is
+    percent-encoded as UTF-8.
+
+    >>> normalise("/caf%c3%a9/%7euser/a b")
+    '/caf%C3%A9/~user/a%20b'
+    """
+    if _NEEDS_WORK.search(text) is None:
+        return text
+    if "%" in text:
+        text = _ESCAPE_OR_PERCENT.sub(_fix_escape, text)
+    return _UNSAFE.sub(_encode_unsafe, text)
+
+
+# What comes before the path: an optional `//`, an optional `scheme://` with
+# no `/`, `?` or `;` before it, and the authority up to the first of `/?;#`.
+_BEFORE_PATH = re.compile(r"(?://)?(?:[^/?;]*://)?[^/?;#]*")
+
+
+def path_and_query(url: str) -> str:
+    """Return the path and query of `url` (a full URL or a path), without fragment.
+
+    An empty path is `/`. A string without `://` that does not start with `/`
+    is read as `host/path`, the way Google's library reads it.
+    """
+    start = _BEFORE_PATH.match(url).end()  # type: ignore[union-attr]  # can match empty
+    if start == len(url) or url[start] == "#":
+        return "/"
+    hash_pos = url.find("#", start)
+    path = url[start:] if hash_pos < 0 else url[start:hash_pos]
+    return path if path[0] == "/" else "/" + path
+
+
+@lru_cache(maxsize=8192)
+def target(url: str) -> str:
+    """Return the normalised target (path and query) that rules are matched against.
+
+    >>> target("https://example.com/a*b$?q=%7e#frag")
+    '/a%2Ab%24?q=~'
+    """
+    # Fast path: a plain absolute path needs no URL parsing.
+    plain = url[:1] == "/" and url[1:2] != "/" and "#" not in url
+    path = url if plain else path_and_query(url)
+    if _TARGET_NEEDS_WORK.search(path) is None:
+        return path
+    return normalise(path).replace("*", "%2A").replace("$", "%24")

@@ -1,0 +1,62 @@
+"""Product tokens: of a `user-agent` line in a file, and of the crawler asking.
+
+RFC 9309, Section 2.2.1: a group names a crawler by its product token, the
+characters `a-zA-Z_-`, and crawlers match it case-insensitively. A crawler
+may be named by its token (`Googlebot`) or by its full HTTP User-Agent
+string, from which the token is extracted here. Imports nothing from
+robotscope.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+_TOKEN = re.compile(r"[A-Za-z_-]+")
+# `Name/version` products, anywhere in a User-Agent string (inside comments too).
+_PRODUCT = re.compile(r"(?:^|[\s(;,])([A-Za-z_-]+)/[0-9A-Za-z]")
+
+# Products that name a browser engine or platform rather than a crawler.
+_NOT_CRAWLERS = frozenset(
+    name.lower()
+    for name in (
+        "Mozilla AppleWebKit Chrome Chromium Safari Gecko Firefox Version Mobile Build "
+        "KHTML Edg Edge EdgA OPR Opera Trident CriOS FxiOS SamsungBrowser YaBrowser "
+        "UCBrowser Linux Android Windows compatible like Dalvik"
+    ).split()
+)
+
+
+def group_token(value: str) -> str | None:
+    """Return the token a `user-agent` line's value names, lower-cased.
+
+    `*` is the global group (also when followed by whitespace and more text,
+    as Google reads it); otherwise the leading `a-zA-Z_-` characters, so
+    `Googlebot/2.1` names `googlebot`. None when no token can be read
+    (`*bot`, `/bot`, an empty value).
+    """
+    if value == "*" or (value[:1] == "*" and value[1:2].isspace()):
+        return "*"
+    match = _TOKEN.match(value)
+    return match.group().lower() if match else None
+
+
+@lru_cache(maxsize=1024)
+def product_token(agent: str) -> str:
+    """Return the crawler's product token, lower-cased, from a token or a User-Agent string.
+
+    >>> product_token("Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)")
+    'googlebot'
+    >>> product_token("ExampleBot/1.0")
+    'examplebot'
+    """
+    agent = agent.strip()
+    whole = _TOKEN.fullmatch(agent)
+    if whole:
+        return agent.lower()
+    for match in _PRODUCT.finditer(agent):
+        name = match.group(1).lower()
+        if name not in _NOT_CRAWLERS:
+            return name
+    first = _TOKEN.match(agent)
+    return first.group().lower() if first else ""
