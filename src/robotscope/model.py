@@ -106,7 +106,7 @@ class Group(NamedTuple):
     global group); a user-agent value with no valid token contributes none.
     """
 
-    index: int
+    position: int  # 0-based, in file order; what `Line.group` and `Record.group` refer to
     agents: tuple[str, ...]
     agent_lines: tuple[int, ...]
     rules: tuple[Rule, ...]
@@ -114,7 +114,7 @@ class Group(NamedTuple):
 
     def as_dict(self) -> dict[str, Any]:
         return {
-            "index": self.index,
+            "position": self.position,
             "agents": list(self.agents),
             "agent_lines": list(self.agent_lines),
             "rules": [r.as_dict() for r in self.rules],

@@ -6,14 +6,13 @@ RFC 9309, Section 2.2.3: `*` matches any sequence of characters and a final
 
 A pattern is split at its `*`s into literal pieces. Taking each piece at its
 leftmost occurrence after the previous one is optimal for `*`-only globs, so
-matching never backtracks: `str.find` does the inner loops, and the regex
-form uses atomic groups to make the same commitment inside the regex engine.
+matching never backtracks and `str.find` does the inner loops: a pattern
+like `/*a*a*a*b` costs at most len(target) * len(pattern), never more.
 Imports nothing from robotscope.
 """
 
 from __future__ import annotations
 
-import re
 from typing import NamedTuple
 
 
@@ -59,23 +58,3 @@ def matches(pattern: Pattern, target: str) -> bool:
     if pattern.anchored:
         return len(target) - len(last) >= pos and target.endswith(last)
     return target.find(last, pos) >= 0
-
-
-def to_regex(pattern: Pattern) -> str:
-    """Return a regex source that `re.match`es exactly the targets `pattern` matches.
-
-    Each middle piece sits in an atomic group `(?>.*?piece)`: the regex
-    engine takes its leftmost occurrence and never returns to try another,
-    so a pattern like `/*a*a*a*b` cannot make it backtrack exponentially.
-    """
-    pieces = pattern.pieces
-    parts = [re.escape(pieces[0])]
-    last_index = len(pieces) - 1
-    for i, piece in enumerate(pieces[1:], start=1):
-        if i == last_index and pattern.anchored:
-            parts.append(".*" + re.escape(piece))
-        elif piece:
-            parts.append("(?>.*?" + re.escape(piece) + ")")
-    if pattern.anchored:
-        parts.append(r"\Z")
-    return "".join(parts)

@@ -57,7 +57,7 @@ class Robots:
         """Every parsed line, in order: its number, raw text, kind, key, value, comment and group."""
         if self._lines is None:
             group_of = {
-                number: group.index
+                number: group.position
                 for group in self.groups
                 for number in (
                     *group.agent_lines,

@@ -1,0 +1,80 @@
+"""`robotscope check` end to end: output, JSON and exit codes."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from robotscope.cli import cli
+
+EXAMPLE = str(Path(__file__).resolve().parent.parent / "examples" / "robots.txt")
+GOOGLEBOT_UA = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"
+
+
+def run(*args: str, stdin: bytes | None = None) -> tuple[int, str, str]:
+    result = CliRunner().invoke(cli, list(args), input=stdin)
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_disallowed_url_shows_deciding_line_in_context_and_exits_1() -> None:
+    code, out, _ = run("check", EXAMPLE, GOOGLEBOT_UA, "https://www.example.com/drafts/x")
+    assert code == 1
+    assert out.splitlines()[0] == "DISALLOWED https://www.example.com/drafts/x"
+    assert "Line 13 (Disallow: /drafts/) decides" in out
+    assert "  > 13 | Disallow: /drafts/" in out
+    assert "agent token: googlebot" in out
+    assert "group used: user-agent lines 10, 11" in out
+
+
+def test_all_allowed_exits_0_and_lists_candidates() -> None:
+    code, out, _ = run("check", EXAMPLE, "Bingbot", "/search/help", "/robots.txt")
+    assert code == 0
+    assert "line 5: Allow: /search/help (length 12)" in out
+    assert "line 4: Disallow: /search (length 7)" in out
+    assert "/robots.txt itself is always allowed" in out
+
+
+def test_json_has_the_verdict_fields() -> None:
+    code, out, _ = run("check", EXAMPLE, "GPTBot", "/", "/robots.txt", "--json")
+    assert code == 1
+    data = json.loads(out)
+    assert [v["allowed"] for v in data] == [False, True]
+    assert set(data[0]) == {"allowed", "rule", "line", "reason", "agent_token", "group_lines", "candidates", "url", "target"}
+    assert data[0]["line"] == 18 and data[0]["rule"]["pattern"] == "/" and data[0]["group_lines"] == [16, 17]
+    assert data[1]["reason"] == "robots-txt"
+
+
+def test_stdin() -> None:
+    code, out, _ = run("check", "-", "bot", "/x", stdin=b"User-agent: *\nDisallow: /x\n")
+    assert code == 1 and "Line 2 (Disallow: /x) decides" in out
+
+
+def test_unreadable_file_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    code, _, err = run("check", str(tmp_path / "missing.txt"), "bot", "/")
+    assert code == 2
+    assert err.strip().splitlines() == [f"robotscope: cannot read '{tmp_path / 'missing.txt'}': No such file or directory"]
+    code, _, err = run("check", str(tmp_path), "bot", "/")
+    assert code == 2 and len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+def test_missing_arguments_exit_2() -> None:
+    code, _, err = run("check", EXAMPLE, "bot")
+    assert code == 2 and "Missing argument" in err
+
+
+def test_binary_junk_is_checked_not_crashed(tmp_path: Path) -> None:
+    junk = tmp_path / "junk.txt"
+    junk.write_bytes(bytes(range(256)) * 50)
+    code, out, _ = run("check", str(junk), "bot", "/")
+    assert code == 0 and out.startswith("ALLOWED")
+
+
+def test_installed_entry_point_runs() -> None:
+    exe = Path(sys.executable).parent / "robotscope"
+    result = subprocess.run([str(exe), "check", EXAMPLE, "CCBot", "/"], capture_output=True, text=True, check=False)
+    assert result.returncode == 1
+    assert result.stdout.startswith("DISALLOWED /")

@@ -1,0 +1,29 @@
+"""Every real-world robots.txt of the corpus parses and answers without raising."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from robotscope import LineKind, parse
+
+CORPUS = Path(__file__).parent / "corpus" / "robots"
+
+
+def test_corpus_is_complete() -> None:
+    assert len(list(CORPUS.iterdir())) == 4231
+
+
+def test_every_file_parses_losslessly_and_answers() -> None:
+    rules = 0
+    for path in sorted(CORPUS.iterdir()):
+        data = path.read_bytes()
+        robots = parse(data)
+        text = data.decode("utf-8", "replace").removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
+        kept = "".join(line.raw + "\n" for line in robots.lines + robots.overflow)
+        assert kept == (text if text.endswith("\n") or not text else text + "\n"), path.name
+        rule_lines = {r.line for g in robots.groups for r in g.rules}
+        assert rule_lines <= {line.number for line in robots.lines if line.kind in (LineKind.ALLOW, LineKind.DISALLOW)}
+        rules += len(rule_lines)
+        for url in ("/", "/index.html?x=1", "/wp-admin/", "/caf\u00e9"):
+            assert robots.can_fetch("Googlebot", url) == robots.verdict("Googlebot", url).allowed
+    assert rules > 150_000

@@ -1,0 +1,31 @@
+"""The core imports no I/O layer and no third-party package; the public surface is complete."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+import robotscope
+
+CORE = ["model", "urls", "patterns", "useragents", "parser", "matcher", "robots", "render", "selftest"]
+FORBIDDEN = ["click", "httpx", "sqlite3", "socket", "asyncio", "robotscope.cli"]
+
+
+@pytest.mark.parametrize("module", CORE)
+def test_core_module_imports_nothing_from_the_edges(module: str) -> None:
+    code = (
+        f"import sys, robotscope.{module}\n"
+        f"bad = [m for m in {FORBIDDEN!r} if m in sys.modules]\n"
+        "print(','.join(bad))"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert result.stdout.strip() == ""
+
+
+def test_all_is_complete_and_sorted() -> None:
+    public = {name for name in vars(robotscope) if not name.startswith("_")}
+    modules = {name for name in public if type(getattr(robotscope, name)).__name__ == "module"}
+    assert sorted(robotscope.__all__) == robotscope.__all__
+    assert set(robotscope.__all__) == public - modules

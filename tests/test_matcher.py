@@ -1,0 +1,81 @@
+"""Verdicts: the deciding rule, its line, the groups used and every candidate."""
+
+from __future__ import annotations
+
+
+from robotscope import Reason, parse
+
+FILE = """\
+User-agent: *
+Disallow: /shop/
+Allow: /shop/public
+Disallow: /*.pdf$
+
+User-agent: Googlebot
+Disallow: /private
+Allow: /private/ok
+
+User-agent: googlebot-news
+User-agent: Googlebot
+Disallow: /news-only
+"""
+
+
+def test_verdict_names_rule_line_group_and_candidates() -> None:
+    verdict = parse(FILE).verdict("Googlebot", "https://example.com/private/ok/x")
+    assert verdict.allowed and verdict.reason is Reason.RULE
+    assert verdict.rule is not None and (verdict.rule.pattern, verdict.rule.line) == ("/private/ok", 8)
+    assert verdict.line == 8
+    assert verdict.agent_token == "googlebot"
+    assert verdict.group_lines == (6, 10, 11)
+    assert [(c.pattern, c.length) for c in verdict.candidates] == [("/private/ok", 11), ("/private", 8)]
+    assert verdict.target == "/private/ok/x" and verdict.url == "https://example.com/private/ok/x"
+
+
+def test_as_dict_has_the_verdict_fields() -> None:
+    data = parse(FILE).verdict("Bingbot", "/shop/a.pdf").as_dict()
+    assert data["allowed"] is False
+    assert data["reason"] == "rule"
+    # `/*.pdf$` is 7 octets long (`*` and `$` count one each), `/shop/` 6.
+    assert data["rule"] == {"kind": "disallow", "pattern": "/*.pdf$", "line": 4, "normalised": "/*.pdf$", "length": 7}
+    assert data["group_lines"] == [1]
+    assert [c["pattern"] for c in data["candidates"]] == ["/*.pdf$", "/shop/"]
+
+
+def test_no_group_and_no_match_reasons() -> None:
+    robots = parse("User-agent: Googlebot\nDisallow: /x\n")
+    verdict = robots.verdict("Bingbot", "/x")
+    assert verdict.allowed and verdict.reason is Reason.NO_GROUP and verdict.group_lines == ()
+    verdict = robots.verdict("Googlebot", "/y")
+    assert verdict.allowed and verdict.reason is Reason.NO_MATCH and verdict.rule is None and verdict.line is None
+
+
+def test_robots_txt_is_allowed_and_still_shows_candidates() -> None:
+    verdict = parse("User-agent: *\nDisallow: /\n").verdict("a", "/robots.txt?x=1")
+    assert verdict.allowed and verdict.reason is Reason.ROBOTS_TXT
+    assert [c.line for c in verdict.candidates] == [2]
+    assert not parse("User-agent: *\nDisallow: /\n").can_fetch("a", "/robots.txt.bak")
+
+
+def test_adversarial_pattern_is_fast_enough_to_finish() -> None:
+    # Correctness on a pattern built to make backtracking matchers explode; speed
+    # is measured in benchmarks/, so this only asserts the answers.
+    robots = parse("User-agent: *\nDisallow: /*a*a*a*a*a*a*a*a*a*a*a*a*b\n")
+    url = "/" + "a" * 10_000
+    assert robots.can_fetch("x", url)
+    assert robots.verdict("x", url).allowed
+    assert not robots.can_fetch("x", url + "b")
+
+
+def test_many_agents_cache_stays_correct() -> None:
+    robots = parse("User-agent: bot-a\nDisallow: /a\nUser-agent: *\nDisallow: /z\n")
+    for i in range(600):
+        assert robots.can_fetch(f"other{i}", "/a")
+        assert not robots.can_fetch(f"other{i}", "/z")
+    assert not robots.can_fetch("bot-a", "/a")
+
+
+def test_groups_without_rules_for_named_agent_allow_everything() -> None:
+    robots = parse("User-agent: *\nDisallow: /\n\nUser-agent: Googlebot\n")
+    assert robots.verdict("Googlebot", "/x").reason is Reason.NO_MATCH
+    assert not robots.can_fetch("Bingbot", "/x")

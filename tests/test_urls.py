@@ -1,0 +1,56 @@
+"""Targets and percent-encoding normalisation."""
+
+from __future__ import annotations
+
+import pytest
+
+from robotscope.urls import normalise, path_and_query, target
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("/plain/path?q=1", "/plain/path?q=1"),
+        ("/caf\u00e9", "/caf%C3%A9"),
+        ("/caf%c3%a9", "/caf%C3%A9"),
+        ("/%7Euser/%41%2d%5F%2E", "/~user/A-_."),
+        ("/a%2fb", "/a%2Fb"),
+        ("/a b\tc", "/a%20b%09c"),
+        ("/\x7f\x00", "/%7F%00"),
+        ("/100%", "/100%25"),
+        ("/%zz", "/%25zz"),
+        ("/%4%31", "/%2541"),
+        ("/\U0001f600", "/%F0%9F%98%80"),
+        ("/\ud800", "/%ED%A0%80"),  # a lone surrogate from str input still encodes
+    ],
+)
+def test_normalise(text: str, expected: str) -> None:
+    assert normalise(text) == expected
+    assert normalise(expected) == expected  # idempotent
+
+
+@pytest.mark.parametrize(
+    ("url", "expected"),
+    [
+        ("https://example.com", "/"),
+        ("https://example.com/", "/"),
+        ("https://example.com?q", "/?q"),
+        ("https://example.com#frag", "/"),
+        ("https://user:pw@example.com:8080/p/a?q=1#f", "/p/a?q=1"),
+        ("//example.com/x", "/x"),
+        ("/x/y?z", "/x/y?z"),
+        ("/x#y", "/x"),
+        ("example.com/p", "/p"),
+        ("", "/"),
+        ("https://example.com/a://b", "/a://b"),
+        ("https://example.com;params", "/;params"),
+    ],
+)
+def test_path_and_query(url: str, expected: str) -> None:
+    assert path_and_query(url) == expected
+
+
+def test_target_escapes_star_and_dollar_and_normalises() -> None:
+    assert target("https://example.com/a*b$?q=%7e#frag") == "/a%2Ab%24?q=~"
+    assert target("/caf\u00e9 x") == "/caf%C3%A9%20x"
+    assert target("/plain") == "/plain"

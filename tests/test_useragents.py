@@ -1,0 +1,58 @@
+"""Product tokens of user-agent lines and of crawlers' User-Agent strings."""
+
+from __future__ import annotations
+
+import pytest
+
+from robotscope.useragents import group_token, product_token
+
+
+@pytest.mark.parametrize(
+    ("value", "token"),
+    [
+        ("Googlebot", "googlebot"),
+        ("Googlebot/2.1", "googlebot"),
+        ("Googlebot Images", "googlebot"),
+        ("Googlebot-Image", "googlebot-image"),
+        ("AdsBot_Google", "adsbot_google"),
+        ("*", "*"),
+        ("* all of them", "*"),
+        ("*bot", None),
+        ("/bot", None),
+        ("", None),
+        ("bot2000", "bot"),
+    ],
+)
+def test_group_token(value: str, token: str | None) -> None:
+    assert group_token(value) == token
+
+
+@pytest.mark.parametrize(
+    ("agent", "token"),
+    [
+        ("Googlebot", "googlebot"),
+        ("Googlebot-News", "googlebot-news"),
+        ("Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)", "googlebot"),
+        (
+            "Mozilla/5.0 (Linux; Android 6.0.1; Nexus 5X Build/MMB29P) AppleWebKit/537.36 (KHTML, like Gecko) "
+            "Chrome/126.0.6478.126 Mobile Safari/537.36 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)",
+            "googlebot",
+        ),
+        ("Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.1; +https://openai.com/gptbot)", "gptbot"),
+        ("ExampleBot/1.0", "examplebot"),
+        ("Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)", "bingbot"),
+        ("Mozilla/5.0 (compatible; Yeti/1.1; +https://naver.me/spd)", "yeti"),
+        ("Googlebot-Image/1.0", "googlebot-image"),
+        ("CCBot/2.0 (https://commoncrawl.org/faq/)", "ccbot"),
+        ("facebookexternalhit/1.1 (+http://www.facebook.com/externalhit_uatext.php)", "facebookexternalhit"),
+        (
+            "Mozilla/5.0 (X11; Linux x86_64; Storebot-Google/1.0) AppleWebKit/537.36 (KHTML, like Gecko) "
+            "Chrome/126.0 Safari/537.36",
+            "storebot-google",
+        ),
+        ("  Slurp  ", "slurp"),
+        ("", ""),
+    ],
+)
+def test_product_token(agent: str, token: str) -> None:
+    assert product_token(agent) == token
