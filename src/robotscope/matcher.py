@@ -9,10 +9,12 @@ allowed.
 A `RuleSet` holds one crawler's merged rules sorted best first, so the first
 rule that matches decides. For the fast path the rules are also bucketed by
 the first two characters of their literal start: a target only meets the
-rules that can match it, and most of those are one `str.startswith`.
+rules that can match it, and most of those cost one `str.startswith`.
 """
 
 from __future__ import annotations
+
+import sys
 
 from .model import Group, Reason, Rule, Verdict
 from .patterns import Pattern, compile_pattern, matches
@@ -59,10 +61,25 @@ def _entry(rule: Rule) -> _Entry:
     return (pieces[0], shape, pieces[-1], pattern, rule.allow)
 
 
-class RuleSet:
-    """The rules that apply to one crawler, merged and sorted best first."""
+def _bucket_key(rule: Rule) -> str:
+    """The first two characters every target the rule matches starts with ("" if not fixed)."""
+    normalised = rule.normalised
+    if "*" in normalised or "$" in normalised:
+        normalised = compile_pattern(normalised).pieces[0]
+    return normalised[:2] if len(normalised) >= 2 else ""
 
-    __slots__ = ("token", "groups", "group_lines", "rules", "_entries", "_keys", "_buckets")
+
+class RuleSet:
+    """The rules that apply to one crawler, merged and sorted best first.
+
+    The fast path meets rules in buckets keyed by the first two characters
+    of the target: a rule whose literal start has two or more characters
+    can only match targets that begin with those two; shorter starts can
+    match any. Buckets are filled on first use, so memory grows only with
+    the parts of a site that are actually checked.
+    """
+
+    __slots__ = ("token", "groups", "group_lines", "rules", "_keys", "_buckets")
 
     def __init__(self, token: str, groups: tuple[Group, ...]) -> None:
         self.token = token
@@ -70,15 +87,13 @@ class RuleSet:
         self.group_lines = tuple(sorted(n for g in groups for n in g.agent_lines))
         # RFC 9309, Section 2.2.2: an empty pattern matches nothing.
         self.rules = tuple(sorted((r for g in groups for r in g.rules if r.normalised), key=priority))
-        self._entries = [_entry(rule) for rule in self.rules]
-        # A rule whose literal start has two or more characters can only match
-        # targets that begin with those two; shorter starts (key "") can match any.
-        self._keys = [e[0][:2] if len(e[0]) >= 2 else "" for e in self._entries]
+        # Interned: the same few two-character keys recur in every file.
+        self._keys = tuple(sys.intern(_bucket_key(rule)) for rule in self.rules)
         self._buckets: dict[str, list[_Entry]] = {}
 
     def _bucket(self, key: str) -> list[_Entry]:
         """The entries that can match a target starting with `key`, in priority order."""
-        bucket = [e for k, e in zip(self._keys, self._entries) if k == key or not k]
+        bucket = [_entry(rule) for rule, k in zip(self.rules, self._keys) if k == key or not k]
         if len(self._buckets) >= _MAX_BUCKETS:
             self._buckets.clear()
         self._buckets[key] = bucket

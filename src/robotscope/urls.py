@@ -8,7 +8,6 @@ Patterns and targets go through the same `normalise`, so `/café/`,
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 
 # RFC 3986, Section 2.3: unreserved characters, whose escapes are decoded.
 _UNRESERVED = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
@@ -65,24 +64,30 @@ def path_and_query(url: str) -> str:
     An empty path is `/`. A string without `://` that does not start with `/`
     is read as `host/path`, the way Google's library reads it.
     """
-    start = _BEFORE_PATH.match(url).end()  # type: ignore[union-attr]  # can match empty
-    if start == len(url) or url[start] == "#":
-        return "/"
+    if url[:1] == "/" and url[1:2] != "/":
+        start = 0
+    else:
+        start = _BEFORE_PATH.match(url).end()  # type: ignore[union-attr]  # can match empty
+        if start == len(url) or url[start] == "#":
+            return "/"
     hash_pos = url.find("#", start)
     path = url[start:] if hash_pos < 0 else url[start:hash_pos]
     return path if path[0] == "/" else "/" + path
 
 
-@lru_cache(maxsize=8192)
 def target(url: str) -> str:
     """Return the normalised target (path and query) that rules are matched against.
 
     >>> target("https://example.com/a*b$?q=%7e#frag")
     '/a%2Ab%24?q=~'
     """
-    # Fast path: a plain absolute path needs no URL parsing.
-    plain = url[:1] == "/" and url[1:2] != "/" and "#" not in url
-    path = url if plain else path_and_query(url)
+    # Fast path for the common `https://host/path`: str methods only, no regex.
+    slash = url.find("/", 8) if url.startswith("https://") else -1
+    authority = url[8:slash]
+    if slash > 0 and "#" not in url and "?" not in authority and ";" not in authority:
+        path = url[slash:]
+    else:
+        path = path_and_query(url)
     if path.isascii() and path.isprintable() and " " not in path and "%" not in path:
         if "*" not in path and "$" not in path:
             return path

@@ -1,0 +1,781 @@
+#!/usr/bin/env python
+"""Benchmark robotscope against its peers, side by side, in one run.
+
+    python benchmarks/bench.py            # full run, about 2-3 minutes on 2 cores
+    python benchmarks/bench.py --quick    # about 20 s, a smoke test
+    python benchmarks/bench.py --json out.json
+
+Libraries: robotscope, Protego, Google's C++ matcher (PyPI fast-robotstxt,
+module `robotstxt`) and texting_robots (Rust, PyPI texting-robots-py). A peer
+that is not installed is reported as "not installed"; the rest still run.
+
+What is measured (see benchmarks/README.md for the meaning of each number):
+
+1. parse throughput over the corpus (files/s, best of N repetitions);
+2. check throughput with each file parsed once (checks/s), first pass
+   (includes any lazy per-agent work) and steady state (second pass);
+3. an adversarial wildcard pattern against long URLs, each library in a
+   subprocess with a time limit;
+4. memory held by all parsed files, each library in a fresh subprocess.
+
+The garbage collector is disabled during every timed section, for every
+library alike, as `timeit` does.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import importlib.metadata
+import json
+import os
+import platform
+import random
+import re
+import resource
+import subprocess
+import sys
+import time
+import urllib.parse
+import zlib
+from typing import Any, Callable
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+CORPUS = os.path.join(os.path.dirname(HERE), "tests", "corpus", "robots")
+AGENT = "Googlebot"
+BASELINE = "protego"  # every ratio is against this library
+
+ADV_ROBOTS = "User-agent: *\nDisallow: /*a*a*a*a*a*a*a*a*a*a*a*a*b\n"
+ADV_HOST = "https://example.com"
+
+# --------------------------------------------------------------------------
+# Libraries. Each adapter knows how to import its library, turn raw corpus
+# bytes into the input the library takes, parse, and run a check loop.
+# The loops are written out per library (not through a shared wrapper) so
+# that each one pays only the cost of calling its own API.
+# --------------------------------------------------------------------------
+
+
+class Lib:
+    key: str = ""
+    title: str = ""
+    dist: str = ""  # distribution name, for the version
+    parse_once: bool = True  # False: no parse-once object (Google)
+    pure_python: bool = False  # tracemalloc sees all of its memory
+
+    def __init__(self) -> None:
+        self.available = False
+        self.error = ""
+        try:
+            self._import()
+            self.available = True
+        except ImportError as exc:  # a missing optional peer
+            self.error = f"not installed ({exc})"
+
+    def _import(self) -> None:
+        raise NotImplementedError
+
+    @property
+    def version(self) -> str:
+        try:
+            return importlib.metadata.version(self.dist)
+        except importlib.metadata.PackageNotFoundError:
+            return "not installed"
+
+    def native(self, raw: bytes) -> Any:
+        """The corpus file in the form the library takes (prepared untimed)."""
+        return raw
+
+    def parse_all(self, inputs: list[Any]) -> list[Any]:
+        raise NotImplementedError
+
+    def check_all(self, objs: list[Any], urls: list[list[str]]) -> None:
+        raise NotImplementedError
+
+    def check_one(self, obj: Any, url: str) -> bool:
+        raise NotImplementedError
+
+
+def _decode(raw: bytes) -> str:
+    # Protego and Google's binding take str; the caller decodes. This is done
+    # before timing, as part of preparing the input.
+    return raw.decode("utf-8", errors="replace")
+
+
+class Robotscope(Lib):
+    key, title, dist, pure_python = "robotscope", "robotscope", "robotscope", True
+
+    def _import(self) -> None:
+        import robotscope
+
+        self.mod = robotscope
+
+    def parse_all(self, inputs: list[Any]) -> list[Any]:
+        p = self.mod.parse
+        return [p(x) for x in inputs]
+
+    def check_all(self, objs: list[Any], urls: list[list[str]]) -> None:
+        agent = AGENT
+        for obj, us in zip(objs, urls):
+            f = obj.can_fetch
+            for u in us:
+                f(agent, u)
+
+    def check_one(self, obj: Any, url: str) -> bool:
+        return obj.can_fetch(AGENT, url)
+
+
+class ProtegoLib(Lib):
+    key, title, dist, pure_python = "protego", "Protego", "Protego", True
+
+    def _import(self) -> None:
+        from protego import Protego
+
+        self.cls = Protego
+
+    def native(self, raw: bytes) -> Any:
+        return _decode(raw)
+
+    def parse_all(self, inputs: list[Any]) -> list[Any]:
+        p = self.cls.parse
+        return [p(x) for x in inputs]
+
+    def check_all(self, objs: list[Any], urls: list[list[str]]) -> None:
+        agent = AGENT
+        for obj, us in zip(objs, urls):
+            f = obj.can_fetch
+            for u in us:
+                f(u, agent)
+
+    def check_one(self, obj: Any, url: str) -> bool:
+        return obj.can_fetch(url, AGENT)
+
+
+class GoogleLib(Lib):
+    key, title, dist, parse_once = "google", "Google C++ (fast-robotstxt)", "fast-robotstxt", False
+
+    def _import(self) -> None:
+        import robotstxt
+
+        self.matcher = robotstxt.RobotsMatcher()
+
+    def native(self, raw: bytes) -> Any:
+        return _decode(raw)
+
+    def parse_all(self, inputs: list[Any]) -> list[Any]:
+        # No parse-once API: the "parse" measured is one is_allowed call per
+        # file (parse + one match), labelled as such in the report.
+        f = self.matcher.is_allowed
+        agent = AGENT
+        for x in inputs:
+            f(x, agent, ADV_HOST + "/")
+        return inputs
+
+    def check_all(self, objs: list[Any], urls: list[list[str]]) -> None:
+        f = self.matcher.is_allowed
+        agent = AGENT
+        for text, us in zip(objs, urls):
+            for u in us:
+                f(text, agent, u)
+
+    def check_one(self, obj: Any, url: str) -> bool:
+        return self.matcher.is_allowed(obj, AGENT, url)
+
+
+class TextingRobots(Lib):
+    key, title, dist = "texting_robots", "texting_robots (Rust)", "texting-robots-py"
+
+    def _import(self) -> None:
+        from texting_robots import Robot
+
+        self.cls = Robot
+
+    def parse_all(self, inputs: list[Any]) -> list[Any]:
+        # Built for one agent: the object only holds that agent's rules.
+        r = self.cls
+        agent = AGENT
+        return [r(agent, x) for x in inputs]
+
+    def check_all(self, objs: list[Any], urls: list[list[str]]) -> None:
+        for obj, us in zip(objs, urls):
+            f = obj.allowed
+            for u in us:
+                f(u)
+
+    def check_one(self, obj: Any, url: str) -> bool:
+        return obj.allowed(url)
+
+
+LIB_CLASSES = [Robotscope, ProtegoLib, GoogleLib, TextingRobots]
+
+
+def make_lib(key: str) -> Lib:
+    for cls in LIB_CLASSES:
+        if cls.key == key:
+            return cls()
+    raise SystemExit(f"unknown library {key!r}")
+
+
+# --------------------------------------------------------------------------
+# Corpus and workload
+# --------------------------------------------------------------------------
+
+
+def load_corpus(step: int = 1) -> list[tuple[str, bytes]]:
+    names = sorted(os.listdir(CORPUS))[::step]
+    out = []
+    for name in names:
+        with open(os.path.join(CORPUS, name), "rb") as fh:
+            out.append((name, fh.read()))
+    return out
+
+
+_RULE_RE = re.compile(rb"^[ \t]*(?:dis)?allow[ \t]*:[ \t]*([^\s#]+)", re.I | re.M)
+_FILLERS = ("x", "abc", "item/42", "a-b_c", "2024/01", "")
+_WORDS = ("index.html", "page", "foo", "123", "print", "en", "search", "a.pdf", "img.jpg", "tag")
+_COMMON = (
+    "/",
+    "/index.html",
+    "/about",
+    "/contact",
+    "/search?q=test",
+    "/search/results?page=2&sort=asc",
+    "/wp-admin/",
+    "/wp-admin/admin-ajax.php",
+    "/wp-content/uploads/2023/05/photo.jpg",
+    "/admin/login",
+    "/login?next=/account",
+    "/cart",
+    "/checkout/",
+    "/account/orders",
+    "/products/123",
+    "/products/widget-blue?color=blue&size=m",
+    "/category/shoes/page/3",
+    "/blog/2024/01/some-post-title",
+    "/tag/news",
+    "/static/js/app.min.js",
+    "/static/css/site.css",
+    "/images/logo.png",
+    "/api/v1/items?page=2",
+    "/feed/",
+    "/rss.xml",
+    "/sitemap.xml",
+    "/robots.txt",
+    "/cgi-bin/test.cgi",
+    "/print/article/77",
+    "/user/profile?id=42",
+    "/en/",
+    "/de/produkte/",
+    "/share?url=https%3A%2F%2Fexample.com",
+    "/download/file.pdf",
+    "/?utm_source=news&utm_medium=email",
+)
+_SAFE = "/?&=%:@!$'()*+,;-._~"
+
+
+def _rule_path(pattern: str, rng: random.Random) -> str:
+    if pattern.endswith("$"):
+        pattern = pattern[:-1]
+    while "*" in pattern:
+        pattern = pattern.replace("*", rng.choice(_FILLERS), 1)
+    if not pattern.startswith("/"):
+        pattern = "/" + pattern
+    variant = rng.randrange(4)
+    if variant == 1:
+        pattern = pattern.rstrip("/") + "/" + rng.choice(_WORDS)
+    elif variant == 2:
+        pattern += "?q=" + rng.choice(_WORDS)
+    elif variant == 3 and len(pattern) > 2:
+        pattern = pattern[: rng.randrange(1, len(pattern))]
+    return pattern
+
+
+def make_urls(name: str, raw: bytes, count: int) -> list[str]:
+    """A deterministic list of `count` full https URLs for one file.
+
+    Half come from the file's own allow/disallow patterns (wildcards filled
+    in, then used as is, extended, given a query or cut short), half from
+    common paths with or without a suffix. The URLs of a file are all
+    distinct, so a URL cache (robotscope keeps one) gets no repeat hits
+    within a file. The seed is the file name.
+    """
+    rng = random.Random(zlib.crc32(name.encode()))
+    patterns = list(dict.fromkeys(m.decode("utf-8", "replace") for m in _RULE_RE.findall(raw[:512_000])))
+    host = "https://" + name
+    urls: dict[str, None] = {}
+    i = 0
+    while len(urls) < count:
+        if patterns and i % 2 == 0:
+            path = _rule_path(rng.choice(patterns), rng)
+        else:
+            path = rng.choice(_COMMON)
+            if rng.random() < 0.3:
+                path = path.rstrip("/") + "/" + rng.choice(_WORDS)
+        url = host + urllib.parse.quote(path, safe=_SAFE)
+        if url in urls:  # every URL of a file is distinct: no library gains from a cache
+            url += ("&" if "?" in url else "?") + f"p={i}"
+        urls[url] = None
+        i += 1
+    return list(urls)
+
+
+# --------------------------------------------------------------------------
+# Timing helpers
+# --------------------------------------------------------------------------
+
+
+def timed(fn: Callable[[], Any]) -> tuple[float, Any]:
+    """Run `fn` once with the garbage collector disabled, as timeit does."""
+    gc.collect()
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        t0 = time.perf_counter()
+        result = fn()
+        elapsed = time.perf_counter() - t0
+    finally:
+        if was_enabled:
+            gc.enable()
+    return elapsed, result
+
+
+def usable_inputs(lib: Lib, corpus: list[tuple[str, bytes]]) -> tuple[list[int], list[Any], int]:
+    """Indices of the files the library takes without raising, their native inputs, failures."""
+    idx, inputs, failed = [], [], 0
+    for i, (_, raw) in enumerate(corpus):
+        x = lib.native(raw)
+        try:
+            lib.parse_all([x])
+        except Exception:
+            failed += 1
+            continue
+        idx.append(i)
+        inputs.append(x)
+    return idx, inputs, failed
+
+
+def bench_parse(lib: Lib, inputs: list[Any], reps: int) -> dict[str, Any]:
+    best = min(timed(lambda: lib.parse_all(inputs))[0] for _ in range(reps))
+    return {"files": len(inputs), "best_seconds": best, "files_per_s": len(inputs) / best, "reps": reps}
+
+
+def bench_checks(lib: Lib, inputs: list[Any], urls: list[list[str]], reps: int) -> dict[str, Any]:
+    n = sum(map(len, urls))
+    cold, warm = [], []
+    for _ in range(reps):
+        objs = lib.parse_all(inputs)  # untimed: fresh objects for a true first pass
+        cold.append(timed(lambda: lib.check_all(objs, urls))[0])
+        warm.append(timed(lambda: lib.check_all(objs, urls))[0])
+        del objs
+    return {
+        "checks": n,
+        "first_pass_seconds": min(cold),
+        "steady_seconds": min(warm),
+        "first_pass_checks_per_s": n / min(cold),
+        "steady_checks_per_s": n / min(warm),
+        "reps": reps,
+    }
+
+
+def bench_lint(corpus: list[tuple[str, bytes]]) -> dict[str, Any] | None:
+    """Lint time per file: the place for a `lint` timing once robotscope has a linter.
+
+    Not measured yet; returns None so that nothing is reported. When the
+    linter lands, time it here over `corpus` with `timed(...)` (best of N,
+    GC disabled) and return {"seconds_per_file": ...}.
+    """
+    return None
+
+
+# --------------------------------------------------------------------------
+# Subprocess children: adversarial case and memory
+# --------------------------------------------------------------------------
+
+
+def child_adversarial(key: str, n: int) -> dict[str, Any]:
+    lib = make_lib(key)
+    if not lib.available:
+        return {"error": lib.error}
+    obj = lib.parse_all([lib.native(ADV_ROBOTS.encode())])[0]
+    body = "/" + "a" * n
+    gc.disable()
+    url = ADV_HOST + body
+    t0 = time.perf_counter()
+    allowed = lib.check_one(obj, url)
+    first = time.perf_counter() - t0
+    best, total, reps = first, first, 1
+    while total < 0.3 and reps < 200:
+        # Same path, new host each time: the URL is one the library has not
+        # seen, so a URL cache cannot answer it (the host plays no part).
+        url = f"https://h{reps}.example.com{body}"
+        t0 = time.perf_counter()
+        lib.check_one(obj, url)
+        dt = time.perf_counter() - t0
+        best, total, reps = min(best, dt), total + dt, reps + 1
+    return {"seconds_per_check": best, "first_check_seconds": first, "reps": reps, "allowed": bool(allowed)}
+
+
+def _rss_bytes() -> int:
+    try:
+        with open("/proc/self/statm") as fh:
+            return int(fh.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except OSError:  # not Linux: fall back on the peak
+        return _maxrss_bytes()
+
+
+def _maxrss_bytes() -> int:
+    scale = 1 if sys.platform == "darwin" else 1024
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * scale
+
+
+def child_memory(key: str, step: int, trace: bool) -> dict[str, Any]:
+    import tracemalloc
+
+    lib = make_lib(key)
+    if not lib.available:
+        return {"error": lib.error}
+    corpus = load_corpus(step)
+    inputs, failed, last_error = [], 0, ""
+    for _, raw in corpus:  # inputs the library takes, prepared before the baseline
+        x = lib.native(raw)
+        try:
+            lib.parse_all([x])
+        except Exception as exc:
+            failed, last_error = failed + 1, f"{type(exc).__name__}: {exc}"
+            continue
+        inputs.append(x)
+    if not inputs:
+        return {"error": f"no file parsed ({last_error})"}
+    first_urls = ["https://" + name + "/" for name, _ in corpus]
+    gc.collect()
+    if trace:
+        tracemalloc.start()
+    t_base = tracemalloc.get_traced_memory()[0] if trace else 0
+    rss0, max0 = _rss_bytes(), _maxrss_bytes()
+    objs = lib.parse_all(inputs)
+    gc.collect()
+    rss1, max1 = _rss_bytes(), _maxrss_bytes()
+    t1 = tracemalloc.get_traced_memory()[0] if trace else 0
+    for obj, u in zip(objs, first_urls):  # builds any lazy per-agent index
+        lib.check_one(obj, u)
+    gc.collect()
+    rss2 = _rss_bytes()
+    t2 = tracemalloc.get_traced_memory()[0] if trace else 0
+    out: dict[str, Any] = {"files": len(objs), "failed": failed}
+    if trace:
+        out.update(traced_parsed=t1 - t_base, traced_after_check=t2 - t_base)
+    else:
+        out.update(rss_parsed=rss1 - rss0, rss_after_check=rss2 - rss0, maxrss_growth=max1 - max0)
+    return out
+
+
+def run_child(args: list[str], timeout: float) -> dict[str, Any]:
+    cmd = [sys.executable, os.path.abspath(__file__), "--child", *args]
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return {"timeout": timeout}
+    if proc.returncode != 0:
+        return {"error": (proc.stderr.strip().splitlines() or ["exit %d" % proc.returncode])[-1]}
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+# --------------------------------------------------------------------------
+# Machine info and report
+# --------------------------------------------------------------------------
+
+
+def machine_info(libs: list[Lib]) -> dict[str, Any]:
+    cpu = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo") as fh:
+            for line in fh:
+                if line.startswith("model name"):
+                    cpu = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    return {
+        "cpu": cpu,
+        "cpus": os.cpu_count(),
+        "python": f"{platform.python_implementation()} {platform.python_version()}",
+        "platform": platform.platform(),
+        "versions": {lib.key: (lib.version if lib.available else "not installed") for lib in libs},
+    }
+
+
+def fmt_rate(x: float) -> str:
+    return f"{x:,.0f}/s"
+
+
+def fmt_time(s: float) -> str:
+    if s < 1e-6:
+        return f"{s * 1e9:.0f} ns"
+    if s < 1e-3:
+        return f"{s * 1e6:.1f} µs"
+    if s < 1:
+        return f"{s * 1e3:.1f} ms"
+    return f"{s:.2f} s"
+
+
+def fmt_mib(b: float) -> str:
+    return f"{b / 2**20:,.1f} MiB"
+
+
+def fmt_ratio(r: float | None, lower_bound: bool = False) -> str:
+    if r is None:
+        return ""
+    return f" (×{r:.2f}{'+' if lower_bound else ''})" if r < 100 else f" (×{r:,.0f}{'+' if lower_bound else ''})"
+
+
+def build_table(results: dict[str, Any], libs: list[Lib], cfg: dict[str, Any]) -> str:
+    keys = [lib.key for lib in libs]
+    base = BASELINE
+    rows: list[tuple[str, dict[str, str]]] = []
+    notes: list[str] = []
+
+    def unavailable(k: str) -> str | None:
+        lib = next(x for x in libs if x.key == k)
+        return None if lib.available else "not installed"
+
+    # 1. parse
+    cells = {}
+    for k in keys:
+        r = results["parse"].get(k)
+        if r is None or "error" in r:
+            cells[k] = unavailable(k) or ("error: " + r["error"] if r else "n/a")
+            continue
+        b = results["parse"].get(base)
+        b = None if b is None or "error" in b else b
+        ratio = r["files_per_s"] / b["files_per_s"] if b else None
+        mark = " ¹" if k == "google" else (" ²" if k == "texting_robots" else "")
+        cells[k] = fmt_rate(r["files_per_s"]) + fmt_ratio(ratio) + mark
+    rows.append((f"Parse, files/s (best of {cfg['parse_reps']})", cells))
+
+    # 2. checks
+    for field, label in (
+        ("first_pass_checks_per_s", "Checks/s, first pass (incl. lazy index build)"),
+        ("steady_checks_per_s", "Checks/s, steady state (second pass)"),
+    ):
+        cells = {}
+        for k in keys:
+            r = results["checks"].get(k)
+            if r is None or "error" in r:
+                cells[k] = unavailable(k) or ("error: " + r["error"] if r else "n/a")
+                continue
+            b = results["checks"].get(base)
+            b = None if b is None or "error" in b else b
+            ratio = r[field] / b[field] if b else None
+            cells[k] = fmt_rate(r[field]) + fmt_ratio(ratio) + (" ³" if k == "google" else "")
+        rows.append((label + f" (best of {cfg['check_reps']})", cells))
+
+    # 3. adversarial
+    for n in cfg["adv_ns"]:
+        cells = {}
+        for k in keys:
+            r = results["adversarial"].get(k, {}).get(str(n))
+            b = results["adversarial"].get(base, {}).get(str(n))
+            if r is None:
+                cells[k] = unavailable(k) or "n/a"
+            elif "timeout" in r:
+                cells[k] = f"> {r['timeout']:g} s" + (" ⁴" if r.get("skipped") else "")
+                if b and "seconds_per_check" in b:
+                    bound = b["seconds_per_check"] / r["timeout"]
+                    cells[k] += " (×<0.01)" if bound < 0.01 else f" (×{bound:.2f} or less)"
+            elif "error" in r:
+                cells[k] = "error: " + r["error"][:60]
+            else:
+                ratio, lower = None, False
+                if b and "seconds_per_check" in b:
+                    ratio = b["seconds_per_check"] / r["seconds_per_check"]
+                elif b and "timeout" in b:
+                    ratio, lower = b["timeout"] / r["seconds_per_check"], True
+                cells[k] = fmt_time(r["seconds_per_check"]) + fmt_ratio(ratio, lower)
+        rows.append((f"Adversarial, time per check, n={n:,}", cells))
+
+    # 4. memory
+    mem = results["memory"]
+    for field, label in (
+        ("rss_parsed", "Memory held, RSS growth after parsing"),
+        ("rss_after_check", "Memory held, RSS growth after 1 check/file"),
+        ("traced_parsed", "Memory held, tracemalloc after parsing"),
+        ("traced_after_check", "Memory held, tracemalloc after 1 check/file"),
+    ):
+        cells = {}
+        for k in keys:
+            r = mem.get(k)
+            b = mem.get(base)
+            b = None if b is None or "error" in b or "timeout" in b else b
+            if unavailable(k):
+                cells[k] = "not installed"
+            elif k == "google":
+                cells[k] = "n/a ⁵"
+            elif r is not None and "error" in r:
+                cells[k] = "error: " + str(r["error"])[:60]
+            elif r is not None and "timeout" in r:
+                cells[k] = f"timed out after {r['timeout']:g} s"
+            elif r is None or field not in r:
+                cells[k] = "n/a ⁶" if field.startswith("traced") else "n/a"
+            else:
+                ratio = b[field] / r[field] if b and field in b and r[field] > 0 else None
+                cells[k] = fmt_mib(r[field]) + fmt_ratio(ratio)
+        rows.append((label, cells))
+
+    lint = results.get("lint")
+    if lint is not None:
+        rows.append(("Lint, time per file (robotscope only)", {"robotscope": fmt_time(lint["seconds_per_file"])}))
+
+    titles = {lib.key: lib.title for lib in libs}
+    head = "| Measurement (×N = vs Protego; ×N > 1 = faster / less memory than Protego) | " + " | ".join(titles[k] for k in keys) + " |"
+    sep = "|---|" + "---|" * len(keys)
+    lines = [head, sep]
+    for label, cells in rows:
+        lines.append(f"| {label} | " + " | ".join(cells.get(k, "") for k in keys) + " |")
+
+    files = cfg["files"]
+    notes.append(
+        f"(×N) = ratio against Protego; ×N > 1 means better than Protego: N times faster, or N times less memory."
+    )
+    notes.append(
+        f"Corpus: {files:,} robots.txt files ({cfg['corpus_bytes'] / 2**20:.1f} MiB); agent {AGENT!r}; "
+        f"{cfg['urls_per_file']} full https URLs per file ({cfg['total_checks']:,} checks). "
+        "GC disabled during every timed section, for every library (as timeit does)."
+    )
+    notes.append(
+        "¹ Google's library has no parse-once object: this is one is_allowed() call per file (parse + one match)."
+    )
+    notes.append("² texting_robots is built per agent: Robot('Googlebot', bytes) parses for that agent only.")
+    notes.append(
+        f"³ Google's library re-parses the whole file on every call: this is its per-call rate, over the first "
+        f"{cfg['google_urls_per_file']} URLs of each file's workload ({cfg['google_checks']:,} calls)."
+    )
+    notes.append(
+        f"⁴ Not run: a smaller n already took over {cfg['adv_timeout']:g} s. Each adversarial case runs in a "
+        f"subprocess killed after {cfg['adv_timeout']:g} s (the limit includes interpreter start-up). "
+        "Robots.txt: `User-agent: *` / `Disallow: /*a*a*a*a*a*a*a*a*a*a*a*a*b`; URL "
+        f"https://<host>/ + 'a'*n; time = best of repeated checks, each on a new host (same path)."
+    )
+    notes.append("⁵ Google's library keeps no parsed object (the caller keeps the text and it re-parses per call).")
+    notes.append(
+        "⁶ tracemalloc only sees memory allocated through Python's allocator, so it is reported for the "
+        "pure-Python libraries only; RSS rows cover all."
+    )
+    notes.append(
+        f"Memory: each library in a fresh subprocess, {cfg['memory_files']:,} files, inputs loaded before "
+        "the baseline; RSS from /proc/self/statm (includes allocator slack), tracemalloc in a separate run."
+    )
+    notes.append("Lint time per file: not measured yet (robotscope has no linter yet; see bench_lint()).")
+    return "\n".join(lines) + "\n\n" + "\n".join(f"- {n}" for n in notes)
+
+
+# --------------------------------------------------------------------------
+# Main
+# --------------------------------------------------------------------------
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--quick", action="store_true", help="a ~20 s run on a sample of the corpus")
+    ap.add_argument("--json", metavar="PATH", help="also write the raw results as JSON")
+    ap.add_argument("--libs", default="", help="comma-separated subset of: " + ",".join(c.key for c in LIB_CLASSES))
+    ap.add_argument("--child", nargs="+", help=argparse.SUPPRESS)
+    args = ap.parse_args(argv)
+
+    if args.child:
+        kind, key, *rest = args.child
+        if kind == "adversarial":
+            out = child_adversarial(key, int(rest[0]))
+        else:
+            out = child_memory(key, int(rest[0]), rest[1] == "trace")
+        print(json.dumps(out))
+        return 0
+
+    if args.quick:
+        cfg = dict(step=4, urls_per_file=50, google_urls_per_file=10, parse_reps=2, check_reps=1,
+                   adv_ns=[1000, 10000], adv_timeout=3.0, memory_step=4)
+    else:
+        cfg = dict(step=1, urls_per_file=200, google_urls_per_file=20, parse_reps=5, check_reps=3,
+                   adv_ns=[1000, 10000, 100000], adv_timeout=10.0, memory_step=1)
+
+    wanted = [k for k in args.libs.split(",") if k]
+    libs = [cls() for cls in LIB_CLASSES if not wanted or cls.key in wanted]
+    started = time.perf_counter()
+    info = machine_info(libs)
+    print(f"# robotscope benchmark{' (--quick)' if args.quick else ''}\n")
+    print(f"- CPU: {info['cpu']} ({info['cpus']} logical CPUs); {info['python']}; {info['platform']}")
+    print("- Versions: " + ", ".join(f"{lib.title} {info['versions'][lib.key]}" for lib in libs))
+    for lib in libs:
+        if not lib.available:
+            print(f"- {lib.title}: {lib.error}")
+    sys.stdout.flush()
+
+    corpus = load_corpus(cfg["step"])
+    urls = [make_urls(name, raw, cfg["urls_per_file"]) for name, raw in corpus]
+    cfg.update(
+        files=len(corpus),
+        corpus_bytes=sum(len(raw) for _, raw in corpus),
+        total_checks=sum(map(len, urls)),
+        memory_files=len(load_corpus(cfg["memory_step"])) if cfg["memory_step"] != cfg["step"] else len(corpus),
+    )
+    gurls = [u[: cfg["google_urls_per_file"]] for u in urls]
+    cfg["google_checks"] = sum(map(len, gurls))
+
+    results: dict[str, Any] = {"parse": {}, "checks": {}, "adversarial": {}, "memory": {}, "failures": {}}
+    for lib in libs:
+        if not lib.available:
+            continue
+        print(f"... {lib.title}: parse and checks", file=sys.stderr, flush=True)
+        idx, inputs, failed = usable_inputs(lib, corpus)
+        results["failures"][lib.key] = failed
+        if not inputs:
+            err = {"error": "no corpus file parsed without raising"}
+            results["parse"][lib.key] = results["checks"][lib.key] = err
+            continue
+        lib_urls = [(gurls if lib.key == "google" else urls)[i] for i in idx]
+        results["parse"][lib.key] = bench_parse(lib, inputs, cfg["parse_reps"])
+        results["checks"][lib.key] = bench_checks(lib, inputs, lib_urls, cfg["check_reps"])
+        del inputs
+
+    for lib in libs:
+        if not lib.available:
+            continue
+        print(f"... {lib.title}: adversarial", file=sys.stderr, flush=True)
+        per_n: dict[str, Any] = {}
+        for n in cfg["adv_ns"]:
+            if any("timeout" in r for r in per_n.values()):
+                per_n[str(n)] = {"timeout": cfg["adv_timeout"], "skipped": True}
+                continue
+            per_n[str(n)] = run_child(["adversarial", lib.key, str(n)], cfg["adv_timeout"])
+        results["adversarial"][lib.key] = per_n
+
+    for lib in libs:
+        if not lib.available or not lib.parse_once:
+            continue
+        print(f"... {lib.title}: memory", file=sys.stderr, flush=True)
+        r = run_child(["memory", lib.key, str(cfg["memory_step"]), "rss"], 300)
+        if lib.pure_python and "error" not in r:
+            t = run_child(["memory", lib.key, str(cfg["memory_step"]), "trace"], 300)
+            r.update({k: v for k, v in t.items() if k.startswith("traced")})
+        results["memory"][lib.key] = r
+
+    results["lint"] = bench_lint(corpus)
+
+    print()
+    print(build_table(results, libs, cfg))
+    for k, failed in results["failures"].items():
+        if failed:
+            print(f"- {k}: {failed} files raised on parse and were left out of its rows.")
+    for k, r in results["memory"].items():
+        if r.get("failed"):
+            print(f"- {k}: {r['failed']} files raised on parse and were left out of its memory rows.")
+    elapsed = time.perf_counter() - started
+    print(f"- Total benchmark time: {elapsed:.0f} s.")
+
+    if args.json:
+        with open(args.json, "w") as fh:
+            json.dump({"machine": info, "config": cfg, "results": results, "elapsed_seconds": elapsed}, fh, indent=2)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
