@@ -43,7 +43,7 @@ def test_json_has_the_verdict_fields() -> None:
     assert code == 1
     data = json.loads(out)
     assert [v["allowed"] for v in data] == [False, True]
-    assert set(data[0]) == {"allowed", "rule", "line", "reason", "agent_token", "group_lines", "candidates", "url", "target"}
+    assert set(data[0]) == {"allowed", "rule", "line", "reason", "agent_token", "group_lines", "candidates", "url", "target", "findings"}
     assert data[0]["line"] == 18 and data[0]["rule"]["pattern"] == "/" and data[0]["group_lines"] == [16, 17]
     assert data[1]["reason"] == "robots-txt"
 
@@ -78,3 +78,60 @@ def test_installed_entry_point_runs() -> None:
     result = subprocess.run([str(exe), "check", EXAMPLE, "CCBot", "/"], capture_output=True, text=True, check=False)
     assert result.returncode == 1
     assert result.stdout.startswith("DISALLOWED /")
+
+
+BAD = b"User-agent: *\nDisallow /oops\nCrawl-delay: 4\nSitemap: /s.xml\nDisallow: /a*\n"
+
+
+def test_lint_text_quotes_lines_and_summarises() -> None:
+    code, out, _ = run("lint", "-", stdin=BAD)
+    assert code == 1
+    assert "<stdin>:2: error missingColon\n  2 | Disallow /oops\n  this line has no colon" in out
+    assert "  fix: write `Disallow: /oops`" in out
+    assert out.splitlines()[-1] == "<stdin>: 2 errors, 2 info"
+
+
+def test_lint_json_and_fail_on() -> None:
+    code, out, _ = run("lint", "-", "--format", "json", stdin=BAD)
+    data = json.loads(out)
+    assert code == 1
+    assert [(f["line"], f["code"], f["severity"]) for f in data] == [
+        (2, "missingColon", "error"),
+        (3, "nonStandardDirective", "info"),
+        (4, "sitemapInvalid", "error"),
+        (5, "redundantWildcard", "info"),
+    ]
+    clean = b"User-agent: *\nDisallow: /a*\n"
+    assert run("lint", "-", stdin=clean)[0] == 0
+    assert run("lint", "-", "--fail-on", "warning", stdin=clean)[0] == 0
+    assert run("lint", "-", "--fail-on", "info", stdin=clean)[0] == 1
+
+
+def test_lint_sarif_is_sarif_2_1_0_with_one_result_per_finding() -> None:
+    code, out, _ = run("lint", "-", "--format", "sarif", stdin=BAD)
+    log = json.loads(out)
+    assert log["version"] == "2.1.0" and code == 1
+    run_ = log["runs"][0]
+    assert run_["tool"]["driver"]["name"] == "robotscope"
+    rules = run_["tool"]["driver"]["rules"]
+    results = run_["results"]
+    assert len(results) == 4
+    first = results[0]
+    assert first["ruleId"] == "missingColon" and first["level"] == "error"
+    assert rules[first["ruleIndex"]]["id"] == "missingColon"
+    assert first["locations"][0]["physicalLocation"]["region"] == {"startLine": 2}
+    assert first["locations"][0]["physicalLocation"]["artifactLocation"] == {"uri": "<stdin>"}
+    assert results[1]["level"] == "note"
+
+
+def test_check_json_carries_findings_of_the_lines_involved() -> None:
+    text = b"User-agent: *\nDisallow: /a*\nDisallow: /b\nFoo: bar\n"
+    _, out, _ = run("check", "-", "bot", "/abc", "--json", stdin=text)
+    (verdict,) = json.loads(out)
+    assert verdict["line"] == 2
+    assert [(f["code"], f["line"]) for f in verdict["findings"]] == [("redundantWildcard", 2)]
+
+
+def test_lint_unreadable_file_exits_2(tmp_path: Path) -> None:
+    code, _, err = run("lint", str(tmp_path / "nope.txt"))
+    assert code == 2 and err.startswith("robotscope: cannot read")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-
 from robotscope import Reason, parse
 
 FILE = """\

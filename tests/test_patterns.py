@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-
-
 import pytest
 
 from robotscope.patterns import Pattern, compile_pattern, matches

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from functools import cache
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -104,7 +104,7 @@ def test_a_verdict_line_is_a_rule_of_a_group_that_applies(
     assert set(verdict.group_lines) == {n for g in applying for n in g.agent_lines}
 
 
-@lru_cache(maxsize=None)
+@cache
 def reference_match(pattern: str, target: str) -> bool:
     """Naive recursive glob matcher: the definition, not the fast algorithm."""
     anchored = pattern.endswith("$")

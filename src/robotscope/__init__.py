@@ -4,11 +4,13 @@ The core (`parse`, `Robots`, the model types) is pure Python with no
 dependencies and no I/O.
 """
 
-from .model import Group, Line, LineKind, Reason, Record, Rule, Verdict
+from .linter import lint
+from .model import Finding, Group, Line, LineKind, Reason, Record, Rule, Severity, Verdict
 from .robots import Robots, parse
 from .useragents import product_token
 
 __all__ = [
+    "Finding",
     "Group",
     "Line",
     "LineKind",
@@ -16,7 +18,9 @@ __all__ = [
     "Record",
     "Robots",
     "Rule",
+    "Severity",
     "Verdict",
+    "lint",
     "parse",
     "product_token",
 ]

@@ -79,7 +79,7 @@ class RuleSet:
     the parts of a site that are actually checked.
     """
 
-    __slots__ = ("token", "groups", "group_lines", "rules", "_keys", "_buckets")
+    __slots__ = ("_buckets", "_keys", "group_lines", "groups", "rules", "token")
 
     def __init__(self, token: str, groups: tuple[Group, ...]) -> None:
         self.token = token

@@ -154,3 +154,36 @@ class Verdict(NamedTuple):
             "url": self.url,
             "target": self.target,
         }
+
+
+class Severity(str, enum.Enum):
+    """How bad a lint finding is."""
+
+    ERROR = "error"  # a line is ignored, or does something other than it says
+    WARNING = "warning"  # very likely a mistake
+    INFO = "info"  # worth knowing
+
+
+class Finding(NamedTuple):
+    """A lint finding: what is wrong, where, what happens, and how to fix it.
+
+    `line` is the line the finding is about (None for the whole file);
+    `lines` are every line involved, `line` included.
+    """
+
+    code: str
+    severity: Severity
+    line: int | None
+    message: str
+    fix: str
+    lines: tuple[int, ...]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "code": self.code,
+            "severity": self.severity.value,
+            "line": self.line,
+            "message": self.message,
+            "fix": self.fix,
+            "lines": list(self.lines),
+        }

@@ -129,7 +129,7 @@ class Scanned(NamedTuple):
 
 
 class _GroupBuilder:
-    __slots__ = ("agents", "agent_lines", "rules", "records")
+    __slots__ = ("agent_lines", "agents", "records", "rules")
 
     def __init__(self) -> None:
         self.agents: list[str] = []

@@ -1,12 +1,15 @@
-"""Plain-text views of verdicts: the deciding line quoted in context.
+"""Plain views of verdicts and findings: text with the deciding line quoted, SARIF.
 
-Returns strings and prints nothing; the CLI and other front ends decide
-where text goes. Imports only the core model and `Robots`.
+Returns strings and dicts and prints nothing; the CLI and other front ends
+decide where output goes. Imports only the core.
 """
 
 from __future__ import annotations
 
-from .model import Reason, Verdict
+from typing import Any
+
+from .checks import CHECKS
+from .model import Finding, Reason, Severity, Verdict
 from .robots import Robots
 
 _CONTEXT = 2  # lines shown before and after the deciding line
@@ -60,3 +63,64 @@ def render_verdict(robots: Robots, verdict: Verdict, agent: str) -> str:
             for c in verdict.candidates
         )
     return "\n".join(out)
+
+
+_SARIF_LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
+
+
+def render_findings(robots: Robots, findings: list[Finding], name: str) -> str:
+    """Findings as text: code, severity, the line quoted, what happens, the fix; then a summary."""
+    out = []
+    for f in findings:
+        where = f"{name}:{f.line}" if f.line is not None else name
+        out.append(f"{where}: {f.severity.value} {f.code}")
+        if f.line is not None:
+            out.append(f"  {f.line} | {robots.line(f.line).raw}")
+        out.append(f"  {f.message}")
+        out.append(f"  fix: {f.fix}")
+    out.append(summary(findings, name))
+    return "\n".join(out)
+
+
+def summary(findings: list[Finding], name: str) -> str:
+    counts = {s: sum(1 for f in findings if f.severity is s) for s in Severity}
+    if not findings:
+        return f"{name}: no findings"
+    parts = [f"{n} {s.value}{'s' if n != 1 and s is not Severity.INFO else ''}" for s, n in counts.items() if n]
+    return f"{name}: " + ", ".join(parts)
+
+
+def sarif(findings: list[Finding], uri: str, version: str) -> dict[str, Any]:
+    """Findings as a SARIF 2.1.0 log, one result per finding, for code scanning."""
+    rules = [
+        {
+            "id": c.code,
+            "shortDescription": {"text": c.summary},
+            "defaultConfiguration": {"level": _SARIF_LEVEL[c.severity]},
+        }
+        for c in CHECKS
+    ]
+    index = {c.code: i for i, c in enumerate(CHECKS)}
+    results = [
+        {
+            "ruleId": f.code,
+            "ruleIndex": index[f.code],
+            "level": _SARIF_LEVEL[f.severity],
+            "message": {"text": f"{f.message}. Fix: {f.fix}."},
+            "locations": [
+                {
+                    "physicalLocation": {
+                        "artifactLocation": {"uri": uri},
+                        # Whole-file findings are shown on the first line.
+                        "region": {"startLine": f.line or 1},
+                    }
+                }
+            ],
+        }
+        for f in findings
+    ]
+    return {
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [{"tool": {"driver": {"name": "robotscope", "version": version, "rules": rules}}, "results": results}],
+    }

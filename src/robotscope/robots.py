@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from .matcher import RuleSet, is_robots_txt, select_groups
-from .model import Group, Line, Record, Verdict
+from .model import Line, Verdict
 from .parser import MAX_BYTES, decode, read_lines, scan
 from .urls import target
 from .useragents import product_token
@@ -27,17 +27,17 @@ class Robots:
     """
 
     __slots__ = (
-        "text",
-        "overflow_text",
-        "groups",
-        "sitemaps",
-        "records",
-        "size",
-        "invalid_utf8",
-        "bom",
         "_lines",
         "_overflow",
         "_rulesets",
+        "bom",
+        "groups",
+        "invalid_utf8",
+        "overflow_text",
+        "records",
+        "sitemaps",
+        "size",
+        "text",
     )
 
     def __init__(self, data: str | bytes = "") -> None:

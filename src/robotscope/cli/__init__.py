@@ -16,7 +16,9 @@ except ImportError:  # pragma: no cover - exercised only without the [cli] extra
     click = None  # type: ignore[assignment]
 
 from .. import __version__
-from ..render import render_verdict
+from ..linter import lint
+from ..model import Finding, Severity, Verdict
+from ..render import render_findings, render_verdict, sarif
 from ..robots import Robots, parse
 
 EXIT_USAGE = 2
@@ -64,10 +66,66 @@ if click is not None:
         robots = read_robots(robots_file)
         verdicts = [robots.verdict(agent, url) for url in urls]
         if as_json:
-            click.echo(json.dumps([v.as_dict() for v in verdicts], indent=2, ensure_ascii=False))
+            findings = lint(robots)
+            data = [{**v.as_dict(), "findings": [f.as_dict() for f in findings_for(v, findings)]} for v in verdicts]
+            click.echo(json.dumps(data, indent=2, ensure_ascii=False))
         else:
             click.echo("\n\n".join(render_verdict(robots, v, agent) for v in verdicts))
         sys.exit(0 if all(v.allowed for v in verdicts) else 1)
+
+
+def findings_for(verdict: Verdict, findings: list[Finding]) -> list[Finding]:
+    """The findings about the lines a verdict involves: its rule, its group, its candidates."""
+    involved = {verdict.line, *verdict.group_lines, *(c.line for c in verdict.candidates)}
+    return [f for f in findings if involved.intersection(f.lines)]
+
+
+_SEVERITY_RANK = {Severity.INFO: 0, Severity.WARNING: 1, Severity.ERROR: 2}
+
+
+if click is not None:
+
+    @cli.command("lint")
+    @click.argument("robots_file", metavar="ROBOTS_FILE")
+    @click.option(
+        "--format",
+        "output_format",
+        type=click.Choice(["text", "json", "sarif"]),
+        default="text",
+        show_default=True,
+        help="text for people, json (a list of findings), sarif (SARIF 2.1.0 for code scanning).",
+    )
+    @click.option("--json", "as_json", is_flag=True, help="Same as --format json.")
+    @click.option(
+        "--fail-on",
+        type=click.Choice(["error", "warning", "info"]),
+        default="error",
+        show_default=True,
+        help="The lowest severity that makes the exit code 1.",
+    )
+    def lint_command(robots_file: str, output_format: str, as_json: bool, fail_on: str) -> None:
+        """Find the mistakes that silently change what a robots.txt means.
+
+        Each finding has a stable code, a severity, the line, what happens,
+        and a fix. Exit code 1 when a finding is at or above --fail-on.
+
+        \b
+        Examples:
+          robotscope lint robots.txt
+          robotscope lint robots.txt --format sarif > robots.sarif
+          robotscope lint robots.txt --fail-on warning
+        """
+        robots = read_robots(robots_file)
+        findings = lint(robots)
+        name = "<stdin>" if robots_file == "-" else robots_file
+        if as_json or output_format == "json":
+            click.echo(json.dumps([f.as_dict() for f in findings], indent=2, ensure_ascii=False))
+        elif output_format == "sarif":
+            click.echo(json.dumps(sarif(findings, name, __version__), indent=2, ensure_ascii=False))
+        else:
+            click.echo(render_findings(robots, findings, name))
+        threshold = _SEVERITY_RANK[Severity(fail_on)]
+        sys.exit(1 if any(_SEVERITY_RANK[f.severity] >= threshold for f in findings) else 0)
 
 
 def main() -> None:
