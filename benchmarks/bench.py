@@ -649,7 +649,7 @@ def build_table(results: dict[str, Any], libs: list[Lib], cfg: dict[str, Any]) -
         f"{cfg['google_urls_per_file']} URLs of each file's workload ({cfg['google_checks']:,} calls)."
     )
     notes.append(
-        f"⁴ Not run: a smaller n already took over {cfg['adv_timeout']:g} s. Each adversarial case runs in a "
+        f"⁴ (where shown) Not run: a smaller n already took over {cfg['adv_timeout']:g} s. Adversarial: each case runs in a "
         f"subprocess killed after {cfg['adv_timeout']:g} s (the limit includes interpreter start-up). "
         "Robots.txt: `User-agent: *` / `Disallow: /*a*a*a*a*a*a*a*a*a*a*a*a*b`; URL "
         f"https://<host>/ + 'a'*n; time = best of repeated checks, each on a new host (same path)."
