@@ -41,15 +41,15 @@ def is_robots_txt(target: str) -> bool:
 # Rule shapes, cheapest test first; the two-piece globs (`/*.pdf$`, `/*?`)
 # are common enough to test inline rather than through `matches`.
 _PREFIX, _EXACT, _STAR, _STAR_END, _GLOB = range(5)
-# (literal start, shape, last piece, glob pattern or None, allow)
-_Entry = tuple[str, int, str, "Pattern | None", bool]
+# (literal start, shape, last piece, glob pattern or None, rule)
+_Entry = tuple[str, int, str, "Pattern | None", Rule]
 _MAX_BUCKETS = 512
 
 
 def _entry(rule: Rule) -> _Entry:
     normalised = rule.normalised
     if "*" not in normalised and "$" not in normalised:
-        return (normalised, _PREFIX, "", None, rule.allow)
+        return (normalised, _PREFIX, "", None, rule)
     pattern = compile_pattern(normalised)
     pieces = pattern.pieces
     if len(pieces) == 1:
@@ -58,7 +58,7 @@ def _entry(rule: Rule) -> _Entry:
         shape = _STAR_END if pattern.anchored else _STAR
     else:
         shape = _GLOB
-    return (pieces[0], shape, pieces[-1], pattern, rule.allow)
+    return (pieces[0], shape, pieces[-1], pattern, rule)
 
 
 def _bucket_key(rule: Rule) -> str:
@@ -103,29 +103,34 @@ class RuleSet:
         """Every rule that matches `target`, best first."""
         return tuple(r for r in self.rules if matches(compile_pattern(r.normalised), target))
 
-    def allows(self, target: str) -> bool:
-        """The verdict alone: the allow flag of the first (best) matching rule."""
+    def winner(self, target: str) -> Rule | None:
+        """The deciding rule alone (the first, best, matching rule), on the fast path."""
         key = target[:2]
         bucket = self._buckets.get(key)
         if bucket is None:
             bucket = self._bucket(key)
-        for first, shape, last, pattern, allow in bucket:
+        for first, shape, last, pattern, rule in bucket:
             if not target.startswith(first):
                 continue
             if shape == _PREFIX:
-                return allow
+                return rule
             if shape == _STAR:
                 if target.find(last, len(first)) >= 0:
-                    return allow
+                    return rule
             elif shape == _STAR_END:
                 if target.endswith(last) and len(target) - len(last) >= len(first):
-                    return allow
+                    return rule
             elif shape == _EXACT:
                 if target == first:
-                    return allow
+                    return rule
             elif matches(pattern, target):  # type: ignore[arg-type]
-                return allow
-        return True
+                return rule
+        return None
+
+    def allows(self, target: str) -> bool:
+        """Whether the best matching rule allows `target` (no match allows)."""
+        rule = self.winner(target)
+        return rule is None or rule.allow
 
     def verdict(self, url: str) -> Verdict:
         """The full verdict for `url`, with every matching rule."""

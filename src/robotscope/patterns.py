@@ -58,3 +58,12 @@ def matches(pattern: Pattern, target: str) -> bool:
     if pattern.anchored:
         return len(target) - len(last) >= pos and target.endswith(last)
     return target.find(last, pos) >= 0
+
+
+def example_target(normalised: str) -> str:
+    """A target that a pattern starting with `/` or `*` matches: each `*` as `x`, no end anchor.
+
+    Used to probe what a rule covers (the linter, effect diffs).
+    """
+    path = "x".join(compile_pattern(normalised).pieces)
+    return path if path.startswith("/") else "/" + path

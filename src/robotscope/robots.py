@@ -106,7 +106,8 @@ class Robots:
         """Tell whether `agent` may fetch `url`: `verdict(agent, url).allowed`, faster."""
         ruleset = self._rulesets.get(agent) or self.rules_for(agent)
         path = target(url)
-        return ruleset.allows(path) or is_robots_txt(path)
+        rule = ruleset.winner(path)
+        return rule is None or rule.allow or is_robots_txt(path)
 
     def line(self, number: int) -> Line:
         """The line with 1-based `number`, including lines past the parse limit."""

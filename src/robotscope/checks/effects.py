@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 from ..matcher import RuleSet, select_groups
 from ..model import Rule, Severity
-from ..patterns import compile_pattern, matches
+from ..patterns import compile_pattern, example_target, matches
 from ..robots import Robots
 from . import Hit, check
 
@@ -16,10 +16,7 @@ _ASSET_PATTERN = re.compile(r"\.(?:css|js|mjs)\b|/(?:assets|static|css|js|script
 
 
 def example_path(rule: Rule) -> str:
-    """A target the rule matches: its pattern with each `*` as `x` and no end anchor."""
-    pattern = compile_pattern(rule.normalised)
-    path = "x".join(pattern.pieces)
-    return path if path.startswith("/") else "/" + path
+    return example_target(rule.normalised)
 
 
 def _blocks_everything(rule: Rule) -> bool:
