@@ -123,3 +123,47 @@ def select(names: str) -> list[Crawler]:
         if token:
             chosen.append(get(token) or Crawler(token, token, "", "other", "unknown", None, False, "", "", "", ""))
     return chosen
+
+
+_COST = {
+    "search": "its pages drop out of {operator}'s search results over time",
+    "search-vertical": "{operator} stops crawling that kind of content (images, video, news or shopping) for its search features",
+    "ai-search": "the site stops being shown or linked in {operator}'s AI search answers; it does not opt out of AI training",
+    "ai-training": "content it fetches from now on is not used to train {operator}'s models",
+    "ai-control-token": "{token} sends no requests of its own: blocking it tells {operator} not to use content its other crawlers fetch for the purposes it controls",
+    "user-triggered": "it fetches pages when a user asks for them, so blocking it mostly stops those fetches; {obeys}",
+    "ads": "{operator} can no longer check ad landing pages on the site, which can hurt ads that point there",
+    "social-preview": "links to the site lose their preview (title, image) when shared on {operator}'s products",
+    "seo-tool": "the site drops out of {operator}'s SEO data (backlinks, audits); search engines are not affected",
+    "archive": "the site is no longer archived by {operator}",
+    "dataset": "the site is left out of {operator}'s open crawl data sets, which many AI models are trained on",
+}
+
+
+_OBEYS = {
+    "yes": "its operator documents that it obeys robots.txt",
+    "no": "its operator documents that robots.txt generally does not apply to it",
+    "partial": "its operator documents that robots.txt rules may not apply to it",
+    "unknown": "its operator does not document whether it obeys robots.txt",
+    "n/a": "it sends no requests of its own",
+}
+
+
+def obeys_text(crawler: Crawler) -> str:
+    return _OBEYS.get(crawler.obeys_robots, _OBEYS["unknown"])
+
+
+def blocking_cost(crawler: Crawler) -> str:
+    """One sentence: what a site gives up by blocking this crawler."""
+    template = _COST.get(crawler.purpose, "{operator} stops crawling the site with {token}")
+    cost = template.format(operator=crawler.operator or crawler.token, token=crawler.token, obeys=obeys_text(crawler))
+    if crawler.purpose in ("ai-training", "ai-control-token", "dataset"):
+        searchers = [c.token for c in siblings(crawler) if c.purpose in ("search", "search-vertical", "ai-search")]
+        if searchers:
+            cost += f"; {crawler.operator}'s search crawlers ({', '.join(searchers[:3])}) are separate and not affected"
+    return cost
+
+
+def siblings(crawler: Crawler) -> list[Crawler]:
+    """The operator's other crawlers, which blocking this one leaves alone."""
+    return [c for c in catalogue() if c.operator == crawler.operator and c.token != crawler.token]

@@ -1,0 +1,191 @@
+"""Write a robots.txt from a spec, then prove it says what was meant.
+
+A spec is plain data, so a team can keep its robots.txt as reviewed code
+(TOML or JSON): a list of blocks, each one agent with allow and disallow
+paths, plus sitemap URLs. `generate` writes the text; `build` also parses it
+back, checks that every block came back as a group with its rules and that
+each rule decides a URL it covers, and lints the result. Pure: no I/O.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, NamedTuple
+
+from . import crawlers
+from .linter import lint
+from .model import Finding
+from .patterns import example_target
+from .robots import Robots, parse
+
+# The control tokens whose operators document that they govern AI training
+# (Google-Extended: Gemini training and grounding; Applebot-Extended: Apple's
+# foundation models). Other control tokens (e.g. YandexAdditional) do not.
+_TRAINING_CONTROL_TOKENS = ("Google-Extended", "Applebot-Extended")
+
+STAGING_WARNING = (
+    "this file blocks the whole site for every crawler: right for a staging site, "
+    "wrong for production, where it removes the site from search engines"
+)
+
+
+class InvalidSpec(ValueError):
+    """A generator spec that cannot be written as a robots.txt."""
+
+
+class Block(NamedTuple):
+    agent: str
+    allow: tuple[str, ...] = ()
+    disallow: tuple[str, ...] = ()
+    comment: str = ""
+
+
+class Spec(NamedTuple):
+    blocks: tuple[Block, ...]
+    sitemaps: tuple[str, ...] = ()
+
+    @classmethod
+    def from_data(cls, data: Mapping[str, Any]) -> Spec:
+        """Read a spec from plain data: `{"blocks": [{"agent", "allow", "disallow"}], "sitemaps": [...]}`.
+
+        `block` is accepted for `blocks` (TOML's `[[block]]`).
+        """
+        raw_blocks = data.get("blocks", data.get("block", []))
+        if not isinstance(raw_blocks, list):
+            raise InvalidSpec("`blocks` must be a list of tables, each with an `agent`")
+        blocks = []
+        for i, raw in enumerate(raw_blocks, start=1):
+            if not isinstance(raw, Mapping) or not isinstance(raw.get("agent"), str) or not raw["agent"].strip():
+                raise InvalidSpec(f"block {i} needs an `agent` (a product token such as Googlebot, or *)")
+            blocks.append(
+                Block(
+                    raw["agent"].strip(),
+                    _paths(raw.get("allow", []), f"block {i} `allow`"),
+                    _paths(raw.get("disallow", []), f"block {i} `disallow`"),
+                    str(raw.get("comment", "")),
+                )
+            )
+        return cls(tuple(blocks), _paths(data.get("sitemaps", []), "`sitemaps`"))
+
+
+def _paths(value: Any, what: str) -> tuple[str, ...]:
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise InvalidSpec(f"{what} must be a list of strings")
+    for v in value:
+        if "\n" in v or "\r" in v or "#" in v:
+            raise InvalidSpec(f"{what}: {v!r} cannot hold a line break or `#`")
+    return tuple(v.strip() for v in value)
+
+
+DEFAULT_SPEC = Spec((Block("*", disallow=("/",)),))
+
+
+def preset(name: str, agent: str | None = None) -> Spec:
+    """A ready spec: block-ai-training, allow-only AGENT, root-only, staging, allow-all."""
+    if name == "staging":
+        return DEFAULT_SPEC
+    if name == "allow-all":
+        return Spec((Block("*"),))
+    if name == "root-only":
+        return Spec((Block("*", allow=("/$",), disallow=("/",)),))
+    if name == "allow-only":
+        if not agent:
+            raise InvalidSpec("the allow-only preset needs the one crawler to allow, e.g. allow-only Yeti")
+        return Spec((Block(agent), Block("*", disallow=("/",))))
+    if name == "block-ai-training":
+        return Spec(
+            tuple(Block(c.token, disallow=("/",), comment=crawlers.blocking_cost(c)) for c in training_crawlers())
+            + (Block("*"),)
+        )
+    raise InvalidSpec(f"unknown preset {name!r}: use block-ai-training, allow-only, root-only, staging or allow-all")
+
+
+def training_crawlers() -> list[crawlers.Crawler]:
+    """The catalogue's AI-training crawlers and training control tokens (search and AI search left alone)."""
+    return [
+        c
+        for c in crawlers.catalogue()
+        if c.purpose in ("ai-training", "dataset") or c.token in _TRAINING_CONTROL_TOKENS
+    ]
+
+
+def generate(spec: Spec | Mapping[str, Any]) -> str:
+    """Write a robots.txt for a spec: one group per block, sitemaps at the end.
+
+    A block without rules gets an empty `Disallow:` (it may fetch everything);
+    paths are written as entered.
+    """
+    spec = spec if isinstance(spec, Spec) else Spec.from_data(spec)
+    out: list[str] = []
+    for block in spec.blocks:
+        if out:
+            out.append("")
+        if block.comment:
+            out.append(f"# {block.comment}")
+        out.append(f"User-agent: {block.agent}")
+        out.extend(f"Allow: {path}" for path in block.allow)
+        out.extend(f"Disallow: {path}" for path in block.disallow)
+        if not block.allow and not block.disallow:
+            out.append("Disallow:")
+    if spec.sitemaps:
+        out.append("")
+        out.extend(f"Sitemap: {url}" for url in spec.sitemaps)
+    return "\n".join(out) + "\n"
+
+
+class RoundTrip(NamedTuple):
+    """One intended effect of the spec, checked on the parsed output."""
+
+    agent: str
+    url: str
+    intended: bool  # the rule's own kind: True for allow
+    allowed: bool
+    line: int | None
+
+    @property
+    def ok(self) -> bool:
+        return self.intended == self.allowed
+
+
+class Generated(NamedTuple):
+    text: str
+    robots: Robots
+    findings: list[Finding]
+    checks: list[RoundTrip]
+    warnings: list[str]
+
+    @property
+    def verified(self) -> bool:
+        return all(c.ok for c in self.checks)
+
+
+def build(spec: Spec | Mapping[str, Any]) -> Generated:
+    """Generate, parse back, verify each rule's intended verdict, and lint."""
+    spec = spec if isinstance(spec, Spec) else Spec.from_data(spec)
+    text = generate(spec)
+    robots = parse(text)
+    checks = []
+    for block in spec.blocks:
+        rules = [(path, True) for path in block.allow] + [(path, False) for path in block.disallow]
+        for path, allow in rules:
+            if not path:
+                continue
+            # The URL this rule is written for; a longer rule of the same block may win it, so
+            # the intended verdict is that of the block's own best rule for the URL.
+            url = example_target(path)
+            intended = _intended(rules, url)
+            verdict = robots.verdict(block.agent, url)
+            checks.append(RoundTrip(block.agent, url, intended, verdict.allowed, verdict.line))
+    warnings = [STAGING_WARNING] if _blocks_everyone(robots) else []
+    return Generated(text, robots, lint(robots), checks, warnings)
+
+
+def _intended(rules: Sequence[tuple[str, bool]], url: str) -> bool:
+    block = parse("User-agent: *\n" + "".join(f"{'Allow' if a else 'Disallow'}: {p}\n" for p, a in rules))
+    return block.can_fetch("*", url)
+
+
+def _blocks_everyone(robots: Robots) -> bool:
+    return not robots.can_fetch("*", "/") and not robots.can_fetch("*", "/index.html")

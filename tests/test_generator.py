@@ -1,0 +1,102 @@
+"""The generator: presets, defaults, round trips and lint findings on bad specs."""
+
+from __future__ import annotations
+
+import json
+import tomllib
+
+import pytest
+
+from robotscope import parse
+from robotscope.generator import STAGING_WARNING, InvalidSpec, Spec, build, generate, preset, training_crawlers
+
+
+def test_default_spec_blocks_everything_and_says_so() -> None:
+    result = build(preset("staging"))
+    assert result.text == "User-agent: *\nDisallow: /\n"
+    assert result.warnings == [STAGING_WARNING]
+    assert not parse(result.text).can_fetch("Googlebot", "/")
+
+
+def test_block_without_rules_gets_an_empty_disallow_and_paths_are_written_as_entered() -> None:
+    text = generate({"blocks": [{"agent": "Yeti"}, {"agent": "*", "disallow": ["/Cart/", "/*.pdf$"]}]})
+    assert text == "User-agent: Yeti\nDisallow:\n\nUser-agent: *\nDisallow: /Cart/\nDisallow: /*.pdf$\n"
+
+
+def test_sitemaps_go_at_the_end_one_per_line() -> None:
+    text = generate({"sitemaps": ["https://a.example/s1.xml", "https://a.example/s2.xml"], "blocks": [{"agent": "*", "disallow": ["/x"]}]})
+    assert text.splitlines()[-3:] == ["", "Sitemap: https://a.example/s1.xml", "Sitemap: https://a.example/s2.xml"]
+
+
+def test_block_ai_training_blocks_training_crawlers_and_leaves_search_alone() -> None:
+    result = build(preset("block-ai-training"))
+    robots = result.robots
+    tokens = {c.token for c in training_crawlers()}
+    assert {"GPTBot", "ClaudeBot", "CCBot", "Google-Extended", "Applebot-Extended"} <= tokens
+    assert not tokens & {"Googlebot", "bingbot", "OAI-SearchBot", "PerplexityBot", "Claude-SearchBot"}
+    for token in tokens:
+        assert not robots.can_fetch(token, "/any/page"), token
+    for token in ("Googlebot", "bingbot", "OAI-SearchBot", "PerplexityBot"):
+        assert robots.can_fetch(token, "/any/page"), token
+    assert "# content it fetches from now on is not used to train OpenAI's models" in result.text
+    assert result.verified and result.warnings == []
+
+
+def test_allow_only_and_root_only() -> None:
+    only = build(preset("allow-only", "Yeti")).robots
+    assert only.can_fetch("Yeti", "/x") and not only.can_fetch("Googlebot", "/x")
+    root = build(preset("root-only")).robots
+    assert root.can_fetch("bot", "/") and not root.can_fetch("bot", "/page")
+    assert build(preset("allow-all")).robots.can_fetch("bot", "/anything")
+    with pytest.raises(InvalidSpec, match="allow-only preset needs"):
+        preset("allow-only")
+
+
+def test_spec_file_round_trip_toml_and_json() -> None:
+    toml_text = """
+sitemaps = ["https://www.example.com/sitemap.xml"]
+
+[[block]]
+agent = "*"
+disallow = ["/cart/", "/search"]
+allow = ["/search/help"]
+
+[[block]]
+agent = "Googlebot"
+disallow = ["/drafts/"]
+"""
+    from_toml = Spec.from_data(tomllib.loads(toml_text))
+    from_json = Spec.from_data(json.loads(json.dumps({"blocks": [b._asdict() for b in from_toml.blocks], "sitemaps": list(from_toml.sitemaps)})))
+    assert from_toml == from_json
+    result = build(from_toml)
+    assert result.verified
+    assert [(c.agent, c.url, c.allowed) for c in result.checks] == [
+        ("*", "/search/help", True),
+        ("*", "/cart/", False),
+        ("*", "/search", False),
+        ("Googlebot", "/drafts/", False),
+    ]
+
+
+def test_lint_findings_on_a_bad_spec_and_a_failed_round_trip() -> None:
+    result = build({"blocks": [{"agent": "*", "disallow": ["private/", "/cart/"]}, {"agent": "*bot", "disallow": ["/x"]}], "sitemaps": ["/sitemap.xml"]})
+    codes = {(f.code, f.line) for f in result.findings}
+    assert ("patternNoSlash", 2) in codes and ("sitemapInvalid", 8) in codes and ("agentWildcard", 5) in codes
+    # `*bot` names no crawler, so its rule does not do what the spec meant.
+    failed = [c for c in result.checks if not c.ok]
+    assert [(c.agent, c.url) for c in failed] == [("*bot", "/x")]
+    assert not result.verified
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ({"blocks": [{"disallow": ["/"]}]}, "block 1 needs an `agent`"),
+        ({"blocks": [{"agent": "*", "disallow": "/a\nUser-agent: evil"}]}, "cannot hold a line break"),
+        ({"blocks": "nope"}, "`blocks` must be a list"),
+        ({"blocks": [{"agent": "*", "allow": [1]}]}, "must be a list of strings"),
+    ],
+)
+def test_invalid_specs_are_clear_errors(data: dict[str, object], message: str) -> None:
+    with pytest.raises(InvalidSpec, match=message):
+        Spec.from_data(data)
