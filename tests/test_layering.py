@@ -9,7 +9,8 @@ import pytest
 
 import robotscope
 
-CORE = ["model", "urls", "patterns", "useragents", "parser", "matcher", "robots", "render", "selftest"]
+CORE = ["model", "urls", "patterns", "useragents", "parser", "matcher", "robots", "render", "selftest", "policy", "linter"]
+LAZY = {"FetchResult", "RobotsCache", "RobotsClient", "fetch_robots", "fetch_robots_async"}
 FORBIDDEN = ["click", "httpx", "sqlite3", "socket", "asyncio", "robotscope.cli"]
 
 
@@ -28,4 +29,13 @@ def test_all_is_complete_and_sorted() -> None:
     public = {name for name in vars(robotscope) if not name.startswith("_")}
     modules = {name for name in public if type(getattr(robotscope, name)).__name__ == "module"}
     assert sorted(robotscope.__all__) == robotscope.__all__
-    assert set(robotscope.__all__) == public - modules
+    # The edge names are not in vars(): module __getattr__ imports them on first use.
+    assert set(robotscope.__all__) == (public - modules) | LAZY
+    for name in LAZY:
+        assert getattr(robotscope, name).__name__ == name
+
+
+def test_import_robotscope_loads_no_edge() -> None:
+    code = "import sys, robotscope\nprint(','.join(m for m in ('httpx', 'sqlite3', 'click') if m in sys.modules))"
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert result.stdout.strip() == ""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from robotscope.urls import normalise, path_and_query, target
+from robotscope.urls import InvalidURL, normalise, path_and_query, robots_url, target
 
 
 @pytest.mark.parametrize(
@@ -54,3 +54,28 @@ def test_target_escapes_star_and_dollar_and_normalises() -> None:
     assert target("https://example.com/a*b$?q=%7e#frag") == "/a%2Ab%24?q=~"
     assert target("/caf\u00e9 x") == "/caf%C3%A9%20x"
     assert target("/plain") == "/plain"
+
+
+@pytest.mark.parametrize(
+    ("url", "expected"),
+    [
+        ("https://example.com/a/b?q=1#f", "https://example.com/robots.txt"),
+        ("HTTP://User:Pass@WWW.Example.COM:80/x", "http://www.example.com/robots.txt"),
+        ("https://example.com:443", "https://example.com/robots.txt"),
+        ("https://example.com:8443/", "https://example.com:8443/robots.txt"),
+        ("http://example.com:443/", "http://example.com:443/robots.txt"),
+        ("https://bücher.example/", "https://xn--bcher-kva.example/robots.txt"),
+        ("http://[2001:db8::1]:8080/p", "http://[2001:db8::1]:8080/robots.txt"),
+        ("http://127.0.0.1/p", "http://127.0.0.1/robots.txt"),
+    ],
+)
+def test_robots_url(url: str, expected: str) -> None:
+    assert robots_url(url) == expected
+
+
+@pytest.mark.parametrize(
+    "url", ["ftp://example.com/", "mailto:a@example.com", "example.com/path", "http:///path", "https://exa mple.com/", "http://x:99999/", ""]
+)
+def test_robots_url_rejects(url: str) -> None:
+    with pytest.raises(InvalidURL):
+        robots_url(url)

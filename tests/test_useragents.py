@@ -56,3 +56,8 @@ def test_group_token(value: str, token: str | None) -> None:
 )
 def test_product_token(agent: str, token: str) -> None:
     assert product_token(agent) == token
+
+
+def test_leading_bare_word_is_the_product() -> None:
+    assert product_token("FigTree Robot libwww-perl/5.04") == "figtree"
+    assert product_token("compatible; Googlebot/2.1") == "googlebot"

@@ -1,27 +1,63 @@
 """robotscope: may this crawler fetch this URL, and which line of robots.txt decides?
 
 The core (`parse`, `Robots`, the model types) is pure Python with no
-dependencies and no I/O.
+dependencies and no I/O. The fetching layer (`fetch_robots`,
+`fetch_robots_async`, `FetchResult`, `RobotsClient`, `RobotsCache`) needs
+httpx and sqlite3, so it is imported on first use, never by `import robotscope`.
 """
+
+import importlib as _importlib
+import typing as _typing
 
 from .linter import lint
 from .model import Finding, Group, Line, LineKind, Reason, Record, Rule, Severity, Verdict
 from .robots import Robots, parse
+from .urls import InvalidURL, robots_url
 from .useragents import product_token
 
+# Edge names, imported lazily: name -> module that defines it.
+_LAZY = {
+    "FetchResult": "fetcher",
+    "RobotsCache": "cache",
+    "RobotsClient": "client",
+    "fetch_robots": "fetcher",
+    "fetch_robots_async": "fetcher",
+}
+
+
+if _typing.TYPE_CHECKING:
+    from .cache import RobotsCache
+    from .client import RobotsClient
+    from .fetcher import FetchResult, fetch_robots, fetch_robots_async
+
+
+def __getattr__(name: str) -> object:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'robotscope' has no attribute {name!r}")
+    return getattr(_importlib.import_module(f".{module}", __name__), name)
+
+
 __all__ = [
+    "FetchResult",
     "Finding",
     "Group",
+    "InvalidURL",
     "Line",
     "LineKind",
     "Reason",
     "Record",
     "Robots",
+    "RobotsCache",
+    "RobotsClient",
     "Rule",
     "Severity",
     "Verdict",
+    "fetch_robots",
+    "fetch_robots_async",
     "lint",
     "parse",
     "product_token",
+    "robots_url",
 ]
 __version__ = "0.1.0"

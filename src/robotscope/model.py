@@ -31,6 +31,8 @@ class Reason(str, enum.Enum):
     NO_MATCH = "no-matching-rule"  # a group applies but none of its rules match
     NO_GROUP = "no-group"  # no group names the crawler and there is no `*` group
     ROBOTS_TXT = "robots-txt"  # RFC 9309, Section 2.2.2: /robots.txt is implicitly allowed
+    UNAVAILABLE = "robots-txt-unavailable"  # no usable robots.txt (4xx, too many redirects): all allowed
+    UNREACHABLE = "robots-txt-unreachable"  # 5xx, 429, timeout or network error: all disallowed
 
 
 class Line(NamedTuple):

@@ -31,6 +31,10 @@ def explain(verdict: Verdict) -> str:
     token = verdict.agent_token or "(no token)"
     if verdict.reason is Reason.ROBOTS_TXT:
         return "/robots.txt itself is always allowed (RFC 9309, Section 2.2.2)."
+    if verdict.reason is Reason.UNAVAILABLE:
+        return "There is no usable robots.txt (a 4xx, or redirects that lead nowhere), so every URL is allowed."
+    if verdict.reason is Reason.UNREACHABLE:
+        return "robots.txt is unreachable (a server error, 429, timeout or network error), so every URL is disallowed."
     if verdict.reason is Reason.NO_GROUP:
         return f"No group names {token} and there is no `*` group, so every URL is allowed."
     if verdict.reason is Reason.NO_MATCH:

@@ -1,4 +1,4 @@
-"""URL handling for matching: the target of a URL and percent-encoding normalisation.
+"""URL handling: the target of a URL, percent-encoding normalisation, and an origin's robots.txt URL.
 
 Patterns and targets go through the same `normalise`, so `/café/`,
 `/caf%c3%a9/` and `/caf%C3%A9/` are one path and `%7E` is `~`, while
@@ -8,6 +8,7 @@ Patterns and targets go through the same `normalise`, so `/café/`,
 from __future__ import annotations
 
 import re
+from urllib.parse import urlsplit
 
 # RFC 3986, Section 2.3: unreserved characters, whose escapes are decoded.
 _UNRESERVED = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
@@ -93,3 +94,54 @@ def target(url: str) -> str:
             return path
     # RFC 9309, Section 2.2.3: a literal `*` or `$` in a URL is compared as %2A / %24.
     return normalise(path).replace("*", "%2A").replace("$", "%24")
+
+
+class InvalidURL(ValueError):
+    """A URL that has no robots.txt: not http or https, or without a host."""
+
+
+_DEFAULT_PORTS = {"http": 80, "https": 443}
+_HOST = re.compile(r"[A-Za-z0-9_.-]+")
+
+
+def _ascii_host(host: str, url: str) -> str:
+    # IDN labels become punycode (the stdlib `idna` codec, IDNA 2003); an IPv6
+    # literal keeps its brackets, which urlsplit has stripped.
+    if ":" in host:
+        return f"[{host}]"
+    try:
+        ascii_host = host.encode("idna").decode("ascii")
+    except UnicodeError as error:
+        raise InvalidURL(f"invalid host name {host!r} in {url!r}: {error}") from None
+    if not _HOST.fullmatch(ascii_host):
+        raise InvalidURL(f"invalid host name {host!r} in {url!r}")
+    return ascii_host
+
+
+def robots_url(url: str) -> str:
+    """Return the robots.txt URL of `url`'s origin: scheme, host and port, path `/robots.txt`.
+
+    Scheme and host are lower-cased, IDN hosts become punycode, default ports
+    are dropped; user info, path, query and fragment are dropped. Anything but
+    an http or https URL with a host raises `InvalidURL`.
+
+    >>> robots_url("HTTPS://user:pw@Bücher.example:443/a/b?q=1#f")
+    'https://xn--bcher-kva.example/robots.txt'
+    >>> robots_url("http://example.com:8080")
+    'http://example.com:8080/robots.txt'
+    """
+    try:
+        parts = urlsplit(url.strip())
+        port = parts.port
+    except ValueError as error:
+        raise InvalidURL(f"not a valid URL: {url!r} ({error})") from None
+    scheme = parts.scheme.lower()
+    if scheme not in _DEFAULT_PORTS:
+        raise InvalidURL(f"not an http or https URL: {url!r}")
+    host = parts.hostname or ""
+    if not host:
+        raise InvalidURL(f"no host in URL: {url!r}")
+    authority = _ascii_host(host, url).lower()
+    if port is not None and port != _DEFAULT_PORTS[scheme]:
+        authority += f":{port}"
+    return f"{scheme}://{authority}/robots.txt"

@@ -47,9 +47,13 @@ def product_token(agent: str) -> str:
     'examplebot'
     """
     agent = agent.strip()
-    whole = _TOKEN.fullmatch(agent)
-    if whole:
+    if _TOKEN.fullmatch(agent):
         return agent.lower()
+    # A leading bare word names the product when no version follows it:
+    # "FigTree Robot libwww-perl/5.04" is FigTree's crawler.
+    first_word = agent.split(None, 1)[0] if agent else ""
+    if _TOKEN.fullmatch(first_word) and first_word.lower() not in _NOT_CRAWLERS:
+        return first_word.lower()
     for match in _PRODUCT.finditer(agent):
         name = match.group(1).lower()
         if name not in _NOT_CRAWLERS:

@@ -1,0 +1,391 @@
+"""Fetch /robots.txt the way crawlers do: the only HTTP code of robotscope, on httpx.
+
+`fetch_robots` and `fetch_robots_async` are two thin shells around one
+`_Fetch`, which holds everything but the I/O: which URL to request next
+(redirects are followed by hand, up to five hops, across hosts, loops
+detected), how much of the body to keep, what to store in the cache, and
+the `FetchResult` with the decision of every policy (`policy.decide`).
+
+Limits: at most 500 KiB of body (plus the rest of the line the limit falls
+in, at most 2 KiB more) is decoded, and decoding stops there too. The body
+is read raw and inflated here with a bounded `zlib` decompressor, because
+httpx's decoders inflate a whole network read at once (a 64 KiB read of a
+gzip bomb would become 64 MB). `timeout` bounds every network operation
+and the fetch as a whole, so a server that trickles bytes cannot hold it.
+Transport errors (DNS, connect, TLS, timeout) land in the result; they are
+never raised.
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+import time
+import zlib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+from urllib.parse import urldefrag, urljoin, urlsplit
+
+import httpx
+
+from . import __version__
+from .cache import Entry, RobotsCache, Stored
+from .checks.content import looks_like_html
+from .parser import MAX_BYTES
+from .policy import MAX_REDIRECTS, POLICIES, Action, Cached, Decision, Outcome, decide_all, is_transient
+from .robots import Robots, parse
+from .urls import robots_url as _robots_url
+
+DEFAULT_UA = f"robotscope/{__version__}"
+LINE_SLACK = 2048  # how far past MAX_BYTES the line the limit falls in may run
+_LIMIT = MAX_BYTES + LINE_SLACK
+_REDIRECTS = frozenset({301, 302, 303, 307, 308})
+_EOL = re.compile(rb"[\r\n]")
+
+
+@dataclass(frozen=True)
+class FetchError:
+    """A transport failure: `kind` is timeout, dns, connect, tls, network or decode."""
+
+    kind: str
+    message: str
+
+
+@dataclass(frozen=True)
+class FetchResult:
+    """What fetching an origin's robots.txt gave, and what every policy concludes from it.
+
+    `hops` are every response of the redirect chain, (URL, status), in
+    order; `status` the final one (None when none came). `decision` and
+    `explanation` are those of `policy`; `decisions` holds all four policies.
+    `robots` is the parsed file the decision uses (the fetched body for
+    `parse`, the last good copy for `cached-copy`), else None.
+    """
+
+    robots_url: str
+    hops: tuple[tuple[str, int], ...]
+    status: int | None
+    content_type: str | None
+    bytes_received: int
+    truncated: bool
+    error: FetchError | None
+    policy: str
+    decision: Action
+    explanation: str
+    decisions: Mapping[str, Decision]
+    from_cache: bool
+    robots: Robots | None = field(default=None, repr=False)
+    body: bytes = field(default=b"", repr=False)
+    warnings: tuple[str, ...] = ()
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "robots_url": self.robots_url,
+            "hops": [{"url": url, "status": status} for url, status in self.hops],
+            "status": self.status,
+            "content_type": self.content_type,
+            "bytes_received": self.bytes_received,
+            "truncated": self.truncated,
+            "error": None if self.error is None else {"kind": self.error.kind, "message": self.error.message},
+            "policy": self.policy,
+            "decision": self.decision,
+            "explanation": self.explanation,
+            "decisions": {name: d.as_dict() for name, d in self.decisions.items()},
+            "from_cache": self.from_cache,
+            "warnings": list(self.warnings),
+        }
+
+
+class _Deadline(Exception):
+    """The fetch as a whole ran out of time."""
+
+
+class _Undecodable(Exception):
+    """A Content-Encoding robotscope does not ask for and cannot decode."""
+
+
+class _Body:
+    """The body as it arrives: decoded with a bounded inflater, cut at the size limit."""
+
+    def __init__(self, encoding: str, deadline: float) -> None:
+        encoding = encoding.strip().lower()
+        if encoding in ("gzip", "x-gzip"):
+            self._inflater: Any = zlib.decompressobj(16 + zlib.MAX_WBITS)
+        elif encoding == "deflate":
+            self._inflater = zlib.decompressobj()
+        elif encoding in ("", "identity"):
+            self._inflater = None
+        else:
+            raise _Undecodable(f"unsupported Content-Encoding {encoding!r}")
+        self._deadline = deadline
+        self._data = bytearray()
+        self.truncated = False
+
+    def feed(self, raw: bytes) -> bool:
+        """Take one network read; True once enough is kept and reading should stop."""
+        if time.monotonic() > self._deadline:
+            raise _Deadline("the body took longer than the timeout")
+        while raw:
+            room = _LIMIT + 1 - len(self._data)  # one byte past the limit tells there is more
+            if self._inflater is not None:
+                chunk = self._inflater.decompress(raw, room)
+                raw = self._inflater.unconsumed_tail
+            else:
+                chunk, raw = raw[:room], raw[room:]
+            self._data += chunk
+            if self._cut():
+                return True
+            if not chunk:
+                break
+        return False
+
+    def _cut(self) -> bool:
+        data = self._data
+        if len(data) <= MAX_BYTES:
+            return False
+        if data[MAX_BYTES - 1] in b"\r\n":
+            end: int | None = MAX_BYTES
+        else:
+            eol = _EOL.search(data, MAX_BYTES, _LIMIT)
+            end = eol.end() if eol else (_LIMIT if len(data) > _LIMIT else None)
+        if end is not None and data[end - 1 : end] == b"\r" and data[end : end + 1] == b"\n":
+            end += 1
+        if end is None or len(data) <= end:
+            return False  # the line may end in the next read, or the body may end here
+        del data[end:]
+        self.truncated = True
+        return True
+
+    def bytes(self) -> bytes:
+        return bytes(self._data)
+
+
+def _error(error: BaseException) -> FetchError:
+    message = str(error) or type(error).__name__
+    lowered = message.lower()
+    if isinstance(error, (httpx.TimeoutException, _Deadline)):
+        kind = "timeout"
+    elif isinstance(error, (_Undecodable, zlib.error, httpx.DecodingError)):
+        kind = "decode"
+    elif isinstance(error, httpx.ConnectError):
+        if any(
+            s in lowered
+            for s in ("name or service", "nodename", "getaddrinfo", "name resolution", "no address")
+        ):
+            kind = "dns"
+        elif any(s in lowered for s in ("ssl", "tls", "certificate")):
+            kind = "tls"
+        else:
+            kind = "connect"
+    else:
+        kind = "network"
+    return FetchError(kind, message)
+
+
+# What the I/O shells catch: every way a fetch can fail on the wire.
+_FAILURES = (httpx.HTTPError, httpx.InvalidURL, _Deadline, _Undecodable, zlib.error)
+
+
+def _open_cache(cache: RobotsCache | bool | None) -> tuple[RobotsCache | None, bool, list[str]]:
+    """The cache to use, whether this fetch owns (and closes) it, and any warning."""
+    if isinstance(cache, RobotsCache):
+        return cache, False, []
+    if cache is False:
+        return None, False, []
+    try:
+        return RobotsCache(), True, []
+    except (OSError, sqlite3.Error) as error:
+        return None, False, [f"cache disabled: {error}"]
+
+
+class _Fetch:
+    """One fetch's state and decisions; the shells only move bytes."""
+
+    def __init__(
+        self, url: str, policy: str, user_agent: str, timeout: float, cache: RobotsCache | bool | None
+    ) -> None:
+        if policy not in POLICIES:
+            raise ValueError(f"unknown policy {policy!r}: choose one of {', '.join(POLICIES)}")
+        self.robots_url = _robots_url(url)
+        self.policy = policy
+        self.timeout = timeout
+        self.headers = {"User-Agent": user_agent, "Accept-Encoding": "gzip, deflate"}
+        self.cache, self._owns_cache, warnings = _open_cache(cache)
+        self.warnings = warnings + (self.cache.warnings if self.cache is not None else [])
+        self.deadline = time.monotonic() + timeout
+        self.next_url: str | None = self.robots_url
+        self.hops: list[tuple[str, int]] = []
+        self.redirects = 0
+        self.loop = False
+        self.status: int | None = None
+        self.response_headers: dict[str, str] = {}
+        self.body: _Body | None = None
+        self.error: FetchError | None = None
+
+    def cached(self) -> FetchResult | None:
+        """The result from a fresh cached copy (under 24 hours, not a failure), if there is one."""
+        if self.cache is None:
+            return None
+        fresh = self.cache.fresh(self.robots_url)
+        if fresh is None:
+            return None
+        result = self._result(fresh, Entry(fresh), from_cache=True)
+        self.close()
+        return result
+
+    def request_timeout(self) -> float:
+        remaining = self.deadline - time.monotonic()
+        if remaining <= 0:
+            raise _Deadline("the redirect chain took longer than the timeout")
+        return remaining
+
+    def on_response(self, response: httpx.Response) -> _Body | None:
+        """Record a hop; the body reader when this is the final response, None to go on."""
+        url, status = str(response.request.url), response.status_code
+        self.hops.append((url, status))
+        location = response.headers.get("location")
+        if status in _REDIRECTS and location:
+            target = urldefrag(urljoin(url, location.strip())).url
+            if any(target == seen for seen, _ in self.hops):
+                self.loop = True
+            elif urlsplit(target).scheme in ("http", "https") and self.redirects < MAX_REDIRECTS:
+                self.redirects += 1
+                self.next_url = target
+                return None
+        self.next_url = None
+        self.status = status
+        self.response_headers = dict(response.headers)
+        self.body = _Body(response.headers.get("content-encoding", ""), self.deadline)
+        return self.body
+
+    def on_error(self, error: BaseException) -> None:
+        self.error = _error(error)
+
+    def finish(self) -> FetchResult:
+        body = self.body.bytes() if self.body is not None else b""
+        truncated = self.body.truncated if self.body is not None else False
+        meta = {
+            "hops": [list(hop) for hop in self.hops],
+            "redirects": self.redirects,
+            "loop": self.loop,
+            "bytes_received": len(body),
+            "truncated": truncated,
+            "error": None if self.error is None else [self.error.kind, self.error.message],
+        }
+        now = self.cache.now() if self.cache is not None else time.time()
+        stored = Stored(
+            self.status,
+            self.response_headers,
+            body,
+            now,
+            is_transient(self._outcome(self.status, meta)),
+            meta,
+        )
+        entry = self.cache.put(self.robots_url, stored) if self.cache is not None else Entry(stored)
+        result = self._result(stored, entry, from_cache=False)
+        self.close()
+        return result
+
+    def close(self) -> None:
+        if self._owns_cache and self.cache is not None:
+            self.cache.close()
+
+    @staticmethod
+    def _outcome(status: int | None, meta: Mapping[str, Any], html: bool = False) -> Outcome:
+        error = meta.get("error")
+        return Outcome(status, None if error is None else error[0], meta["redirects"], meta["loop"], html)
+
+    def _result(self, stored: Stored, entry: Entry, *, from_cache: bool) -> FetchResult:
+        """The same reading for a fresh fetch and a cache hit: parse, decide for every policy."""
+        meta = stored.meta
+        fetched = None
+        if not stored.transient and stored.status is not None and 200 <= stored.status < 300:
+            fetched = parse(stored.body)
+        outcome = self._outcome(stored.status, meta, fetched is not None and looks_like_html(fetched))
+        good = entry.good if stored.transient else None
+        cached = Cached(None if good is None else good.fetched_at, entry.failing_since)
+        decisions = decide_all(outcome, cached=cached, now=stored.fetched_at)
+        chosen = decisions[self.policy]
+        robots = fetched if chosen.action == "parse" else None
+        if chosen.action == "cached-copy" and good is not None:
+            robots = parse(good.body)
+        error = meta.get("error")
+        return FetchResult(
+            robots_url=self.robots_url,
+            hops=tuple((url, status) for url, status in meta["hops"]),
+            status=stored.status,
+            content_type=stored.headers.get("content-type"),
+            bytes_received=meta["bytes_received"],
+            truncated=meta["truncated"],
+            error=None if error is None else FetchError(*error),
+            policy=self.policy,
+            decision=chosen.action,
+            explanation=chosen.explanation,
+            decisions=MappingProxyType(decisions),
+            from_cache=from_cache,
+            robots=robots,
+            body=stored.body,
+            warnings=tuple(self.warnings),
+        )
+
+
+def fetch_robots(
+    url: str,
+    *,
+    policy: str = "rfc9309",
+    user_agent: str = DEFAULT_UA,
+    timeout: float = 10.0,
+    cache: RobotsCache | bool | None = None,
+) -> FetchResult:
+    """Fetch the robots.txt of `url`'s origin and decide what it means under every policy.
+
+    `cache`: a `RobotsCache`, None for the default one in the user's cache
+    directory, or False for none. Raises `InvalidURL` for a URL that has no
+    robots.txt and ValueError for an unknown policy; network failures are
+    part of the result, never raised.
+    """
+    fetch = _Fetch(url, policy, user_agent, timeout, cache)
+    hit = fetch.cached()
+    if hit is not None:
+        return hit
+    with httpx.Client(headers=fetch.headers, timeout=timeout, follow_redirects=False) as client:
+        try:
+            while fetch.next_url is not None:
+                with client.stream("GET", fetch.next_url, timeout=fetch.request_timeout()) as response:
+                    body = fetch.on_response(response)
+                    if body is not None:
+                        for chunk in response.iter_raw():
+                            if body.feed(chunk):
+                                break
+        except _FAILURES as error:
+            fetch.on_error(error)
+    return fetch.finish()
+
+
+async def fetch_robots_async(
+    url: str,
+    *,
+    policy: str = "rfc9309",
+    user_agent: str = DEFAULT_UA,
+    timeout: float = 10.0,
+    cache: RobotsCache | bool | None = None,
+) -> FetchResult:
+    """`fetch_robots` for asyncio: the same requests, limits and decisions."""
+    fetch = _Fetch(url, policy, user_agent, timeout, cache)
+    hit = fetch.cached()
+    if hit is not None:
+        return hit
+    async with httpx.AsyncClient(headers=fetch.headers, timeout=timeout, follow_redirects=False) as client:
+        try:
+            while fetch.next_url is not None:
+                async with client.stream("GET", fetch.next_url, timeout=fetch.request_timeout()) as response:
+                    body = fetch.on_response(response)
+                    if body is not None:
+                        async for chunk in response.aiter_raw():
+                            if body.feed(chunk):
+                                break
+        except _FAILURES as error:
+            fetch.on_error(error)
+    return fetch.finish()

@@ -1,0 +1,97 @@
+"""`robotscope fetch`, and `check` / `lint` given a URL, against servers on 127.0.0.1."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from robotscope.cli import cli
+
+from .conftest import Server
+
+pytestmark = pytest.mark.usefixtures("isolated")
+ROBOTS = b"User-agent: *\nDisallow: /private/\nCrawl-delay: 5\n"
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(cli, list(args))
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_fetch_shows_chain_status_decisions_and_findings(server: Server) -> None:
+    server.redirect("/robots.txt", "/real.txt")
+    server.serve("/real.txt", 200, ROBOTS)
+    code, out, _ = run("fetch", server.url("/"), "--no-cache", "--policy", "google")
+    assert code == 0
+    assert f"  1. 301 {server.url('/robots.txt')}" in out and f"  2. 200 {server.url('/real.txt')}" in out
+    assert "status: 200   content type: text/plain   size: 49 bytes" in out
+    rows = [
+        line
+        for line in out.splitlines()
+        if line.strip().startswith(("* ", "rfc9309", "google", "bing", "naver"))
+    ]
+    assert [row.split()[0:3] for row in rows] == [
+        ["rfc9309", "parse", "RFC"],
+        ["*", "google", "parse"],
+        ["bing", "parse", "Bing"],
+        ["naver", "parse", "Naver"],
+    ]
+    assert "info nonStandardDirective" in out
+
+
+def test_fetch_json_and_unreachable_exit_1(server: Server) -> None:
+    server.serve("/robots.txt", 503, b"down")
+    code, out, _ = run("fetch", server.url("/"), "--json", "--no-cache")
+    data = json.loads(out)
+    assert code == 1
+    assert data["status"] == 503 and data["decision"] == "disallow-all"
+    assert {d["action"] for d in data["decisions"].values()} == {"disallow-all"}
+    assert data["decisions"]["naver"]["explanation"].startswith("Naver (")
+
+
+def test_fetch_uses_the_cache_file(server: Server, tmp_path: Path) -> None:
+    server.serve("/robots.txt", 200, ROBOTS)
+    cache = str(tmp_path / "c.sqlite3")
+    run("fetch", server.url("/"), "--cache", cache)
+    code, out, _ = run("fetch", server.url("/"), "--cache", cache)
+    assert code == 0 and "(from cache)" in out and server.hits["/robots.txt"] == 1
+
+
+def test_check_a_url_checks_its_own_path(server: Server) -> None:
+    server.serve("/robots.txt", 200, ROBOTS)
+    code, out, _ = run("check", server.url("/private/x"), "Googlebot", "--no-cache")
+    assert code == 1
+    assert f"DISALLOWED {server.url('/private/x')}" in out
+    assert "RFC 9309 (https://www.rfc-editor.org/rfc/rfc9309.html): HTTP 200" in out
+    code, out, _ = run("check", server.url("/"), "Googlebot", "/public", "/private/y", "--json", "--no-cache")
+    data = json.loads(out)
+    assert code == 1 and [v["allowed"] for v in data] == [True, False]
+    assert data[0]["robots_txt"]["action"] == "parse"
+
+
+def test_check_unreachable_site_is_a_decision_not_a_crash(server: Server) -> None:
+    server.serve("/robots.txt", 500, b"oops")
+    code, out, err = run("check", server.url("/a"), "bot", "--no-cache", "--policy", "bing")
+    assert code == 1 and "Traceback" not in err
+    assert "disallow-all" in out and "Bing (" in out and "robots.txt is unreachable" in out
+
+
+def test_lint_a_url(server: Server) -> None:
+    server.serve("/robots.txt", 200, ROBOTS)
+    code, out, _ = run("lint", server.url("/"), "--no-cache", "--fail-on", "info")
+    assert code == 1 and "nonStandardDirective" in out and server.url("/robots.txt") in out
+    server.serve("/robots.txt", 404, b"")
+    code, out, _ = run("lint", server.url("/"), "--no-cache")
+    assert code == 0 and "allow-all: nothing to lint" in out
+
+
+def test_bad_urls_and_missing_urls_are_usage_errors(tmp_path: Path) -> None:
+    code, _, err = run("fetch", "ftp://example.com/")
+    assert code == 2 and err.strip() == "robotscope: not an http or https URL: 'ftp://example.com/'"
+    file = tmp_path / "robots.txt"
+    file.write_text("User-agent: *\n")
+    code, _, err = run("check", str(file), "bot")
+    assert code == 2 and "Missing argument" in err

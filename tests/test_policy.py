@@ -1,0 +1,87 @@
+"""The policy table and `decide`: pure, no network."""
+
+from __future__ import annotations
+
+import pytest
+
+from robotscope.model import Reason
+from robotscope.policy import POLICIES, Cached, Outcome, decide, decide_all, is_transient, verdict_for
+from robotscope.robots import parse
+
+HOUR, DAY = 3600.0, 86400.0
+TRANSIENT = [
+    Outcome(status=503),
+    Outcome(status=500),
+    Outcome(status=429),
+    Outcome(error="timeout"),
+    Outcome(error="dns"),
+    Outcome(status=200, error="network"),
+]
+
+
+def test_the_table_has_the_four_rows_each_with_a_source() -> None:
+    assert list(POLICIES) == ["rfc9309", "google", "bing", "naver"]
+    for name, row in POLICIES.items():
+        assert row.name == name and row.sources
+        assert all(source.startswith("https://") for source in row.sources)
+    assert POLICIES["rfc9309"].sources[0] == "https://www.rfc-editor.org/rfc/rfc9309.html"
+    assert any("UNCONFIRMED" in note for note in POLICIES["bing"].notes)
+
+
+@pytest.mark.parametrize("outcome", TRANSIENT)
+@pytest.mark.parametrize("good", [None, 0.0])
+@pytest.mark.parametrize("outage", [0.0, 13 * HOUR, 31 * DAY, 400 * DAY])
+def test_a_transient_failure_is_never_allow_all(outcome: Outcome, good: float | None, outage: float) -> None:
+    assert is_transient(outcome)
+    for name, decision in decide_all(outcome, cached=Cached(good, 0.0), now=outage).items():
+        assert decision.action in ("disallow-all", "cached-copy")
+        assert decision.explanation.startswith(POLICIES[name].title + " (")
+        if good is None:
+            assert decision.action == "disallow-all"
+
+
+@pytest.mark.parametrize(
+    ("outage", "expected"),
+    [
+        (0.0, "disallow-all"),
+        (11 * HOUR, "disallow-all"),
+        (13 * HOUR, "cached-copy"),
+        (29 * DAY, "cached-copy"),
+        (31 * DAY, "disallow-all"),
+    ],
+)
+def test_google_outage_timeline(outage: float, expected: str) -> None:
+    decision = decide(
+        Outcome(status=503), "google", cached=Cached(good_fetched_at=-DAY, failing_since=0.0), now=outage
+    )
+    assert decision.action == expected and decision.explanation.startswith("Google (")
+
+
+def test_rfc_uses_a_cached_copy_only_after_30_days_and_naver_at_once() -> None:
+    cached = Cached(good_fetched_at=-DAY, failing_since=0.0)
+    assert decide(Outcome(status=503), "rfc9309", cached=cached, now=29 * DAY).action == "disallow-all"
+    assert decide(Outcome(status=503), "rfc9309", cached=cached, now=31 * DAY).action == "cached-copy"
+    naver = decide(Outcome(error="timeout"), "naver", cached=cached, now=60.0)
+    assert naver.action == "cached-copy" and "last good copy is used" in naver.explanation
+
+
+def test_google_reads_429_as_a_server_error_and_404_as_no_file() -> None:
+    assert "Google treats 429 like a server error" in decide(Outcome(status=429), "google").explanation
+    assert decide(Outcome(status=404), "google").action == "allow-all"
+    assert decide(Outcome(status=301, redirects=5), "google").explanation.endswith(
+        "treats robots.txt as a 404: everything is allowed."
+    )
+
+
+def test_verdict_for_each_action() -> None:
+    robots = parse("User-agent: *\nDisallow: /p\n")
+    unreachable = decide(Outcome(status=503), "rfc9309")
+    v = verdict_for(unreachable, None, "bot", "https://a.example/x")
+    assert (v.allowed, v.reason) == (False, Reason.UNREACHABLE)
+    assert verdict_for(unreachable, None, "bot", "/robots.txt").allowed  # always allowed
+    missing = decide(Outcome(status=404), "rfc9309")
+    assert (
+        verdict_for(missing, None, "bot", "/p").allowed,
+        verdict_for(missing, None, "bot", "/p").reason,
+    ) == (True, Reason.UNAVAILABLE)
+    assert not verdict_for(decide(Outcome(status=200), "rfc9309"), robots, "bot", "/p").allowed
