@@ -9,7 +9,7 @@ import pytest
 
 import robotscope
 
-CORE = ["model", "urls", "patterns", "useragents", "parser", "matcher", "robots", "render", "selftest", "policy", "linter"]
+CORE = ["crawlers", "compare", "generator", "model", "urls", "patterns", "useragents", "parser", "matcher", "robots", "render", "selftest", "policy", "linter"]
 LAZY = {"FetchResult", "RobotsCache", "RobotsClient", "fetch_robots", "fetch_robots_async"}
 FORBIDDEN = ["click", "httpx", "sqlite3", "socket", "asyncio", "robotscope.cli"]
 

@@ -11,13 +11,14 @@ calls the core.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
 from .crawlers import PURPOSES, Crawler
-from .matcher import RuleSet
-from .model import Verdict
+from .matcher import RuleSet, is_robots_txt
+from .model import Reason, Verdict
 from .patterns import example_target
 from .robots import Robots
+from .urls import target
 
 # The crawler standing for "any crawler without a group of its own".
 ANY_CRAWLER = "*"
@@ -106,14 +107,51 @@ def probe_urls(*files: Robots) -> list[str]:
     return ["/", *(p for p in paths if p != "/")]
 
 
-def diff(old: Robots, new: Robots, urls: Iterable[str] | None = None, agents: Sequence[str] | None = None) -> list[Flip]:
-    """The agent/URL pairs whose verdict flips from `old` to `new`, in agent then URL order."""
-    url_list = list(probe_urls(old, new) if urls is None else urls)
-    agent_list = list(agents_named(old, new) if agents is None else agents)
+class Answers(Protocol):
+    """Anything that answers verdicts: a `Robots`, or a fetched file with its policy decision."""
+
+    def verdict(self, agent: str, url: str) -> Verdict: ...
+
+
+def diff(old: Answers, new: Answers, urls: Iterable[str], agents: Sequence[str]) -> list[Flip]:
+    """The agent/URL pairs whose verdict flips from `old` to `new`, in agent then URL order.
+
+    For two parsed files, `probe_urls(old, new)` and `agents_named(old, new)`
+    give the URLs their rules cover and every crawler they name.
+    """
+    url_list = list(urls)
     flips = []
-    for agent in agent_list:
+    for agent in agents:
         for url in url_list:
             before, after = old.verdict(agent, url), new.verdict(agent, url)
             if before.allowed != after.allowed:
                 flips.append(Flip(agent, url, before, after))
     return flips
+
+
+class BulkRow(NamedTuple):
+    """The verdict for one URL of a bulk check, without the candidate list (the fast path)."""
+
+    url: str
+    agent_token: str
+    allowed: bool
+    reason: str
+    line: int | None
+    rule: str | None  # the deciding rule as written, e.g. `Disallow: /private/`
+
+    def as_dict(self) -> dict[str, Any]:
+        return self._asdict()
+
+
+def bulk_row(robots: Robots, agent: str, url: str) -> BulkRow:
+    """The fast verdict for one URL: the deciding rule found on the matcher's fast path."""
+    ruleset = robots.rules_for(agent)
+    path = target(url)
+    rule = ruleset.winner(path)
+    if is_robots_txt(path):
+        return BulkRow(url, ruleset.token, True, Reason.ROBOTS_TXT.value, None, None)
+    if rule is None:
+        reason = Reason.NO_MATCH if ruleset.groups else Reason.NO_GROUP
+        return BulkRow(url, ruleset.token, True, reason.value, None, None)
+    written = f"{'Allow' if rule.allow else 'Disallow'}: {rule.pattern}"
+    return BulkRow(url, ruleset.token, rule.allow, Reason.RULE.value, rule.line, written)

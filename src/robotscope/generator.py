@@ -169,7 +169,7 @@ def build(spec: Spec | Mapping[str, Any]) -> Generated:
     checks = []
     for block in spec.blocks:
         rules = [(path, True) for path in block.allow] + [(path, False) for path in block.disallow]
-        for path, allow in rules:
+        for path, _ in rules:
             if not path:
                 continue
             # The URL this rule is written for; a longer rule of the same block may win it, so

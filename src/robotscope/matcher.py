@@ -93,7 +93,7 @@ class RuleSet:
 
     def _bucket(self, key: str) -> list[_Entry]:
         """The entries that can match a target starting with `key`, in priority order."""
-        bucket = [_entry(rule) for rule, k in zip(self.rules, self._keys) if k == key or not k]
+        bucket = [_entry(rule) for rule, k in zip(self.rules, self._keys, strict=True) if k == key or not k]
         if len(self._buckets) >= _MAX_BUCKETS:
             self._buckets.clear()
         self._buckets[key] = bucket

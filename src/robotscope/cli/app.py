@@ -1,0 +1,46 @@
+"""The `robotscope` command group: every command, registered in one place."""
+
+from __future__ import annotations
+
+import click
+
+from .. import __version__
+from .bulk import bulk
+from .check import check
+from .diff import diff_command
+from .explain import explain
+from .fetch import fetch_command
+from .lint import lint_command
+from .matrix import matrix
+from .selftest import selftest
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+@click.version_option(__version__, prog_name="robotscope")
+def cli() -> None:
+    """May this crawler fetch this URL, and which line of robots.txt decides?
+
+    ROBOTS arguments take a file, `-` for standard input, or a site's URL
+    (its robots.txt is fetched, through a cache). Every command has --json.
+    Exit codes: 0 allowed / clean / no change, 1 disallowed / findings /
+    flips, 2 bad usage or unreadable input.
+
+    \b
+    Shell completion (bash; zsh and fish alike):
+      eval "$(robotscope completion bash)"
+    """
+
+
+@click.command()
+@click.argument("shell", type=click.Choice(["bash", "zsh", "fish"]))
+def completion(shell: str) -> None:
+    """Print the shell completion script for SHELL (add it to your shell's start-up file)."""
+    from click.shell_completion import get_completion_class
+
+    completer = get_completion_class(shell)
+    assert completer is not None  # the three shells are all built into Click
+    click.echo(completer(cli, {}, "robotscope", "_ROBOTSCOPE_COMPLETE").source())
+
+
+for command in (check, lint_command, fetch_command, matrix, diff_command, bulk, selftest, explain, completion):
+    cli.add_command(command)

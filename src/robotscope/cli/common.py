@@ -1,0 +1,154 @@
+"""What every command shares: reading a robots.txt from a file, `-` or a URL, options, output.
+
+Exit codes: 0 = allowed / clean / no change, 1 = disallowed / findings at or
+above --fail-on / a verdict flips, 2 = bad usage or unreadable input (one
+line on stderr, never a traceback). A robots.txt that cannot be fetched is
+not bad usage: it is reported as each policy's decision.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
+
+import click
+from rich.console import Console
+
+from ..model import Verdict
+from ..policy import POLICIES, Decision, verdict_for
+from ..robots import Robots, parse
+from ..urls import InvalidURL
+
+if TYPE_CHECKING:
+    from ..fetcher import FetchResult
+
+EXIT_USAGE = 2
+
+
+def fail(message: str) -> NoReturn:
+    """Print one line on stderr and exit with the usage code."""
+    click.echo(f"robotscope: {message}", err=True)
+    sys.exit(EXIT_USAGE)
+
+
+def console(stderr: bool = False) -> Console:
+    """A Rich console: colour on a terminal, plain text (and a fixed width) in pipes and files."""
+    stream = sys.stderr if stderr else sys.stdout
+    return Console(file=stream, width=None if stream.isatty() else 160, highlight=False)
+
+
+def echo_json(data: Any) -> None:
+    click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+
+
+def read_robots(source: str) -> Robots:
+    """Parse a robots.txt file, or standard input for `-`, as bytes."""
+    try:
+        if source == "-":
+            return parse(sys.stdin.buffer.read())
+        with open(source, "rb") as handle:
+            return parse(handle.read())
+    except OSError as error:
+        fail(f"cannot read {source!r}: {error.strerror or error}")
+
+
+def is_url(source: str) -> bool:
+    return source.lower().startswith(("http://", "https://"))
+
+
+def open_cache(no_cache: bool, cache_path: str | None) -> Any:
+    """The cache to fetch through: False with --no-cache, a file with --cache, else the default (None)."""
+    if no_cache:
+        return False
+    if cache_path is None:
+        return None
+    from ..cache import RobotsCache  # sqlite3 is needed only when fetching
+
+    try:
+        return RobotsCache(cache_path)
+    except OSError as error:
+        fail(f"cannot open cache {cache_path!r}: {error.strerror or error}")
+
+
+class Fetched:
+    """A robots.txt fetched for a command: the decision, and the file it leaves (empty if none)."""
+
+    def __init__(self, url: str, policy: str, cache: Any, timeout: float = 10.0) -> None:
+        from ..fetcher import fetch_robots  # httpx is needed only when a URL is given
+
+        try:
+            self.result: FetchResult = fetch_robots(url, policy=policy, cache=cache, timeout=timeout)
+        except InvalidURL as error:
+            fail(str(error))
+        for warning in self.result.warnings:
+            click.echo(f"robotscope: warning: {warning}", err=True)
+        self.decision: Decision = self.result.decisions[policy]
+        self.robots = self.result.robots or parse("")
+
+
+class Source:
+    """A robots.txt to answer from: a parsed file, or what a fetch left (a decision and maybe a file)."""
+
+    def __init__(self, name: str, robots: Robots, fetched: Fetched | None = None) -> None:
+        self.name = name
+        self.robots = robots
+        self.fetched = fetched
+
+    def verdict(self, agent: str, url: str) -> Verdict:
+        if self.fetched is None:
+            return self.robots.verdict(agent, url)
+        return verdict_for(self.fetched.decision, self.fetched.result.robots, agent, url)
+
+    @property
+    def rules_apply(self) -> bool:
+        """False when a fetch decided allow-all or disallow-all, so no rule of the file applies."""
+        return self.fetched is None or self.fetched.decision.action in ("parse", "cached-copy")
+
+    def banner(self) -> str | None:
+        """One line on what the fetch concluded, or None for a local file."""
+        if self.fetched is None:
+            return None
+        decision = self.fetched.decision
+        return f"{self.fetched.result.robots_url}: {decision.action}\n  {decision.explanation}"
+
+
+def load(
+    source: str, policy: str = "rfc9309", no_cache: bool = False, cache_path: str | None = None, timeout: float = 10.0
+) -> Source:
+    """A Source from a file, `-`, or an http(s) URL (its origin's robots.txt, fetched)."""
+    if not is_url(source):
+        return Source("<stdin>" if source == "-" else source, read_robots(source))
+    cache = open_cache(no_cache, cache_path)
+    try:
+        fetched = Fetched(source, policy, cache, timeout)
+    finally:
+        if hasattr(cache, "close"):
+            cache.close()
+    return Source(fetched.result.robots_url, fetched.robots, fetched)
+
+
+_Command = TypeVar("_Command", bound=Callable[..., Any])
+
+
+def fetch_options(command: _Command) -> _Command:
+    """The options of every command that may fetch a robots.txt."""
+    for option in reversed(
+        [
+            click.option(
+                "--policy",
+                type=click.Choice(list(POLICIES)),
+                default="rfc9309",
+                show_default=True,
+                help="Whose reading of the HTTP outcome to apply when fetching.",
+            ),
+            click.option("--no-cache", is_flag=True, help="Fetch robots.txt even if a fresh copy is cached."),
+            click.option("--cache", "cache_path", metavar="PATH", help="The cache file (default: the user's cache directory)."),
+        ]
+    ):
+        command = option(command)
+    return command
+
+
+json_option = click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")

@@ -1,0 +1,66 @@
+"""`robotscope lint`: every silent mistake in a robots.txt, with its line and its fix."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from .. import __version__
+from ..linter import lint
+from ..model import Severity
+from ..render import render_findings, sarif
+from .common import echo_json, fetch_options, load
+
+_SEVERITY_RANK = {Severity.INFO: 0, Severity.WARNING: 1, Severity.ERROR: 2}
+
+
+@click.command("lint")
+@click.argument("robots_file", metavar="ROBOTS")
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(["text", "json", "sarif"]),
+    default="text",
+    show_default=True,
+    help="text for people, json (a list of findings), sarif (SARIF 2.1.0 for code scanning).",
+)
+@click.option("--json", "as_json", is_flag=True, help="Same as --format json.")
+@click.option(
+    "--fail-on",
+    type=click.Choice(["error", "warning", "info"]),
+    default="error",
+    show_default=True,
+    help="The lowest severity that makes the exit code 1.",
+)
+@fetch_options
+def lint_command(
+    robots_file: str, output_format: str, as_json: bool, fail_on: str, policy: str, no_cache: bool, cache_path: str | None
+) -> None:
+    """Find the mistakes that silently change what a robots.txt means.
+
+    ROBOTS is a file, `-` for standard input, or an http(s) URL whose
+    origin's robots.txt is fetched first. Each finding has a stable code, a
+    severity, the line, what happens, and a fix. Exit code 1 when a finding
+    is at or above --fail-on, or when a fetched robots.txt is unreachable.
+
+    \b
+    Examples:
+      robotscope lint robots.txt
+      robotscope lint robots.txt --format sarif > robots.sarif
+      robotscope lint https://example.com/ --fail-on warning
+    """
+    source = load(robots_file, policy, no_cache, cache_path)
+    if source.fetched is not None and source.fetched.result.robots is None:
+        decision = source.fetched.decision
+        click.echo(f"{source.name}: {decision.action}: nothing to lint\n  {decision.explanation}")
+        sys.exit(1 if decision.action == "disallow-all" else 0)
+    findings = lint(source.robots)
+    if as_json or output_format == "json":
+        echo_json([f.as_dict() for f in findings])
+    elif output_format == "sarif":
+        echo_json(sarif(findings, source.name, __version__))
+    else:
+        click.echo(render_findings(source.robots, findings, source.name))
+    threshold = _SEVERITY_RANK[Severity(fail_on)]
+    sys.exit(1 if any(_SEVERITY_RANK[f.severity] >= threshold for f in findings) else 0)
