@@ -95,3 +95,23 @@ def test_bad_urls_and_missing_urls_are_usage_errors(tmp_path: Path) -> None:
     file.write_text("User-agent: *\n")
     code, _, err = run("check", str(file), "bot")
     assert code == 2 and "Missing argument" in err
+
+
+def test_bulk_fetch_reads_each_origin_once(server: Server, other_server: Server, tmp_path: Path) -> None:
+    server.serve("/robots.txt", 200, b"User-agent: *\nDisallow: /private/\n")
+    other_server.serve("/robots.txt", 503, b"down")
+    urls = tmp_path / "urls.txt"
+    urls.write_text(
+        "\n".join([server.url("/private/1"), server.url("/public"), other_server.url("/page"), server.url("/private/2")]) + "\n"
+    )
+    code, out, _ = run("bulk", "--fetch", "--urls", str(urls), "--agent", "bot", "--format", "jsonl", "--no-cache")
+    rows = [json.loads(line) for line in out.splitlines()]
+    assert code == 0
+    assert [(r["allowed"], r["reason"], r["line"]) for r in rows] == [
+        (False, "rule", 2),
+        (True, "no-matching-rule", None),
+        (False, "robots-txt-unreachable", None),
+        (False, "rule", 2),
+    ]
+    assert rows[0]["robots_url"] == server.url("/robots.txt") and rows[2]["robots_url"] == other_server.url("/robots.txt")
+    assert server.hits["/robots.txt"] == 1
