@@ -9,7 +9,7 @@ import click
 from ..linter import lint
 from ..model import Finding, Verdict
 from ..render import render_verdict
-from .common import echo_json, fetch_options, is_url, json_option, load
+from .common import echo_text, echo_json, fetch_options, is_url, json_option, load
 
 
 def findings_for(verdict: Verdict, findings: list[Finding]) -> list[Finding]:
@@ -55,5 +55,5 @@ def check(
         banner = source.banner()
         if banner is not None:
             click.echo(banner + "\n")
-        click.echo("\n\n".join(render_verdict(source.robots, v, agent) for v in verdicts))
+        echo_text("\n\n".join(render_verdict(source.robots, v, agent) for v in verdicts))
     sys.exit(0 if all(v.allowed for v in verdicts) else 1)

@@ -9,6 +9,7 @@ not bad usage: it is reported as each policy's decision.
 from __future__ import annotations
 
 import json
+import re
 import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
@@ -37,6 +38,30 @@ def console(stderr: bool = False) -> Console:
     """A Rich console: colour on a terminal, plain text (and a fixed width) in pipes and files."""
     stream = sys.stderr if stderr else sys.stdout
     return Console(file=stream, width=None if stream.isatty() else 160, highlight=False)
+
+
+# Words that carry the answer, coloured on a terminal (plain text elsewhere).
+_STYLES = (
+    (r"^DISALLOWED\b", "bold red"),
+    (r"^ALLOWED\b", "bold green"),
+    (r": error \w+$", "red"),
+    (r": warning \w+$", "yellow"),
+    (r": info \w+$", "cyan"),
+    (r"^  > .*$", "bold"),
+)
+
+
+def echo_text(text: str) -> None:
+    """Print rendered text, with the answers coloured when stdout is a terminal."""
+    if not sys.stdout.isatty():
+        click.echo(text)
+        return
+    from rich.text import Text
+
+    rich_text = Text(text)
+    for pattern, style in _STYLES:
+        rich_text.highlight_regex(re.compile(pattern, re.MULTILINE), style)
+    console().print(rich_text)
 
 
 def echo_json(data: Any) -> None:

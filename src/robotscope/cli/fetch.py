@@ -10,7 +10,7 @@ import click
 from ..linter import lint
 from ..model import Finding
 from ..render import render_findings
-from .common import Fetched, echo_json, fetch_options, json_option, open_cache
+from .common import echo_text, Fetched, echo_json, fetch_options, json_option, open_cache
 
 if TYPE_CHECKING:
     from ..fetcher import FetchResult
@@ -61,5 +61,5 @@ def fetch_command(url: str, as_json: bool, timeout: float, policy: str, no_cache
     if as_json:
         echo_json({**result.as_dict(), "findings": [f.as_dict() for f in findings]})
     else:
-        click.echo(render_fetch(result, findings))
+        echo_text(render_fetch(result, findings))
     sys.exit(1 if result.decision == "disallow-all" else 0)

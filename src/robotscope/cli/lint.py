@@ -10,7 +10,7 @@ from .. import __version__
 from ..linter import lint
 from ..model import Severity
 from ..render import render_findings, sarif
-from .common import echo_json, fetch_options, load
+from .common import echo_text, echo_json, fetch_options, load
 
 _SEVERITY_RANK = {Severity.INFO: 0, Severity.WARNING: 1, Severity.ERROR: 2}
 
@@ -61,6 +61,6 @@ def lint_command(
     elif output_format == "sarif":
         echo_json(sarif(findings, source.name, __version__))
     else:
-        click.echo(render_findings(source.robots, findings, source.name))
+        echo_text(render_findings(source.robots, findings, source.name))
     threshold = _SEVERITY_RANK[Severity(fail_on)]
     sys.exit(1 if any(_SEVERITY_RANK[f.severity] >= threshold for f in findings) else 0)

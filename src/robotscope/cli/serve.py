@@ -21,6 +21,13 @@ def _browser_url(host: str, port: int) -> str:
     return f"http://{host}:{port}/"
 
 
+def open_browser_later(url: str, delay: float = 1.0) -> None:
+    """Open `url` in the user's browser once the server has had a moment to start."""
+    timer = threading.Timer(delay, webbrowser.open, args=(url,))
+    timer.daemon = True
+    timer.start()
+
+
 @click.command()
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
 @click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535), help="Port to listen on.")
@@ -52,5 +59,5 @@ def serve(host: str, port: int, no_browser: bool, allow_private_fetch: bool) -> 
         click.echo("robotscope: listening on a non-loopback address; the fetch panel refuses private targets.", err=True)
     click.echo(f"robotscope: serving on {url} (Ctrl+C to stop)", err=True)
     if not no_browser:
-        threading.Timer(1.0, webbrowser.open, args=(url,)).start()
+        open_browser_later(url)
     uvicorn.run(app, host=host, port=port, log_level="warning", server_header=False)
