@@ -145,3 +145,39 @@ def test_installed_entry_point_never_prints_a_traceback(tmp_path: Path) -> None:
     result = subprocess.run([str(exe), "matrix", str(tmp_path / "missing.txt")], capture_output=True, text=True, check=False)
     assert result.returncode == 2 and "Traceback" not in result.stderr
     assert result.stderr.startswith("robotscope: cannot read")
+
+
+def test_generate_default_is_staging_and_says_so() -> None:
+    code, out, err = run("generate")
+    assert code == 0 and out == "User-agent: *\nDisallow: /\n"
+    assert "warning: this file blocks the whole site for every crawler" in err
+
+
+def test_generate_from_flags_spec_file_and_output_file(tmp_path: Path) -> None:
+    code, out, err = run("generate", "--disallow", "*=/cart/", "--allow", "*=/cart/help", "--sitemap", "https://example.com/s.xml")
+    assert code == 0
+    assert out == "User-agent: *\nAllow: /cart/help\nDisallow: /cart/\n\nSitemap: https://example.com/s.xml\n"
+    assert "round trip: all 2 intended verdicts hold" in err
+    spec = tmp_path / "robots.toml"
+    spec.write_text('[[block]]\nagent = "*"\ndisallow = ["/private/"]\n')
+    target = tmp_path / "robots.txt"
+    code, out, _ = run("generate", "--spec", str(spec), "-o", str(target))
+    assert code == 0 and out == "" and target.read_text() == "User-agent: *\nDisallow: /private/\n"
+
+
+def test_generate_bad_spec_fails_with_findings_and_one_line_errors(tmp_path: Path) -> None:
+    code, out, _ = run("generate", "--disallow", "*=private/", "--json")
+    data = json.loads(out)
+    assert code == 1 and [f["code"] for f in data["findings"]] == ["patternNoSlash"]
+    assert run("generate", "--disallow", "no-equals-sign")[0] == 2
+    bad = tmp_path / "bad.toml"
+    bad.write_text("[[block]]\ndisallow = ['/x']\n")
+    code, _, err = run("generate", "--spec", str(bad))
+    assert code == 2 and err.strip() == "robotscope: block 1 needs an `agent` (a product token such as Googlebot, or *)"
+
+
+def test_generate_block_ai_training_preset_lists_why() -> None:
+    code, out, _ = run("generate", "--preset", "block-ai-training")
+    robots = parse(out)
+    assert code == 0 and not robots.can_fetch("GPTBot", "/") and robots.can_fetch("Googlebot", "/")
+    assert "# content it fetches from now on is not used to train OpenAI's models" in out

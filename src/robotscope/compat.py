@@ -28,6 +28,24 @@ class RequestRate(NamedTuple):
     seconds: int
 
 
+def group_record(robots: Robots, useragent: str, key: str) -> Record | None:
+    """The first `key` record (e.g. crawl-delay) of the groups that apply to `useragent`."""
+    groups = select_groups(robots.groups, product_token(useragent))
+    return next((r for g in groups for r in g.records if r.key == key), None)
+
+
+def crawl_delay(robots: Robots, useragent: str) -> int | float | None:
+    """The Crawl-delay of the groups that apply to `useragent`, in seconds, or None when unset or not a number."""
+    record = group_record(robots, useragent, "crawl-delay")
+    if record is None:
+        return None
+    try:
+        value = float(record.value)
+    except ValueError:
+        return None
+    return int(value) if value.is_integer() else value
+
+
 class RobotFileParser:
     """Read robots.txt and answer `can_fetch(useragent, url)` under RFC 9309."""
 
@@ -84,21 +102,11 @@ class RobotFileParser:
         return self._robots.can_fetch(useragent, url)
 
     def _record(self, useragent: str, key: str) -> Record | None:
-        if self._robots is None:
-            return None
-        groups = select_groups(self._robots.groups, product_token(useragent))
-        return next((r for g in groups for r in g.records if r.key == key), None)
+        return None if self._robots is None else group_record(self._robots, useragent, key)
 
     def crawl_delay(self, useragent: str) -> int | float | None:
         """The Crawl-delay of the group that applies to `useragent`, in seconds, or None."""
-        record = self._record(useragent, "crawl-delay")
-        if record is None:
-            return None
-        try:
-            value = float(record.value)
-        except ValueError:
-            return None
-        return int(value) if value.is_integer() else value
+        return None if self._robots is None else crawl_delay(self._robots, useragent)
 
     def request_rate(self, useragent: str) -> RequestRate | None:
         """The Request-rate (`requests/seconds`) of the group that applies to `useragent`, or None."""

@@ -80,6 +80,7 @@ def _paths(value: Any, what: str) -> tuple[str, ...]:
 
 
 DEFAULT_SPEC = Spec((Block("*", disallow=("/",)),))
+PRESETS = ("block-ai-training", "allow-only", "root-only", "staging", "allow-all")
 
 
 def preset(name: str, agent: str | None = None) -> Spec:
@@ -92,14 +93,14 @@ def preset(name: str, agent: str | None = None) -> Spec:
         return Spec((Block("*", allow=("/$",), disallow=("/",)),))
     if name == "allow-only":
         if not agent:
-            raise InvalidSpec("the allow-only preset needs the one crawler to allow, e.g. allow-only Yeti")
+            raise InvalidSpec("the allow-only preset needs the one crawler to allow, e.g. --only Yeti")
         return Spec((Block(agent), Block("*", disallow=("/",))))
     if name == "block-ai-training":
         return Spec(
             tuple(Block(c.token, disallow=("/",), comment=crawlers.blocking_cost(c)) for c in training_crawlers())
             + (Block("*"),)
         )
-    raise InvalidSpec(f"unknown preset {name!r}: use block-ai-training, allow-only, root-only, staging or allow-all")
+    raise InvalidSpec(f"unknown preset {name!r}: use one of {', '.join(PRESETS)}")
 
 
 def training_crawlers() -> list[crawlers.Crawler]:

@@ -10,6 +10,7 @@ from .check import check
 from .diff import diff_command
 from .explain import explain
 from .fetch import fetch_command
+from .generate import generate
 from .lint import lint_command
 from .matrix import matrix
 from .selftest import selftest
@@ -42,5 +43,5 @@ def completion(shell: str) -> None:
     click.echo(completer(cli, {}, "robotscope", "_ROBOTSCOPE_COMPLETE").source())
 
 
-for command in (check, lint_command, fetch_command, matrix, diff_command, bulk, selftest, explain, completion):
+for command in (check, lint_command, fetch_command, matrix, diff_command, bulk, generate, selftest, explain, completion):
     cli.add_command(command)

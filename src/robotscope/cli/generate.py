@@ -1,0 +1,125 @@
+"""`robotscope generate`: write a robots.txt from flags, a preset or a spec file, and prove it."""
+
+from __future__ import annotations
+
+import json
+import sys
+import tomllib
+from typing import Any
+
+import click
+
+from ..generator import PRESETS, Generated, InvalidSpec, Spec, build, preset
+from ..model import Severity
+from ..render import render_findings
+from .common import echo_json, fail, json_option
+
+
+def _spec_from_flags(allow: tuple[str, ...], disallow: tuple[str, ...], sitemaps: tuple[str, ...]) -> dict[str, Any]:
+    blocks: dict[str, dict[str, list[str]]] = {}
+    for kind, values in (("allow", allow), ("disallow", disallow)):
+        for value in values:
+            agent, sep, path = value.partition("=")
+            if not sep:
+                raise click.BadParameter(f"{value!r}: write AGENT=PATH, e.g. '*=/private/'", param_hint=f"--{kind}")
+            blocks.setdefault(agent.strip(), {"allow": [], "disallow": []})[kind].append(path)
+    return {"blocks": [{"agent": agent, **rules} for agent, rules in blocks.items()], "sitemaps": list(sitemaps)}
+
+
+def _read_spec(path: str) -> dict[str, Any]:
+    try:
+        with click.open_file(path, "rb") as handle:
+            data = handle.read()
+    except OSError as error:
+        fail(f"cannot read {path!r}: {error.strerror or error}")
+    try:
+        parsed = json.loads(data) if path.endswith(".json") else tomllib.loads(data.decode("utf-8"))
+    except (ValueError, UnicodeDecodeError) as error:
+        fail(f"{path}: not valid {'JSON' if path.endswith('.json') else 'TOML'}: {error}")
+    if not isinstance(parsed, dict):
+        fail(f"{path}: a spec is a table with `block`/`blocks` and `sitemaps`")
+    return parsed
+
+
+def _report(result: Generated) -> None:
+    """What the output means, on stderr: warnings, the round trip, the lint findings."""
+    for warning in result.warnings:
+        click.echo(f"warning: {warning}", err=True)
+    failed = [c for c in result.checks if not c.ok]
+    if failed:
+        for check in failed:
+            want = "allowed" if check.intended else "disallowed"
+            click.echo(f"round trip: {check.agent} {check.url} should be {want} but is not", err=True)
+    else:
+        click.echo(f"round trip: all {len(result.checks)} intended verdicts hold", err=True)
+    click.echo(render_findings(result.robots, result.findings, "generated robots.txt"), err=True)
+
+
+@click.command()
+@click.option("--preset", "preset_name", type=click.Choice(PRESETS), help="Start from a preset.")
+@click.option("--only", "only_agent", metavar="AGENT", help="The crawler the allow-only preset allows.")
+@click.option("--spec", "spec_file", metavar="FILE", help="A spec as TOML or JSON (.json); `-` reads TOML from standard input.")
+@click.option("--allow", multiple=True, metavar="AGENT=PATH", help="Add an Allow rule (repeatable).")
+@click.option("--disallow", multiple=True, metavar="AGENT=PATH", help="Add a Disallow rule (repeatable).")
+@click.option("--sitemap", "sitemaps", multiple=True, metavar="URL", help="Add a Sitemap line (repeatable).")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), help="Write the file here instead of standard output.")
+@json_option
+def generate(
+    preset_name: str | None,
+    only_agent: str | None,
+    spec_file: str | None,
+    allow: tuple[str, ...],
+    disallow: tuple[str, ...],
+    sitemaps: tuple[str, ...],
+    output: str | None,
+    as_json: bool,
+) -> None:
+    """Write a robots.txt, then parse it back and lint it to prove it says what was meant.
+
+    Give a --preset, a --spec file (keep your robots.txt as reviewed code),
+    or rules as flags; with nothing, you get the staging default
+    (`User-agent: *` + `Disallow: /`, which blocks the whole site). The file
+    goes to standard output (or -o); warnings, the round trip and the lint
+    findings go to standard error. Exit code 1 when a rule does not do what
+    the spec meant or a finding is an error.
+
+    \b
+    Examples:
+      robotscope generate --preset block-ai-training --sitemap https://example.com/sitemap.xml
+      robotscope generate --disallow '*=/cart/' --disallow Googlebot=/drafts/ --allow '*=/cart/help'
+      robotscope generate --preset allow-only --only Yeti
+      robotscope generate --spec robots.toml -o public/robots.txt
+    """
+    try:
+        if spec_file is not None:
+            spec = Spec.from_data(_read_spec(spec_file))
+        elif preset_name is not None:
+            spec = preset(preset_name, only_agent)
+        elif allow or disallow:
+            spec = Spec.from_data(_spec_from_flags(allow, disallow, ()))
+        else:
+            spec = preset("staging")
+    except InvalidSpec as error:
+        fail(str(error))
+    if sitemaps:
+        spec = spec._replace(sitemaps=spec.sitemaps + sitemaps)
+    result = build(spec)
+    if as_json:
+        echo_json(
+            {
+                "text": result.text,
+                "warnings": result.warnings,
+                "verified": result.verified,
+                "checks": [c._asdict() | {"ok": c.ok} for c in result.checks],
+                "findings": [f.as_dict() for f in result.findings],
+            }
+        )
+    else:
+        if output is None:
+            click.echo(result.text, nl=False)
+        else:
+            with open(output, "w", encoding="utf-8") as handle:
+                handle.write(result.text)
+        _report(result)
+    errors = any(f.severity is Severity.ERROR for f in result.findings)
+    sys.exit(0 if result.verified and not errors else 1)
