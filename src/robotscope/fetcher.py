@@ -338,19 +338,25 @@ def fetch_robots(
     user_agent: str = DEFAULT_UA,
     timeout: float = 10.0,
     cache: RobotsCache | bool | None = None,
+    transport: httpx.BaseTransport | None = None,
 ) -> FetchResult:
     """Fetch the robots.txt of `url`'s origin and decide what it means under every policy.
 
     `cache`: a `RobotsCache`, None for the default one in the user's cache
-    directory, or False for none. Raises `InvalidURL` for a URL that has no
-    robots.txt and ValueError for an unknown policy; network failures are
-    part of the result, never raised.
+    directory, or False for none. `transport`: an httpx transport every
+    request goes through (e.g. one that refuses private addresses); with
+    one, proxy settings from the environment are not read, so nothing
+    bypasses it. Raises `InvalidURL` for a URL that has no robots.txt and
+    ValueError for an unknown policy; network failures are part of the
+    result, never raised.
     """
     fetch = _Fetch(url, policy, user_agent, timeout, cache)
     hit = fetch.cached()
     if hit is not None:
         return hit
-    with httpx.Client(headers=fetch.headers, timeout=timeout, follow_redirects=False) as client:
+    with httpx.Client(
+        headers=fetch.headers, timeout=timeout, follow_redirects=False, transport=transport, trust_env=transport is None
+    ) as client:
         try:
             while fetch.next_url is not None:
                 with client.stream("GET", fetch.next_url, timeout=fetch.request_timeout()) as response:
@@ -371,13 +377,16 @@ async def fetch_robots_async(
     user_agent: str = DEFAULT_UA,
     timeout: float = 10.0,
     cache: RobotsCache | bool | None = None,
+    transport: httpx.AsyncBaseTransport | None = None,
 ) -> FetchResult:
     """`fetch_robots` for asyncio: the same requests, limits and decisions."""
     fetch = _Fetch(url, policy, user_agent, timeout, cache)
     hit = fetch.cached()
     if hit is not None:
         return hit
-    async with httpx.AsyncClient(headers=fetch.headers, timeout=timeout, follow_redirects=False) as client:
+    async with httpx.AsyncClient(
+        headers=fetch.headers, timeout=timeout, follow_redirects=False, transport=transport, trust_env=transport is None
+    ) as client:
         try:
             while fetch.next_url is not None:
                 async with client.stream("GET", fetch.next_url, timeout=fetch.request_timeout()) as response:

@@ -14,6 +14,7 @@ from .generate import generate
 from .lint import lint_command
 from .matrix import matrix
 from .selftest import selftest
+from .serve import serve
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
@@ -43,5 +44,5 @@ def completion(shell: str) -> None:
     click.echo(completer(cli, {}, "robotscope", "_ROBOTSCOPE_COMPLETE").source())
 
 
-for command in (check, lint_command, fetch_command, matrix, diff_command, bulk, generate, selftest, explain, completion):
+for command in (check, lint_command, fetch_command, matrix, diff_command, bulk, generate, serve, selftest, explain, completion):
     cli.add_command(command)

@@ -1,0 +1,55 @@
+"""robotscope's web tester: a local Starlette app with a small JSON API and a static page.
+
+`create_app(allow_private_fetch=False, bound_to_loopback=True)` returns the
+ASGI app that `robotscope serve` runs under uvicorn. Needs the `web` extra
+(starlette, uvicorn) and httpx for the fetch panel. The page (static/) is
+plain HTML, CSS and JavaScript shipped in the package: no CDN, no build step,
+no request to any third party. All user-facing strings live in
+static/i18n/<lang>.json (English and Korean).
+
+JSON API (full reference with examples: API.md next to this file). Every
+error is ``{"error": {"code": str, "message": str, ...}}`` with its status.
+POST bodies must be ``application/json`` and at most 1 MiB (413
+``too-large`` past that); a request carrying an Origin other than the
+server's own is refused (403 ``cross-origin``).
+
+POST /api/analyse
+    ``{"text": str, "agent": str, "urls": [str], "paths": [str]}`` (only
+    `text` required; at most 100 urls and 20 paths) -> ``{"structure":
+    Robots.as_dict() without the line list, plus line_count, kinds (one
+    LineKind value per line) and ignored ([{line, reason, raw}], reason
+    invalid | outside-group | over-limit), "findings": [Finding.as_dict()],
+    "agent": {input, crawler (catalogue row or null)}, "verdicts": [one
+    Verdict.as_dict() per URL, plus groups (positions) and agents of the
+    group(s) used] (empty without an agent), "matrix": {paths, purposes:
+    [{purpose, rows: [MatrixRow.as_dict()]}]}}``.
+GET /api/crawlers
+    ``{"purposes": [str], "crawlers": [Crawler.as_dict()]}``.
+GET /api/selftest
+    ``{"total", "passed", "failed", "cases": [{id, section, description,
+    agent, url, expected: {allowed, line, reason}, got: {...}, passed}]}``.
+GET /api/policies
+    ``{"policies": [Policy.as_dict()]}``: the fetch policies, in table order.
+GET /api/info
+    ``{"version", "guarded_fetch", "max_body"}``.
+POST /api/fetch
+    ``{"url": str, "policy": "rfc9309" | "google" | "bing" | "naver"}`` ->
+    ``FetchResult.as_dict()`` plus ``text`` (the body, decoded, when the final
+    status is 2xx). 422 ``bad-url`` / ``bad-policy``; 403 ``refused-target``
+    (with host, address and the hops before it) when the app is bound to a
+    non-loopback address without --allow-private-fetch and the target, or any
+    redirect hop, resolves to a loopback, private or link-local address (see
+    `robotscope.web.guard`). Network failures are part of the result.
+
+Static: ``GET /`` is the page, ``/static/...`` its assets. Every response
+carries a strict Content-Security-Policy (``default-src 'self'``, no inline
+script or style), ``X-Content-Type-Options: nosniff``, ``Referrer-Policy:
+no-referrer`` and ``X-Frame-Options: DENY``. Bound to loopback, requests
+whose Host is not a loopback name are refused (421), against DNS rebinding.
+"""
+
+from __future__ import annotations
+
+from .app import create_app
+
+__all__ = ["create_app"]
