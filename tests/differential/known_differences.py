@@ -25,6 +25,7 @@ from collections.abc import Callable
 from typing import NamedTuple
 
 import robotscope
+from robotscope.checks.content import google_key  # the one model of how Google reads keys
 from robotscope.matcher import is_robots_txt
 from robotscope.model import LineKind, Reason
 from robotscope.parser import MAX_BYTES, classify
@@ -197,23 +198,6 @@ def google_split(raw: str) -> tuple[str, str, bool] | None:
     if not key:
         return None
     return key, line[sep + 1 :].strip(_G_WS), missing
-
-
-_G_KEYS = (
-    ("user-agent", ("user-agent", "useragent", "user agent")),
-    ("allow", ("allow",)),
-    ("disallow", ("disallow", "dissallow", "dissalow", "disalow", "diasllow", "disallaw")),
-    ("sitemap", ("sitemap", "site-map")),
-)
-
-
-def google_key(key: str) -> str | None:
-    """The directive Google reads a key as: it accepts typos and any key *starting* with one."""
-    lowered = key.lower()
-    for canonical, spellings in _G_KEYS:
-        if lowered.startswith(spellings):
-            return canonical
-    return None
 
 
 def google_rule_values(text: str) -> list[str]:
