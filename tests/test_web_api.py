@@ -347,3 +347,124 @@ def test_serve_command(monkeypatch: pytest.MonkeyPatch, args: list[str], guarded
     host = "http://127.0.0.1" if kw["host"] in ("127.0.0.1", "::1") else "http://robots.example"
     assert call(app, "GET", "/api/info", base=host).json()["guarded_fetch"] is guarded
     assert browsed == ([opened] if opened else [])
+
+
+# ---------- the generator ----------
+
+
+def generate(app: Any, body: dict[str, Any]) -> dict[str, Any]:
+    r = call(app, "POST", "/api/generate", json=body)
+    assert r.status_code == 200, r.text
+    data: dict[str, Any] = r.json()
+    assert set(data) == {"text", "warnings", "verified", "checks", "findings", "spec"}
+    return data
+
+
+def crawler_check(data: dict[str, Any], agent: str) -> dict[str, Any]:
+    return next(c for c in data["checks"] if c["kind"] == "crawler" and c["agent"] == agent)
+
+
+def test_generate_default_spec_blocks_the_whole_site_and_says_so(app: Any) -> None:
+    data = generate(app, {})
+    assert data["text"] == "User-agent: *\nDisallow: /\n"
+    assert [w["code"] for w in data["warnings"]] == ["blocks-whole-site"]
+    assert "staging" in data["warnings"][0]["message"]
+    assert data["verified"] is True
+    assert data["spec"] == {"blocks": [{"agent": "*", "allow": [], "disallow": ["/"], "comment": ""}], "sitemaps": []}
+    assert crawler_check(data, "Googlebot")["allowed"] is False
+
+
+def test_generate_block_ai_training(app: Any) -> None:
+    data = generate(app, {"preset": "block-ai-training"})
+    text = data["text"]
+    assert "User-agent: GPTBot\nDisallow: /\n" in text and "User-agent: Google-Extended\nDisallow: /\n" in text
+    assert "User-agent: Googlebot" not in text and text.endswith("User-agent: *\nDisallow:\n")
+    assert data["warnings"] == [] and data["verified"] is True
+    gptbot = next(c for c in data["checks"] if c["kind"] == "rule" and c["agent"] == "GPTBot")
+    assert gptbot == {"kind": "rule", "agent": "GPTBot", "url": "/", "intended": False, "allowed": False,
+                      "line": gptbot["line"], "ok": True}
+    # Search and AI-search crawlers stay allowed, and the list says why each token is blocked.
+    for agent in ("Googlebot", "bingbot", "Yeti", "OAI-SearchBot"):
+        assert crawler_check(data, agent) | {"line": None} == {
+            "kind": "crawler", "agent": agent, "url": "/", "intended": True, "allowed": True, "line": None, "ok": True}
+    assert all(b["comment"] for b in data["spec"]["blocks"][:-1])
+
+
+def test_generate_allow_only(app: Any) -> None:
+    data = generate(app, {"preset": "allow-only", "agent": "Yeti"})
+    assert data["text"] == "User-agent: Yeti\nDisallow:\n\nUser-agent: *\nDisallow: /\n"
+    assert crawler_check(data, "Yeti")["allowed"] is True and crawler_check(data, "Googlebot")["allowed"] is False
+    assert data["verified"] is True and [w["code"] for w in data["warnings"]] == ["blocks-whole-site"]
+    assert "namedGroupDropsGlobalRules" in {f["code"] for f in data["findings"]}
+    r = call(app, "POST", "/api/generate", json={"preset": "allow-only"})
+    assert r.status_code == 422 and r.json()["error"]["code"] == "bad-spec" and "agent" in r.json()["error"]["message"]
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "warned"),
+    [
+        ("root-only", "User-agent: *\nAllow: /$\nDisallow: /\n", False),
+        ("staging", "User-agent: *\nDisallow: /\n", True),
+        ("allow-all", "User-agent: *\nDisallow:\n", False),
+    ],
+)
+def test_generate_simple_presets(app: Any, name: str, text: str, warned: bool) -> None:
+    data = generate(app, {"preset": name})
+    assert data["text"] == text and data["verified"] is True
+    assert bool(data["warnings"]) is warned
+    if name == "root-only":
+        # Both rules are probed on `/`, where `Allow: /$` wins, as the spec means.
+        checks = [(c["url"], c["intended"], c["allowed"]) for c in data["checks"] if c["kind"] == "rule"]
+        assert checks == [("/", True, True), ("/", True, True)]
+        assert crawler_check(data, "Googlebot")["line"] == 2
+
+
+def test_generate_lints_a_bad_path(app: Any) -> None:
+    data = generate(app, {"spec": {"blocks": [{"agent": "*", "disallow": ["private/"]}]}})
+    assert data["text"] == "User-agent: *\nDisallow: private/\n"  # written as entered
+    finding = next(f for f in data["findings"] if f["code"] == "patternNoSlash")
+    assert finding["line"] == 2 and "/private/" in finding["fix"]
+
+
+def test_generate_block_without_rules_and_sitemaps_at_the_end(app: Any) -> None:
+    spec = {
+        "blocks": [{"agent": "Googlebot"}, {"agent": "*", "allow": ["/public/"], "disallow": ["/private/"]}],
+        "sitemaps": ["https://www.example.com/a.xml", "https://www.example.com/b.xml"],
+    }
+    data = generate(app, {"spec": spec})
+    assert data["text"] == (
+        "User-agent: Googlebot\nDisallow:\n\nUser-agent: *\nAllow: /public/\nDisallow: /private/\n\n"
+        "Sitemap: https://www.example.com/a.xml\nSitemap: https://www.example.com/b.xml\n"
+    )
+    assert data["warnings"] == [] and data["verified"] is True
+    assert crawler_check(data, "Googlebot")["intended"] is True
+    assert data["spec"]["sitemaps"] == spec["sitemaps"]
+
+
+@pytest.mark.parametrize(
+    ("body", "words"),
+    [
+        ({"spec": {"blocks": [{"disallow": ["/"]}]}}, "block 1 needs an `agent`"),
+        ({"spec": {"blocks": [{"agent": "*", "disallow": "/a\n/b"}]}}, "line break"),
+        ({"spec": {"blocks": [{"agent": "*", "allow": [1]}]}}, "list of strings"),
+        ({"spec": {"blocks": {"agent": "*"}}}, "`blocks` must be a list"),
+        ({"spec": ["x"]}, "`spec` must be an object"),
+        ({"preset": "block-everything"}, "unknown preset"),
+        ({"spec": {"blocks": [{"agent": "x\nDisallow: /"}]}}, "line break"),
+        ({"spec": {"blocks": [{"agent": "*", "comment": "a\nDisallow: /"}]}}, "line break"),
+        ({"spec": {"blocks": [{"agent": "*"}] * 101}}, "more than 100 blocks"),
+        ({"spec": {"blocks": [{"agent": "*", "disallow": ["/a"] * 501}]}}, "more than 500"),
+    ],
+)
+def test_generate_invalid_spec_is_422(app: Any, body: dict[str, Any], words: str) -> None:
+    r = call(app, "POST", "/api/generate", json=body)
+    assert r.status_code == 422, r.text
+    error = r.json()["error"]
+    assert error["code"] == "bad-spec" and words in error["message"], error
+
+
+def test_generate_validates_the_request(app: Any) -> None:
+    r = call(app, "POST", "/api/generate", json={"preset": "staging", "spec": {"blocks": []}})
+    assert r.status_code == 422 and r.json()["error"]["code"] == "bad-field"
+    assert call(app, "POST", "/api/generate", json={"preset": 3}).status_code == 422
+    assert call(app, "POST", "/api/generate", content=b"{}", headers={"content-type": "text/plain"}).status_code == 415

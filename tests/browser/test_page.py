@@ -3,16 +3,12 @@
 Needs `apt-get install -y chromium` (the binary at /usr/bin/chromium) and the
 `playwright` package; no browser download. Without Chromium these tests fail
 with a message saying so; they never skip. Nothing here talks to any address
-but 127.0.0.1. The main view's screenshot goes to test-output/.
+but 127.0.0.1. The main view's screenshot goes to test-output/. The server,
+browser and page fixtures are in conftest.py.
 """
 
 from __future__ import annotations
 
-import os
-import socket
-import threading
-import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -20,16 +16,6 @@ import pytest
 
 from ..conftest import Server
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 OUTPUT = Path(__file__).resolve().parents[2] / "test-output"
 LINE_HEIGHT, PAD_TOP = 20, 8  # the editor's geometry in app.css
 
@@ -49,61 +35,6 @@ Disallow: /<img src=y onerror=alert(2)>
 """
 
 pytestmark = pytest.mark.usefixtures("isolated")
-
-
-@pytest.fixture(scope="module")
-def base_url() -> Iterator[str]:
-    import uvicorn
-
-    from robotscope.web import create_app
-
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
-    config = uvicorn.Config(create_app(), log_level="warning", ws="none", lifespan="off", http="h11")
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not server.started:
-        if time.monotonic() > deadline or not thread.is_alive():
-            raise RuntimeError("uvicorn did not start")
-        time.sleep(0.02)
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(10)
-    sock.close()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    if not os.path.exists(CHROMIUM):
-        pytest.fail(f"Chromium is not installed at {CHROMIUM}: run `apt-get install -y chromium` (these tests never skip)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
-        yield browser
-        browser.close()
-
-
-@pytest.fixture
-def page(browser: Any, base_url: str) -> Iterator[Any]:
-    context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-US")
-    page = context.new_page()
-    page.set_default_timeout(10_000)
-    dialogs: list[str] = []
-    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
-    page.dialogs = dialogs
-    errors: list[str] = []  # console errors (a CSP violation is one) and uncaught exceptions
-    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.errors = errors
-    page.goto(base_url + "/")
-    page.wait_for_selector("body[data-ready='1']")
-    yield page
-    context.close()
 
 
 def analysed(page: Any) -> None:

@@ -40,6 +40,19 @@ POST /api/fetch
     non-loopback address without --allow-private-fetch and the target, or any
     redirect hop, resolves to a loopback, private or link-local address (see
     `robotscope.web.guard`). Network failures are part of the result.
+POST /api/generate
+    ``{"preset": str, "agent": str, "spec": {"blocks": [{agent, allow,
+    disallow, comment}], "sitemaps": [str]}}`` (all optional; `preset` or
+    `spec`, not both; `agent` is the crawler of the allow-only preset; neither
+    gives the default spec, ``User-agent: *`` + ``Disallow: /``) -> ``{"text",
+    "warnings": [{code, message}] (code blocks-whole-site or other),
+    "verified", "checks": [{kind (rule | crawler), agent, url, intended,
+    allowed, line, ok}], "findings": [Finding.as_dict()], "spec": the spec
+    as data}``; the rule checks are `robotscope.generator.build`'s round trip,
+    the crawler checks each agent named in the spec and each search and AI
+    search crawler of the catalogue on ``/``. 422 ``bad-spec`` with the
+    `InvalidSpec` message (or past 100 blocks, 500 paths, 100 sitemaps, or a
+    line break in an agent or comment).
 
 Static: ``GET /`` is the page, ``/static/...`` its assets. Every response
 carries a strict Content-Security-Policy (``default-src 'self'``, no inline

@@ -2,8 +2,8 @@
 
 See the package docstring (`robotscope.web`) and `API.md` for the endpoints.
 Everything is computed by the core (`parse`, `lint`, `compare.matrix`,
-`selftest`, the fetcher); this module only validates input, caps sizes and
-shapes the JSON.
+`selftest`, the fetcher, the generator); this module only validates input,
+caps sizes and shapes the JSON.
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from .. import __version__
 from ..compare import matrix
 from ..crawlers import PURPOSES, catalogue, recognise
+from ..generator import DEFAULT_SPEC, STAGING_WARNING, InvalidSpec, Spec, build, preset
 from ..linter import lint
 from ..model import LineKind
 from ..robots import Robots, parse
@@ -39,6 +40,12 @@ MAX_BODY = 1024 * 1024  # bytes of request body: a robots.txt of up to 1 MB, as 
 MAX_URLS = 100  # URLs checked per analyse request
 MAX_PATHS = 20  # matrix columns per analyse request
 MAX_FIELD = 8192  # characters of one agent, URL or path
+MAX_BLOCKS = 100  # blocks of a generator spec
+MAX_RULES = 500  # allow and disallow paths of a generator spec, all blocks together
+MAX_SITEMAPS = 100  # sitemap URLs of a generator spec
+# The catalogue crawlers whose verdict on `/` every generated file is also checked for:
+# the ones a site usually wants to keep (search and AI search).
+KEPT_PURPOSES = ("search", "ai-search")
 
 CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -200,6 +207,75 @@ def analyse(text: str, agent: str, urls: list[str], paths: list[str]) -> dict[st
     }
 
 
+def _spec_data(spec: Spec) -> dict[str, Any]:
+    return {
+        "blocks": [
+            {"agent": b.agent, "allow": list(b.allow), "disallow": list(b.disallow), "comment": b.comment}
+            for b in spec.blocks
+        ],
+        "sitemaps": list(spec.sitemaps),
+    }
+
+
+def _check_spec(spec: Spec) -> None:
+    """Caps and line-break checks the core leaves to its callers (422 `bad-spec`)."""
+    if len(spec.blocks) > MAX_BLOCKS:
+        raise ApiError(422, "bad-spec", f"the spec holds more than {MAX_BLOCKS} blocks")
+    if sum(len(b.allow) + len(b.disallow) for b in spec.blocks) > MAX_RULES:
+        raise ApiError(422, "bad-spec", f"the spec holds more than {MAX_RULES} allow and disallow paths")
+    if len(spec.sitemaps) > MAX_SITEMAPS:
+        raise ApiError(422, "bad-spec", f"the spec holds more than {MAX_SITEMAPS} sitemaps")
+    for i, b in enumerate(spec.blocks, start=1):
+        for what, value in (("`agent`", b.agent), ("`comment`", b.comment)):
+            if "\n" in value or "\r" in value:
+                raise ApiError(422, "bad-spec", f"block {i} {what} cannot hold a line break")
+        if "#" in b.agent:
+            raise ApiError(422, "bad-spec", f"block {i} `agent` cannot hold `#`")
+        if any(len(v) > MAX_FIELD for v in (b.agent, b.comment, *b.allow, *b.disallow)):
+            raise ApiError(422, "bad-spec", f"an entry of block {i} is longer than {MAX_FIELD} characters")
+    if any(len(v) > MAX_FIELD for v in spec.sitemaps):
+        raise ApiError(422, "bad-spec", f"a sitemap is longer than {MAX_FIELD} characters")
+
+
+def _spec_allows(spec: Spec, agent: str, url: str) -> bool:
+    """What the spec means for `agent` on `url`: its own blocks' rules, else the `*` blocks', else allowed."""
+    own = [b for b in spec.blocks if b.agent.lower() == agent.lower()]
+    blocks = own or [b for b in spec.blocks if b.agent == "*"]
+    rules = "".join(f"Allow: {p}\n" for b in blocks for p in b.allow if p)
+    rules += "".join(f"Disallow: {p}\n" for b in blocks for p in b.disallow if p)
+    return parse("User-agent: *\n" + rules).can_fetch("*", url)
+
+
+def generate_answer(spec: Spec) -> dict[str, Any]:
+    """Generate, parse back, verify and lint one spec; also check named agents and kept crawlers on `/`."""
+    generated = build(spec)
+    checks = [{"kind": "rule", **c._asdict(), "ok": c.ok} for c in generated.checks]
+    seen = {(c.agent.lower(), c.url) for c in generated.checks}
+    agents = [b.agent for b in spec.blocks if b.agent != "*"]
+    agents += [c.token for c in catalogue() if c.purpose in KEPT_PURPOSES]
+    for agent in agents:
+        if (agent.lower(), "/") in seen:
+            continue
+        seen.add((agent.lower(), "/"))
+        intended = _spec_allows(spec, agent, "/")
+        verdict = generated.robots.verdict(agent, "/")
+        checks.append(
+            {"kind": "crawler", "agent": agent, "url": "/", "intended": intended, "allowed": verdict.allowed,
+             "line": verdict.line, "ok": intended == verdict.allowed}
+        )
+    warnings = [
+        {"code": "blocks-whole-site" if w == STAGING_WARNING else "other", "message": w} for w in generated.warnings
+    ]
+    return {
+        "text": generated.text,
+        "warnings": warnings,
+        "verified": all(c["ok"] for c in checks),
+        "checks": checks,
+        "findings": [f.as_dict() for f in generated.findings],
+        "spec": _spec_data(spec),
+    }
+
+
 @cache
 def selftest() -> dict[str, Any]:
     results = run_cases()
@@ -285,6 +361,27 @@ def create_app(
         body = result.body.decode("utf-8", "replace") if result.status is not None and 200 <= result.status < 300 else ""
         return JSONResponse({**result.as_dict(), "text": body})
 
+    async def api_generate(request: Request) -> Response:
+        data = await read_json(request)
+        name = _string(data, "preset")
+        agent = _string(data, "agent").strip()
+        raw = data.get("spec")
+        if raw is not None and name:
+            raise ApiError(422, "bad-field", "give either `preset` or `spec`, not both")
+        if name == "allow-only" and not agent:
+            raise ApiError(422, "bad-spec", "the allow-only preset needs `agent`: the one crawler to allow, e.g. Yeti")
+        try:
+            if raw is not None:
+                if not isinstance(raw, dict):
+                    raise InvalidSpec("`spec` must be an object: {\"blocks\": [...], \"sitemaps\": [...]}")
+                spec = Spec.from_data(raw)
+            else:
+                spec = preset(name, agent or None) if name else DEFAULT_SPEC
+        except InvalidSpec as error:
+            raise ApiError(422, "bad-spec", str(error)) from None
+        _check_spec(spec)
+        return JSONResponse(await run_in_threadpool(generate_answer, spec))
+
     async def index(request: Request) -> Response:
         return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
 
@@ -306,6 +403,7 @@ def create_app(
         Route("/api/policies", api_policies),
         Route("/api/info", api_info),
         Route("/api/fetch", api_fetch, methods=["POST"]),
+        Route("/api/generate", api_generate, methods=["POST"]),
         Route("/api/{rest:path}", api_not_found, methods=["GET", "POST"]),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]

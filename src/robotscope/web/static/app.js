@@ -26,6 +26,7 @@
     crawlers: [],
     selftest: null,
     fetched: null,
+    gen: { blocks: null, result: null, error: null, busy: false, used: false, seq: 0 },
   };
 
   // ---------- i18n ----------
@@ -302,6 +303,7 @@
     renderMatrix();
     renderFetch();
     renderSelftest();
+    renderGenerator();
     fillPolicies();
     highlightLine(state.highlight, false);
   }
@@ -567,6 +569,213 @@
     }
   }
 
+  // ---------- generator ----------
+  // The form is drawn from state.gen.blocks (textareas hold one path per line),
+  // so a language change redraws it without losing what was typed.
+  const DEFAULT_BLOCKS = () => [{ agent: "*", allow: "", disallow: "/", comment: "" }];
+  const PRESET_NOTES = ["block-ai-training", "allow-only", "root-only", "staging", "allow-all"];
+  let genIds = 0;
+
+  function splitLines(text) {
+    return String(text).split(/\r\n|\r|\n/).map((s) => s.trim()).filter((s) => s.length > 0);
+  }
+
+  function specFromForm() {
+    return {
+      blocks: state.gen.blocks.map((b) => ({ agent: b.agent, allow: splitLines(b.allow), disallow: splitLines(b.disallow), comment: b.comment })),
+      sitemaps: linesOf("gen-sitemaps"),
+    };
+  }
+
+  function fillFromSpec(spec) {
+    state.gen.blocks = spec.blocks.map((b) => ({ agent: b.agent, allow: b.allow.join("\n"), disallow: b.disallow.join("\n"), comment: b.comment || "" }));
+    $("gen-sitemaps").value = spec.sitemaps.join("\n");
+    renderGenBlocks();
+  }
+
+  function genField(labelKey, control) {
+    const id = "gen-f" + (++genIds);
+    control.id = id;
+    return el("div", { cls: "field" }, [el("label", { attrs: { for: id }, text: t(labelKey) }), control]);
+  }
+
+  function renderGenBlocks() {
+    const box = clear($("gen-blocks"));
+    state.gen.blocks.forEach((block, i) => {
+      const noRules = el("p", { cls: "hint gen-norules", text: t("gen.noRules") });
+      const refresh = () => { noRules.hidden = splitLines(block.allow).length > 0 || splitLines(block.disallow).length > 0; };
+      const bind = (node, key) => { node.value = block[key]; node.addEventListener("input", () => { block[key] = node.value; refresh(); }); return node; };
+      const agent = bind(el("input", { cls: "gen-agent", attrs: { list: "crawler-list", autocomplete: "off", spellcheck: "false", placeholder: "*" } }), "agent");
+      const allow = bind(el("textarea", { cls: "gen-allow", attrs: { rows: 2, wrap: "off", spellcheck: "false", placeholder: "/public/" } }), "allow");
+      const disallow = bind(el("textarea", { cls: "gen-disallow", attrs: { rows: 2, wrap: "off", spellcheck: "false", placeholder: "/private/" } }), "disallow");
+      const comment = bind(el("input", { cls: "gen-comment", attrs: { autocomplete: "off" } }), "comment");
+      const remove = el("button", {
+        cls: "gen-remove",
+        attrs: { type: "button" },
+        text: t("gen.removeBlock"),
+        on: { click: () => { state.gen.blocks.splice(i, 1); renderGenBlocks(); } },
+      });
+      remove.disabled = state.gen.blocks.length < 2;
+      const fieldset = el("fieldset", { cls: "gen-block" }, [
+        el("legend", { text: t("gen.block", { n: i + 1 }) }),
+        genField("gen.agent", agent),
+        el("div", { cls: "gen-paths" }, [genField("gen.allow", allow), genField("gen.disallow", disallow)]),
+        noRules,
+        genField("gen.comment", comment),
+        remove,
+      ]);
+      refresh();
+      box.append(fieldset);
+    });
+  }
+
+  function renderPresetNote() {
+    const name = $("gen-preset").value;
+    $("gen-only-field").hidden = name !== "allow-only";
+    $("gen-preset-note").textContent = PRESET_NOTES.includes(name) ? t("gen.presetNote." + name) : "";
+  }
+
+  async function requestGenerate(body) {
+    const mine = ++state.gen.seq;
+    state.gen.busy = true;
+    state.gen.used = false;
+    $("generator-panel").dataset.busy = "1";
+    $("gen-go").disabled = true;
+    renderGenResult();
+    try {
+      const result = await api("/api/generate", body);
+      if (mine !== state.gen.seq) return;
+      state.gen.result = result;
+      state.gen.error = null;
+      if (body.preset !== undefined) fillFromSpec(result.spec);
+    } catch (err) {
+      if (mine !== state.gen.seq) return;
+      state.gen.result = null;
+      state.gen.error = err.message;
+    } finally {
+      if (mine === state.gen.seq) {
+        state.gen.busy = false;
+        delete $("generator-panel").dataset.busy;
+        $("gen-go").disabled = false;
+      }
+    }
+    renderGenResult();
+  }
+
+  function applyPreset() {
+    renderPresetNote();
+    const name = $("gen-preset").value;
+    if (!name) {
+      state.gen.blocks = DEFAULT_BLOCKS();
+      $("gen-sitemaps").value = "";
+      renderGenBlocks();
+      requestGenerate({ spec: specFromForm() });
+      return;
+    }
+    const agent = $("gen-only").value.trim();
+    if (name === "allow-only" && !agent) {
+      state.gen.result = null;
+      state.gen.error = t("gen.onlyNeeded");
+      renderGenResult();
+      $("gen-only").focus();
+      return;
+    }
+    requestGenerate(name === "allow-only" ? { preset: name, agent } : { preset: name });
+  }
+
+  function useInEditor() {
+    const r = state.gen.result;
+    if (!r) return;
+    setText(r.text);
+    state.gen.used = true;
+    renderGenResult();
+    $("editor-panel").scrollIntoView({ block: "start" });
+  }
+
+  function renderGenResult() {
+    const box = clear($("gen-result"));
+    const g = state.gen;
+    $("gen-use").disabled = !g.result || g.busy;
+    if (g.busy) { box.append(el("p", { cls: "hint", text: t("gen.working") })); return; }
+    if (g.error) { box.append(el("p", { cls: "error", text: t("gen.failed", { message: g.error }) })); return; }
+    const r = g.result;
+    if (!r) return;
+    for (const w of r.warnings) {
+      const text = w.code === "blocks-whole-site" ? t("gen.warning.blocks-whole-site") : w.message;
+      box.append(el("div", { cls: "callout danger gen-warning", attrs: { role: "alert" }, data: { code: w.code } }, [
+        el("strong", { text: t("gen.warningLabel") + " " }), el("span", { text }),
+      ]));
+    }
+    const failed = r.checks.filter((c) => !c.ok).length;
+    box.append(el("p", { cls: "summary gen-verified " + (r.verified ? "good" : "bad"), text: r.verified ? t("gen.verified") : t("gen.notVerified", { count: failed }) }));
+    box.append(el("h3", { text: t("gen.output") }));
+    box.append(el("pre", { cls: "gen-text" }, [el("code", { text: r.text })]));
+    if (g.used) box.append(el("p", { cls: "hint gen-used", text: t("gen.used") }));
+
+    box.append(el("h3", { text: t("gen.roundTrip") }));
+    const table = el("table", { cls: "gen-checks" });
+    table.append(el("thead", {}, [el("tr", {}, [
+      el("th", { text: t("col.crawler") }), el("th", { text: t("gen.url") }), el("th", { text: t("gen.intended") }),
+      el("th", { text: t("gen.parsed") }), el("th", { text: t("col.line") }), el("th", { text: t("gen.holds") }),
+    ])]));
+    const word = (allowed) => (allowed ? t("matrix.allowed") : t("matrix.blocked"));
+    for (const [kind, title] of [["rule", t("gen.rulesGroup")], ["crawler", t("gen.crawlersGroup")]]) {
+      const rows = r.checks.filter((c) => c.kind === kind);
+      if (!rows.length) continue;
+      const body = el("tbody");
+      body.append(el("tr", { cls: "purpose" }, [el("th", { attrs: { colspan: 6, scope: "rowgroup" }, text: title })]));
+      for (const c of rows) {
+        body.append(el("tr", { cls: "check " + (c.ok ? "ok" : "fail"), data: { agent: c.agent, allowed: c.allowed ? "1" : "0" } }, [
+          el("th", { attrs: { scope: "row" } }, [el("code", { text: c.agent })]),
+          el("td", {}, [el("code", { text: c.url })]),
+          el("td", { cls: "cell " + (c.intended ? "allowed" : "disallowed"), text: word(c.intended) }),
+          el("td", { cls: "cell parsed " + (c.allowed ? "allowed" : "disallowed"), text: word(c.allowed) }),
+          el("td", { cls: "num", text: c.line || "—" }),
+          el("td", {}, [el("span", { cls: "badge " + (c.ok ? "pass" : "fail"), text: c.ok ? t("gen.yes") : t("gen.no") })]),
+        ]));
+      }
+      table.append(body);
+    }
+    box.append(el("div", { cls: "scroll-x" }, [table]));
+
+    box.append(el("h3", { text: t("gen.findings", { count: r.findings.length }) }));
+    const list = el("ul", { cls: "findings gen-findings" });
+    if (!r.findings.length) list.append(el("li", { cls: "hint", text: t("gen.noFindings") }));
+    for (const f of r.findings) {
+      list.append(el("li", { cls: "finding sev-" + f.severity }, [
+        el("div", { cls: "finding-head" }, [
+          el("span", { cls: "badge " + f.severity, text: t("severity." + f.severity) }), " ",
+          el("span", { cls: "where", text: f.line ? t("common.lineN", { line: f.line }) : t("findings.wholeFile") }), " ",
+          el("code", { cls: "code", text: f.code }),
+        ]),
+        el("p", { cls: "message", text: f.message }),
+        el("p", { cls: "fix" }, [el("span", { cls: "fix-label", text: t("findings.fix") + " " }), el("span", { text: f.fix })]),
+      ]));
+    }
+    box.append(list);
+  }
+
+  function renderGenerator() {
+    if (!state.gen.blocks) state.gen.blocks = DEFAULT_BLOCKS();
+    renderGenBlocks();
+    renderPresetNote();
+    renderGenResult();
+  }
+
+  function startGenerator() {
+    $("gen-preset").addEventListener("change", applyPreset);
+    $("gen-only-apply").addEventListener("click", applyPreset);
+    $("gen-only").addEventListener("keydown", (e) => { if (e.key === "Enter") { e.preventDefault(); applyPreset(); } });
+    $("gen-add").addEventListener("click", () => {
+      state.gen.blocks.push({ agent: "", allow: "", disallow: "", comment: "" });
+      renderGenBlocks();
+      const agents = document.querySelectorAll("#gen-blocks .gen-agent");
+      agents[agents.length - 1].focus();
+    });
+    $("gen-go").addEventListener("click", () => requestGenerate({ spec: specFromForm() }));
+    $("gen-use").addEventListener("click", useInEditor);
+  }
+
   // ---------- crawlers ----------
   async function loadCrawlers() {
     try {
@@ -610,6 +819,7 @@
     });
     $("fetch-form").addEventListener("submit", runFetch);
     $("selftest-run").addEventListener("click", runSelftest);
+    startGenerator();
     window.addEventListener("hashchange", restoreFromHash);
     if (typeof ResizeObserver === "function") new ResizeObserver(syncScroll).observe(area);
 
