@@ -157,7 +157,7 @@ def test_generate_from_flags_spec_file_and_output_file(tmp_path: Path) -> None:
     code, out, err = run("generate", "--disallow", "*=/cart/", "--allow", "*=/cart/help", "--sitemap", "https://example.com/s.xml")
     assert code == 0
     assert out == "User-agent: *\nAllow: /cart/help\nDisallow: /cart/\n\nSitemap: https://example.com/s.xml\n"
-    assert "round trip: all 2 intended verdicts hold" in err
+    assert "round trip: all 4 intended verdicts hold" in err
     spec = tmp_path / "robots.toml"
     spec.write_text('[[block]]\nagent = "*"\ndisallow = ["/private/"]\n')
     target = tmp_path / "robots.txt"

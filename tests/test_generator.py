@@ -8,7 +8,7 @@ import tomllib
 import pytest
 
 from robotscope import parse
-from robotscope.generator import STAGING_WARNING, InvalidSpec, Spec, build, generate, preset, training_crawlers
+from robotscope.generator import OTHERS_BLOCKED_WARNING, STAGING_WARNING, InvalidSpec, Spec, build, generate, preset, training_crawlers
 
 
 def test_default_spec_blocks_everything_and_says_so() -> None:
@@ -43,7 +43,9 @@ def test_block_ai_training_blocks_training_crawlers_and_leaves_search_alone() ->
 
 
 def test_allow_only_and_root_only() -> None:
-    only = build(preset("allow-only", "Yeti")).robots
+    allow_only = build(preset("allow-only", "Yeti"))
+    assert allow_only.warnings == [OTHERS_BLOCKED_WARNING]
+    only = allow_only.robots
     assert only.can_fetch("Yeti", "/x") and not only.can_fetch("Googlebot", "/x")
     root = build(preset("root-only")).robots
     assert root.can_fetch("bot", "/") and not root.can_fetch("bot", "/page")
@@ -72,9 +74,13 @@ disallow = ["/drafts/"]
     assert result.verified
     assert [(c.agent, c.url, c.allowed) for c in result.checks] == [
         ("*", "/search/help", True),
+        ("*", "/search/help/x", True),
         ("*", "/cart/", False),
+        ("*", "/cart/x", False),
         ("*", "/search", False),
+        ("*", "/search/x", False),
         ("Googlebot", "/drafts/", False),
+        ("Googlebot", "/drafts/x", False),
     ]
 
 
@@ -84,7 +90,7 @@ def test_lint_findings_on_a_bad_spec_and_a_failed_round_trip() -> None:
     assert ("patternNoSlash", 2) in codes and ("sitemapInvalid", 8) in codes and ("agentWildcard", 5) in codes
     # `*bot` names no crawler, so its rule does not do what the spec meant.
     failed = [c for c in result.checks if not c.ok]
-    assert [(c.agent, c.url) for c in failed] == [("*bot", "/x")]
+    assert [(c.agent, c.url) for c in failed] == [("*bot", "/x"), ("*bot", "/x/x")]
     assert not result.verified
 
 
@@ -95,6 +101,7 @@ def test_lint_findings_on_a_bad_spec_and_a_failed_round_trip() -> None:
         ({"blocks": [{"agent": "*", "disallow": "/a\nUser-agent: evil"}]}, "cannot hold a line break"),
         ({"blocks": "nope"}, "`blocks` must be a list"),
         ({"blocks": [{"agent": "*", "allow": [1]}]}, "must be a list of strings"),
+        ({"blocks": [{"agent": "x\nDisallow: /"}]}, "cannot hold a line break"),
     ],
 )
 def test_invalid_specs_are_clear_errors(data: dict[str, object], message: str) -> None:

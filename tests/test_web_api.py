@@ -394,7 +394,7 @@ def test_generate_allow_only(app: Any) -> None:
     data = generate(app, {"preset": "allow-only", "agent": "Yeti"})
     assert data["text"] == "User-agent: Yeti\nDisallow:\n\nUser-agent: *\nDisallow: /\n"
     assert crawler_check(data, "Yeti")["allowed"] is True and crawler_check(data, "Googlebot")["allowed"] is False
-    assert data["verified"] is True and [w["code"] for w in data["warnings"]] == ["blocks-whole-site"]
+    assert data["verified"] is True and [w["code"] for w in data["warnings"]] == ["blocks-others"]
     assert "namedGroupDropsGlobalRules" in {f["code"] for f in data["findings"]}
     r = call(app, "POST", "/api/generate", json={"preset": "allow-only"})
     assert r.status_code == 422 and r.json()["error"]["code"] == "bad-spec" and "agent" in r.json()["error"]["message"]
@@ -413,9 +413,9 @@ def test_generate_simple_presets(app: Any, name: str, text: str, warned: bool) -
     assert data["text"] == text and data["verified"] is True
     assert bool(data["warnings"]) is warned
     if name == "root-only":
-        # Both rules are probed on `/`, where `Allow: /$` wins, as the spec means.
+        # `/` (where `Allow: /$` wins) and `/x` (where `Disallow: /` does) are both probed.
         checks = [(c["url"], c["intended"], c["allowed"]) for c in data["checks"] if c["kind"] == "rule"]
-        assert checks == [("/", True, True), ("/", True, True)]
+        assert checks == [("/", True, True), ("/x", False, False)]
         assert crawler_check(data, "Googlebot")["line"] == 2
 
 

@@ -27,6 +27,10 @@ STAGING_WARNING = (
     "this file blocks the whole site for every crawler: right for a staging site, "
     "wrong for production, where it removes the site from search engines"
 )
+OTHERS_BLOCKED_WARNING = (
+    "every crawler without a group of its own may fetch nothing on this site: "
+    "right when only the named crawlers should crawl, wrong otherwise"
+)
 
 
 class InvalidSpec(ValueError):
@@ -57,12 +61,16 @@ class Spec(NamedTuple):
         for i, raw in enumerate(raw_blocks, start=1):
             if not isinstance(raw, Mapping) or not isinstance(raw.get("agent"), str) or not raw["agent"].strip():
                 raise InvalidSpec(f"block {i} needs an `agent` (a product token such as Googlebot, or *)")
+            agent, comment = raw["agent"].strip(), str(raw.get("comment", ""))
+            # A line break would write lines the spec does not hold; `#` would cut the agent short.
+            if any(c in agent for c in "\r\n#") or any(c in comment for c in "\r\n"):
+                raise InvalidSpec(f"block {i}: the agent and the comment cannot hold a line break (and the agent no `#`)")
             blocks.append(
                 Block(
-                    raw["agent"].strip(),
+                    agent,
                     _paths(raw.get("allow", []), f"block {i} `allow`"),
                     _paths(raw.get("disallow", []), f"block {i} `disallow`"),
-                    str(raw.get("comment", "")),
+                    comment,
                 )
             )
         return cls(tuple(blocks), _paths(data.get("sitemaps", []), "`sitemaps`"))
@@ -170,23 +178,30 @@ def build(spec: Spec | Mapping[str, Any]) -> Generated:
     checks = []
     for block in spec.blocks:
         rules = [(path, True) for path in block.allow] + [(path, False) for path in block.disallow]
-        for path, _ in rules:
-            if not path:
-                continue
-            # The URL this rule is written for; a longer rule of the same block may win it, so
-            # the intended verdict is that of the block's own best rule for the URL.
-            url = example_target(path)
+        for url in dict.fromkeys(u for path, _ in rules if path for u in _probes(path)):
+            # A longer rule of the same block may win a URL, so the intended verdict is
+            # that of the block's own rules alone; the check is that the whole file agrees.
             intended = _intended(rules, url)
             verdict = robots.verdict(block.agent, url)
             checks.append(RoundTrip(block.agent, url, intended, verdict.allowed, verdict.line))
-    warnings = [STAGING_WARNING] if _blocks_everyone(robots) else []
-    return Generated(text, robots, lint(robots), checks, warnings)
+    return Generated(text, robots, lint(robots), checks, _warnings(robots))
+
+
+def _probes(path: str) -> list[str]:
+    """URLs a rule is written for: the one it names and, unless anchored, one below it."""
+    url = example_target(path)
+    return [url] if path.endswith("$") else [url, url.rstrip("/") + "/x"]
+
+
+def _warnings(robots: Robots) -> list[str]:
+    if robots.can_fetch("*", "/") or robots.can_fetch("*", "/index.html"):
+        return []
+    named = {t for g in robots.groups for t in g.agents if t != "*"}
+    if any(robots.can_fetch(token, "/index.html") for token in named):
+        return [OTHERS_BLOCKED_WARNING]
+    return [STAGING_WARNING]
 
 
 def _intended(rules: Sequence[tuple[str, bool]], url: str) -> bool:
     block = parse("User-agent: *\n" + "".join(f"{'Allow' if a else 'Disallow'}: {p}\n" for p, a in rules))
     return block.can_fetch("*", url)
-
-
-def _blocks_everyone(robots: Robots) -> bool:
-    return not robots.can_fetch("*", "/") and not robots.can_fetch("*", "/index.html")

@@ -28,7 +28,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from .. import __version__
 from ..compare import matrix
 from ..crawlers import PURPOSES, catalogue, recognise
-from ..generator import DEFAULT_SPEC, STAGING_WARNING, InvalidSpec, Spec, build, preset
+from ..generator import DEFAULT_SPEC, OTHERS_BLOCKED_WARNING, STAGING_WARNING, InvalidSpec, Spec, build, preset
 from ..linter import lint
 from ..model import LineKind
 from ..robots import Robots, parse
@@ -62,6 +62,9 @@ SECURITY_HEADERS = [
 ]
 
 STATIC = Path(str(files("robotscope.web").joinpath("static")))
+
+# The generator's warnings, by a code the page translates.
+_WARNING_CODES = {STAGING_WARNING: "blocks-whole-site", OTHERS_BLOCKED_WARNING: "blocks-others"}
 
 
 class ApiError(HTTPException):
@@ -264,7 +267,7 @@ def generate_answer(spec: Spec) -> dict[str, Any]:
              "line": verdict.line, "ok": intended == verdict.allowed}
         )
     warnings = [
-        {"code": "blocks-whole-site" if w == STAGING_WARNING else "other", "message": w} for w in generated.warnings
+        {"code": _WARNING_CODES.get(w, "other"), "message": w} for w in generated.warnings
     ]
     return {
         "text": generated.text,

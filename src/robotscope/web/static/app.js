@@ -701,7 +701,7 @@
     const r = g.result;
     if (!r) return;
     for (const w of r.warnings) {
-      const text = w.code === "blocks-whole-site" ? t("gen.warning.blocks-whole-site") : w.message;
+      const text = w.code === "other" ? w.message : t("gen.warning." + w.code);
       box.append(el("div", { cls: "callout danger gen-warning", attrs: { role: "alert" }, data: { code: w.code } }, [
         el("strong", { text: t("gen.warningLabel") + " " }), el("span", { text }),
       ]));
