@@ -78,3 +78,25 @@ def test_groups_without_rules_for_named_agent_allow_everything() -> None:
     robots = parse("User-agent: *\nDisallow: /\n\nUser-agent: Googlebot\n")
     assert robots.verdict("Googlebot", "/x").reason is Reason.NO_MATCH
     assert not robots.can_fetch("Bingbot", "/x")
+
+
+def test_many_anywhere_rules_are_ruled_out_together_and_still_decide() -> None:
+    text = (
+        "User-agent: *\nDisallow: /*.pdf$\nDisallow: /*?\nDisallow: */feed/\nDisallow: /*sessionid\n"
+        "Allow: /*?page=\nDisallow: /private/\nAllow: /$\n"
+    )
+    robots = parse(text)
+    cases = {
+        "/a/report.pdf": (False, 2),
+        "/a/report.pdf?x": (False, 3),
+        "/list?page=2": (True, 6),
+        "/blog/feed/": (False, 4),
+        "/x;sessionid=1": (False, 5),
+        "/private/x": (False, 7),
+        "/": (True, 8),
+        "/about": (True, None),
+    }
+    for path, (allowed, line) in cases.items():
+        verdict = robots.verdict("bot", path)
+        assert (verdict.allowed, verdict.line) == (allowed, line), path
+        assert robots.can_fetch("bot", path) is allowed, path

@@ -133,3 +133,14 @@ def test_normalise_is_idempotent(text: str) -> None:
     once = normalise(text)
     assert normalise(once) == once
     assert re.fullmatch(r"[!-~]*", once)
+
+
+# Patterns that can match anywhere (led by `*` or `/*`), many at once: the matcher's
+# fast path then rules them out with one regex before scanning the keyed rules.
+anywhere_patterns = st.tuples(st.sampled_from(["*", "/*"]), patterns).map("".join)
+
+
+@given(st.lists(st.tuples(st.booleans(), anywhere_patterns | patterns), min_size=4, max_size=12), paths)
+def test_fast_path_equals_the_full_verdict_with_many_anywhere_rules(rule_list: list[tuple[bool, str]], path: str) -> None:
+    robots = parse(robots_text(rule_list))
+    assert robots.can_fetch("bot", path) == robots.verdict("bot", path).allowed

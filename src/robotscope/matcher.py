@@ -14,7 +14,9 @@ rules that can match it, and most of those cost one `str.startswith`.
 
 from __future__ import annotations
 
+import re
 import sys
+from typing import Any
 
 from .model import Group, Reason, Rule, Verdict
 from .patterns import Pattern, compile_pattern, matches
@@ -43,6 +45,8 @@ def is_robots_txt(target: str) -> bool:
 _PREFIX, _EXACT, _STAR, _STAR_END, _GLOB = range(5)
 # (literal start, shape, last piece, glob pattern or None, rule)
 _Entry = tuple[str, int, str, "Pattern | None", Rule]
+# (every entry, keyed entries only, the keyed entries' literal starts)
+_Bucket = tuple[list[_Entry], list[_Entry], tuple[str, ...]]
 _MAX_BUCKETS = 512
 
 
@@ -59,6 +63,44 @@ def _entry(rule: Rule) -> _Entry:
     else:
         shape = _GLOB
     return (pieces[0], shape, pieces[-1], pattern, rule)
+
+
+# A RuleSet with this many rules that can match any target gets a regex that
+# rules them all out at once (below it, scanning them is as cheap).
+_FILTER_FROM = 4
+_END = "\x00"  # marks "at the end of the target" in a literal trie
+
+
+def _required(rule: Rule) -> str | None:
+    """A literal every target the rule matches contains (ending in _END when it must end the target).
+
+    None when the rule can match a target without one (e.g. `Disallow: /`).
+    """
+    pattern = compile_pattern(rule.normalised)
+    pieces = [p for p in pattern.pieces[1:] if p]
+    if not pieces:
+        return None if not pattern.anchored else pattern.pieces[0] + _END
+    if pattern.anchored and pattern.pieces[-1]:
+        return pattern.pieces[-1] + _END
+    return max(pieces, key=len)
+
+
+def _union(literals: set[str]) -> str:
+    """A regex matching any of `literals`, as a trie, so shared prefixes are tried once."""
+    trie: dict[str, Any] = {}
+    for literal in literals:
+        node = trie
+        for char in literal:
+            node = node.setdefault(char, {})
+        node[""] = {}
+
+    def emit(node: dict[str, Any]) -> str:
+        if "" in node:
+            return ""  # a shorter literal already matches: longer ones add nothing
+        branches = [(r"\Z" if char == _END else re.escape(char)) + emit(child) for char, child in sorted(node.items())]
+        return branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+
+    return emit(trie)
 
 
 def _bucket_key(rule: Rule) -> str:
@@ -79,7 +121,7 @@ class RuleSet:
     the parts of a site that are actually checked.
     """
 
-    __slots__ = ("_buckets", "_keys", "group_lines", "groups", "rules", "token")
+    __slots__ = ("_buckets", "_filter", "_keyed_only", "_keys", "group_lines", "groups", "rules", "token")
 
     def __init__(self, token: str, groups: tuple[Group, ...]) -> None:
         self.token = token
@@ -89,14 +131,32 @@ class RuleSet:
         self.rules = tuple(sorted((r for g in groups for r in g.rules if r.normalised), key=priority))
         # Interned: the same few two-character keys recur in every file.
         self._keys = tuple(sys.intern(_bucket_key(rule)) for rule in self.rules)
-        self._buckets: dict[str, list[_Entry]] = {}
+        self._buckets: dict[str, _Bucket] = {}
+        # With no key-less rule at all, a target only ever meets keyed rules.
+        self._keyed_only = all(self._keys)
+        self._filter = self._anywhere_filter()
 
-    def _bucket(self, key: str) -> list[_Entry]:
-        """The entries that can match a target starting with `key`, in priority order."""
-        bucket = [_entry(rule) for rule, k in zip(self.rules, self._keys, strict=True) if k == key or not k]
+    def _anywhere_filter(self) -> re.Pattern[str] | None:
+        """A regex that finds nothing in a target no key-less rule can match, when worth having."""
+        anywhere = [rule for rule, key in zip(self.rules, self._keys, strict=True) if not key]
+        if len(anywhere) < _FILTER_FROM:
+            return None
+        literals = {_required(rule) for rule in anywhere}
+        if None in literals:
+            return None
+        return re.compile("(?s)" + _union(literals))  # type: ignore[arg-type]  # None excluded above
+
+    def _bucket(self, key: str) -> _Bucket:
+        """The entries that can match a target starting with `key`, in priority order.
+
+        All of them, the keyed ones only, and the keyed ones' literal starts
+        (for one C-level `startswith` that rules them all out at once).
+        """
+        merged = [_entry(rule) for rule, k in zip(self.rules, self._keys, strict=True) if k == key or not k]
+        keyed = [e for e in merged if len(e[0]) >= 2]
         if len(self._buckets) >= _MAX_BUCKETS:
             self._buckets.clear()
-        self._buckets[key] = bucket
+        bucket = self._buckets[key] = merged, keyed, tuple(e[0] for e in keyed)
         return bucket
 
     def candidates(self, target: str) -> tuple[Rule, ...]:
@@ -109,7 +169,15 @@ class RuleSet:
         bucket = self._buckets.get(key)
         if bucket is None:
             bucket = self._bucket(key)
-        for first, shape, last, pattern, rule in bucket:
+        # When no key-less rule can match, only the keyed ones need a look, and
+        # none at all when no keyed rule's literal start begins the target.
+        if self._keyed_only or (self._filter is not None and self._filter.search(target) is None):
+            if not target.startswith(bucket[2]):
+                return None
+            entries = bucket[1]
+        else:
+            entries = bucket[0]
+        for first, shape, last, pattern, rule in entries:
             if not target.startswith(first):
                 continue
             if shape == _PREFIX:
