@@ -14,6 +14,7 @@ rules that can match it, and most of those cost one `str.startswith`.
 
 from __future__ import annotations
 
+import heapq
 import re
 import sys
 from typing import Any
@@ -45,8 +46,6 @@ def is_robots_txt(target: str) -> bool:
 _PREFIX, _EXACT, _STAR, _STAR_END, _GLOB = range(5)
 # (literal start, shape, last piece, glob pattern or None, rule)
 _Entry = tuple[str, int, str, "Pattern | None", Rule]
-# (every entry, keyed entries only, the keyed entries' literal starts)
-_Bucket = tuple[list[_Entry], list[_Entry], tuple[str, ...]]
 _MAX_BUCKETS = 512
 
 
@@ -111,6 +110,37 @@ def _bucket_key(rule: Rule) -> str:
     return normalised[:2] if len(normalised) >= 2 else ""
 
 
+# Keyed rules in one bucket from which an index of their plain prefixes beats
+# scanning them (a file of thousands of `Disallow: /path` lines).
+_INDEX_FROM = 24
+
+
+# A bucket, as a plain tuple (indexing is cheaper than named attributes on this path):
+# every keyed rule's literal start (one `startswith` rules them all out); for large
+# buckets the lengths of the indexed plain prefixes, longest first, and the best rule
+# of each prefix; the keyed rules not indexed, in priority order; and those merged
+# with the key-less rules, in priority order.
+_Keyed = tuple[tuple[str, ...], tuple[int, ...], dict[str, Rule], list[_Entry], list[_Entry]]
+
+
+def _keyed(entries: list[_Entry], anywhere: list[_Entry]) -> _Keyed:
+    starts = tuple(e[0] for e in entries)
+    prefixes: dict[str, Rule] = {}
+    others = entries
+    if len(entries) >= _INDEX_FROM:
+        others = []
+        for entry in entries:
+            first, shape, _, _, rule = entry
+            # A plain prefix competes with its own length, so the longest one that
+            # begins the target is its best; `/a*` (length 3, start `/a`) is not plain.
+            if shape == _PREFIX and rule.length == len(first):
+                prefixes.setdefault(first, rule)  # entries come best first
+            else:
+                others.append(entry)
+    merged = list(heapq.merge(others, anywhere, key=lambda e: priority(e[4])))
+    return starts, tuple(sorted({len(p) for p in prefixes}, reverse=True)), prefixes, others, merged
+
+
 class RuleSet:
     """The rules that apply to one crawler, merged and sorted best first.
 
@@ -121,7 +151,7 @@ class RuleSet:
     the parts of a site that are actually checked.
     """
 
-    __slots__ = ("_buckets", "_filter", "_keyed_only", "_keys", "group_lines", "groups", "rules", "token")
+    __slots__ = ("_anywhere", "_buckets", "_filter", "_keys", "group_lines", "groups", "rules", "token")
 
     def __init__(self, token: str, groups: tuple[Group, ...]) -> None:
         self.token = token
@@ -131,14 +161,14 @@ class RuleSet:
         self.rules = tuple(sorted((r for g in groups for r in g.rules if r.normalised), key=priority))
         # Interned: the same few two-character keys recur in every file.
         self._keys = tuple(sys.intern(_bucket_key(rule)) for rule in self.rules)
-        self._buckets: dict[str, _Bucket] = {}
-        # With no key-less rule at all, a target only ever meets keyed rules.
-        self._keyed_only = all(self._keys)
-        self._filter = self._anywhere_filter()
-
-    def _anywhere_filter(self) -> re.Pattern[str] | None:
-        """A regex that finds nothing in a target no key-less rule can match, when worth having."""
+        self._buckets: dict[str, _Keyed] = {}
         anywhere = [rule for rule, key in zip(self.rules, self._keys, strict=True) if not key]
+        self._anywhere = [_entry(rule) for rule in anywhere]
+        self._filter = self._anywhere_filter(anywhere)
+
+    @staticmethod
+    def _anywhere_filter(anywhere: list[Rule]) -> re.Pattern[str] | None:
+        """A regex that finds nothing in a target no key-less rule can match, when worth having."""
         if len(anywhere) < _FILTER_FROM:
             return None
         literals = {_required(rule) for rule in anywhere}
@@ -146,54 +176,61 @@ class RuleSet:
             return None
         return re.compile("(?s)" + _union(literals))  # type: ignore[arg-type]  # None excluded above
 
-    def _bucket(self, key: str) -> _Bucket:
-        """The entries that can match a target starting with `key`, in priority order.
-
-        All of them, the keyed ones only, and the keyed ones' literal starts
-        (for one C-level `startswith` that rules them all out at once).
-        """
-        merged = [_entry(rule) for rule, k in zip(self.rules, self._keys, strict=True) if k == key or not k]
-        keyed = [e for e in merged if len(e[0]) >= 2]
+    def _bucket(self, key: str) -> _Keyed:
+        """The keyed rules that can match a target starting with `key`, in priority order."""
+        entries = [_entry(rule) for rule, k in zip(self.rules, self._keys, strict=True) if k == key]
         if len(self._buckets) >= _MAX_BUCKETS:
             self._buckets.clear()
-        bucket = self._buckets[key] = merged, keyed, tuple(e[0] for e in keyed)
-        return bucket
+        keyed = self._buckets[key] = _keyed(entries, self._anywhere)
+        return keyed
 
     def candidates(self, target: str) -> tuple[Rule, ...]:
         """Every rule that matches `target`, best first."""
         return tuple(r for r in self.rules if matches(compile_pattern(r.normalised), target))
 
     def winner(self, target: str) -> Rule | None:
-        """The deciding rule alone (the first, best, matching rule), on the fast path."""
-        key = target[:2]
-        bucket = self._buckets.get(key)
-        if bucket is None:
-            bucket = self._bucket(key)
-        # When no key-less rule can match, only the keyed ones need a look, and
-        # none at all when no keyed rule's literal start begins the target.
-        if self._keyed_only or (self._filter is not None and self._filter.search(target) is None):
-            if not target.startswith(bucket[2]):
-                return None
-            entries = bucket[1]
+        """The deciding rule alone (the best matching rule), on the fast path."""
+        keyed = self._buckets.get(target[:2])
+        if keyed is None:
+            keyed = self._bucket(target[:2])
+        keyed_possible = target.startswith(keyed[0])  # (see _Keyed for the five fields)
+        # Key-less rules (led by `*` or `/*`) can match any target, unless the filter says none can.
+        if self._anywhere and (self._filter is None or self._filter.search(target) is not None):
+            entries = keyed[4]
+        elif keyed_possible:
+            entries = keyed[3]
         else:
-            entries = bucket[0]
+            return None
+        best = None
+        if keyed_possible and keyed[1]:
+            size = len(target)
+            for length in keyed[1]:
+                if length <= size:
+                    best = keyed[2].get(target[:length])
+                    if best is not None:
+                        break
+        # The first rule of `entries` that matches is their best.
         for first, shape, last, pattern, rule in entries:
             if not target.startswith(first):
                 continue
             if shape == _PREFIX:
-                return rule
+                break
             if shape == _STAR:
                 if target.find(last, len(first)) >= 0:
-                    return rule
+                    break
             elif shape == _STAR_END:
                 if target.endswith(last) and len(target) - len(last) >= len(first):
-                    return rule
+                    break
             elif shape == _EXACT:
                 if target == first:
-                    return rule
+                    break
             elif matches(pattern, target):  # type: ignore[arg-type]
-                return rule
-        return None
+                break
+        else:
+            return best
+        if best is None or priority(rule) < priority(best):
+            return rule
+        return best
 
     def allows(self, target: str) -> bool:
         """Whether the best matching rule allows `target` (no match allows)."""
