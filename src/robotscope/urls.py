@@ -92,7 +92,7 @@ def target(url: str) -> str:
     # space, control or non-ASCII character).
     plain = _PLAIN_TARGET.fullmatch(url)
     if plain is not None:
-        return plain.group(plain.lastindex)  # type: ignore[arg-type]  # one group always matches
+        return plain[1] or plain[2]  # the URL's path, or the path itself
     path = path_and_query(url)
     # RFC 9309, Section 2.2.3: a literal `*` or `$` in a URL is compared as %2A / %24.
     return normalise(path).replace("*", "%2A").replace("$", "%24")
