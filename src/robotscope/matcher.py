@@ -17,6 +17,7 @@ from __future__ import annotations
 import heapq
 import re
 import sys
+from collections.abc import Callable
 from typing import Any
 
 from .model import Group, Reason, Rule, Verdict
@@ -167,14 +168,14 @@ class RuleSet:
         self._filter = self._anywhere_filter(anywhere)
 
     @staticmethod
-    def _anywhere_filter(anywhere: list[Rule]) -> re.Pattern[str] | None:
-        """A regex that finds nothing in a target no key-less rule can match, when worth having."""
+    def _anywhere_filter(anywhere: list[Rule]) -> Callable[[str], re.Match[str] | None] | None:
+        """A regex search that finds nothing in a target no key-less rule can match, when worth having."""
         if len(anywhere) < _FILTER_FROM:
             return None
         literals = {_required(rule) for rule in anywhere}
         if None in literals:
             return None
-        return re.compile("(?s)" + _union(literals))  # type: ignore[arg-type]  # None excluded above
+        return re.compile("(?s)" + _union(literals)).search  # type: ignore[arg-type]  # None excluded above
 
     def _bucket(self, key: str) -> _Keyed:
         """The keyed rules that can match a target starting with `key`, in priority order."""
@@ -195,7 +196,7 @@ class RuleSet:
             keyed = self._bucket(target[:2])
         keyed_possible = target.startswith(keyed[0])  # (see _Keyed for the five fields)
         # Key-less rules (led by `*` or `/*`) can match any target, unless the filter says none can.
-        if self._anywhere and (self._filter is None or self._filter.search(target) is not None):
+        if self._anywhere and (self._filter is None or self._filter(target) is not None):
             entries = keyed[4]
         elif keyed_possible:
             entries = keyed[3]

@@ -78,7 +78,7 @@ def path_and_query(url: str) -> str:
 
 # Printable ASCII but `#`, `$`, `%` and `*`: a path made of these is already normal.
 _PLAIN = r"[!-\"&-)+-~]*"
-_PLAIN_TARGET = re.compile(rf"https?://[^/?#;]*(/{_PLAIN})|(/(?!/){_PLAIN})")
+_plain_target = re.compile(rf"https?://[^/?#;]*(/{_PLAIN})|(/(?!/){_PLAIN})").fullmatch
 
 
 def target(url: str) -> str:
@@ -90,7 +90,7 @@ def target(url: str) -> str:
     # Fast path: one C-level match finds the path of a plain http(s) URL or
     # absolute path that needs no normalisation (no `%`, `*`, `$`, fragment,
     # space, control or non-ASCII character).
-    plain = _PLAIN_TARGET.fullmatch(url)
+    plain = _plain_target(url)
     if plain is not None:
         return plain[1] or plain[2]  # the URL's path, or the path itself
     path = path_and_query(url)
