@@ -67,7 +67,7 @@ def _entry(rule: Rule) -> _Entry:
 
 # A RuleSet with this many rules that can match any target gets a regex that
 # rules them all out at once (below it, scanning them is as cheap).
-_FILTER_FROM = 4
+_FILTER_FROM = 1
 _END = "\x00"  # marks "at the end of the target" in a literal trie
 
 
@@ -168,13 +168,21 @@ class RuleSet:
         self._filter = self._anywhere_filter(anywhere)
 
     @staticmethod
-    def _anywhere_filter(anywhere: list[Rule]) -> Callable[[str], re.Match[str] | None] | None:
-        """A regex search that finds nothing in a target no key-less rule can match, when worth having."""
-        if len(anywhere) < _FILTER_FROM:
-            return None
+    def _anywhere_filter(anywhere: list[Rule]) -> Callable[[str], object] | None:
+        """A test that is false for every target no key-less rule can match (None: no such test).
+
+        One required literal is tested with `in` or `endswith`; several with
+        one regex search (compiling it costs more than one `in` would).
+        """
         literals = {_required(rule) for rule in anywhere}
-        if None in literals:
+        if not literals or None in literals:
             return None
+        if len(literals) == 1:
+            literal = str(literals.pop())
+            if literal.endswith(_END):
+                suffix = literal[:-1]
+                return lambda target: target.endswith(suffix)
+            return lambda target: literal in target
         return re.compile("(?s)" + _union(literals)).search  # type: ignore[arg-type]  # None excluded above
 
     def _bucket(self, key: str) -> _Keyed:
@@ -196,7 +204,7 @@ class RuleSet:
             keyed = self._bucket(target[:2])
         keyed_possible = target.startswith(keyed[0])  # (see _Keyed for the five fields)
         # Key-less rules (led by `*` or `/*`) can match any target, unless the filter says none can.
-        if self._anywhere and (self._filter is None or self._filter(target) is not None):
+        if self._anywhere and (self._filter is None or self._filter(target)):
             entries = keyed[4]
         elif keyed_possible:
             entries = keyed[3]
