@@ -693,7 +693,7 @@ def main(argv: list[str] | None = None) -> int:
         cfg = dict(step=4, urls_per_file=50, google_urls_per_file=10, parse_reps=2, check_reps=1,
                    adv_ns=[1000, 10000], adv_timeout=3.0, memory_step=4)
     else:
-        cfg = dict(step=1, urls_per_file=200, google_urls_per_file=20, parse_reps=5, check_reps=3,
+        cfg = dict(step=1, urls_per_file=200, google_urls_per_file=20, parse_reps=5, check_reps=5,
                    adv_ns=[1000, 10000, 100000], adv_timeout=10.0, memory_step=1)
 
     wanted = [k for k in args.libs.split(",") if k]

@@ -114,12 +114,6 @@ def records(lines: Iterable[str], first_number: int = 1) -> Iterator[tuple[int, 
 _new_tuple = tuple.__new__
 
 
-def make_rule(allow: bool, pattern: str, line: int) -> Rule:
-    """Build a rule with its matching form and its priority length."""
-    normalised = normalise(pattern)
-    return _new_tuple(Rule, (allow, pattern, line, normalised, len(normalised)))
-
-
 class Scanned(NamedTuple):
     """The structure `scan` reads from the parsed text."""
 
@@ -167,7 +161,10 @@ def scan(text: str) -> Scanned:
         elif current is not None:
             # RFC 9309, Section 2.1: a rule before any user-agent line belongs to no group.
             seen_rule = True
-            current.rules.append(make_rule(kind is LineKind.ALLOW, value, number))
+            # normalise(value), with its fast path inlined: most patterns are plain ASCII.
+            plain = value.isascii() and value.isprintable() and " " not in value and "%" not in value
+            normalised = value if plain else normalise(value)
+            current.rules.append(_new_tuple(Rule, (kind is LineKind.ALLOW, value, number, normalised, len(normalised))))
     groups = tuple(
         Group(i, tuple(b.agents), tuple(b.agent_lines), tuple(b.rules), tuple(b.records))
         for i, b in enumerate(builders)
