@@ -138,7 +138,7 @@ def _keyed(entries: list[_Entry], anywhere: list[_Entry]) -> _Keyed:
                 prefixes.setdefault(first, rule)  # entries come best first
             else:
                 others.append(entry)
-    merged = list(heapq.merge(others, anywhere, key=lambda e: priority(e[4])))
+    merged = list(heapq.merge(others, anywhere, key=lambda e: priority(e[4]))) if anywhere and others else others or anywhere
     return starts, tuple(sorted({len(p) for p in prefixes}, reverse=True)), prefixes, others, merged
 
 
@@ -152,7 +152,7 @@ class RuleSet:
     the parts of a site that are actually checked.
     """
 
-    __slots__ = ("_anywhere", "_buckets", "_filter", "_keys", "group_lines", "groups", "rules", "token")
+    __slots__ = ("_anywhere", "_buckets", "_by_key", "_filter", "group_lines", "groups", "rules", "token")
 
     def __init__(self, token: str, groups: tuple[Group, ...]) -> None:
         self.token = token
@@ -160,10 +160,14 @@ class RuleSet:
         self.group_lines = tuple(sorted(n for g in groups for n in g.agent_lines))
         # RFC 9309, Section 2.2.2: an empty pattern matches nothing.
         self.rules = tuple(sorted((r for g in groups for r in g.rules if r.normalised), key=priority))
-        # Interned: the same few two-character keys recur in every file.
-        self._keys = tuple(sys.intern(_bucket_key(rule)) for rule in self.rules)
+        # The rules of each key, in priority order (the sort is stable); key "" holds
+        # the rules that can match any target. Interned: the same few keys recur in every file.
+        by_key: dict[str, list[Rule]] = {}
+        for rule in self.rules:
+            by_key.setdefault(sys.intern(_bucket_key(rule)), []).append(rule)
+        anywhere = by_key.pop("", [])
+        self._by_key = {key: tuple(rules) for key, rules in by_key.items()}
         self._buckets: dict[str, _Keyed] = {}
-        anywhere = [rule for rule, key in zip(self.rules, self._keys, strict=True) if not key]
         self._anywhere = [_entry(rule) for rule in anywhere]
         self._filter = self._anywhere_filter(anywhere)
 
@@ -187,7 +191,7 @@ class RuleSet:
 
     def _bucket(self, key: str) -> _Keyed:
         """The keyed rules that can match a target starting with `key`, in priority order."""
-        entries = [_entry(rule) for rule, k in zip(self.rules, self._keys, strict=True) if k == key]
+        entries = [_entry(rule) for rule in self._by_key.get(key, ())]
         if len(self._buckets) >= _MAX_BUCKETS:
             self._buckets.clear()
         keyed = self._buckets[key] = _keyed(entries, self._anywhere)
