@@ -7,9 +7,12 @@ tie with a disallow, no match means allowed, and /robots.txt is implicitly
 allowed.
 
 A `RuleSet` holds one crawler's merged rules sorted best first, so the first
-rule that matches decides. For the fast path the rules are also bucketed by
-the first two characters of their literal start: a target only meets the
-rules that can match it, and most of those cost one `str.startswith`.
+rule that matches decides. For the fast path (`winner`) the rules are also
+bucketed by the first two characters of their literal start, so a target only
+meets the rules that can match it; one `str.startswith` with a tuple rules out
+a whole bucket, large buckets are indexed by plain prefix, and the rules led
+by `*` or `/*` (which can match any target) are ruled out together by a test
+of the literals they need. `candidates` (for full verdicts) checks every rule.
 """
 
 from __future__ import annotations
@@ -147,9 +150,9 @@ class RuleSet:
 
     The fast path meets rules in buckets keyed by the first two characters
     of the target: a rule whose literal start has two or more characters
-    can only match targets that begin with those two; shorter starts can
-    match any. Buckets are filled on first use, so memory grows only with
-    the parts of a site that are actually checked.
+    can only match targets that begin with those two; shorter starts (key
+    "") can match any. Buckets are built on first use, so memory grows only
+    with the parts of a site that are actually checked.
     """
 
     __slots__ = ("_anywhere", "_buckets", "_by_key", "_filter", "group_lines", "groups", "rules", "token")
