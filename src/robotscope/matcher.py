@@ -68,9 +68,6 @@ def _entry(rule: Rule) -> _Entry:
     return (pieces[0], shape, pieces[-1], pattern, rule)
 
 
-# A RuleSet with this many rules that can match any target gets a regex that
-# rules them all out at once (below it, scanning them is as cheap).
-_FILTER_FROM = 1
 _END = "\x00"  # marks "at the end of the target" in a literal trie
 
 
@@ -155,7 +152,7 @@ class RuleSet:
     with the parts of a site that are actually checked.
     """
 
-    __slots__ = ("_anywhere", "_buckets", "_by_key", "_filter", "group_lines", "groups", "rules", "token")
+    __slots__ = ("_anywhere", "_buckets", "_by_key", "_compiled", "_filter", "group_lines", "groups", "rules", "token")
 
     def __init__(self, token: str, groups: tuple[Group, ...]) -> None:
         self.token = token
@@ -173,6 +170,7 @@ class RuleSet:
         self._buckets: dict[str, _Keyed] = {}
         self._anywhere = [_entry(rule) for rule in anywhere]
         self._filter = self._anywhere_filter(anywhere)
+        self._compiled: tuple[Pattern, ...] | None = None  # every rule's pattern, for full verdicts
 
     @staticmethod
     def _anywhere_filter(anywhere: list[Rule]) -> Callable[[str], object] | None:
@@ -202,7 +200,10 @@ class RuleSet:
 
     def candidates(self, target: str) -> tuple[Rule, ...]:
         """Every rule that matches `target`, best first."""
-        return tuple(r for r in self.rules if matches(compile_pattern(r.normalised), target))
+        if self._compiled is None:
+            # Compiled on the first full verdict: crawlers that only ask can_fetch never pay for it.
+            self._compiled = tuple(compile_pattern(r.normalised) for r in self.rules)
+        return tuple(r for r, p in zip(self.rules, self._compiled, strict=True) if matches(p, target))
 
     def winner(self, target: str) -> Rule | None:
         """The deciding rule alone (the best matching rule), on the fast path."""
