@@ -22,9 +22,21 @@ class CaseResult(NamedTuple):
     verdict: Verdict
 
     @property
+    def expected(self) -> dict[str, Any]:
+        return {"allowed": self.case["allowed"], "line": self.case["line"], "reason": self.case["reason"]}
+
+    @property
+    def got(self) -> dict[str, Any]:
+        return {"allowed": self.verdict.allowed, "line": self.verdict.line, "reason": self.verdict.reason.value}
+
+    @property
     def passed(self) -> bool:
-        v, c = self.verdict, self.case
-        return (v.allowed, v.line, v.reason.value) == (c["allowed"], c["line"], c["reason"])
+        return self.got == self.expected
+
+    def as_dict(self) -> dict[str, Any]:
+        """The case, what it expects, what the engine gave, and whether they agree."""
+        about = {key: self.case[key] for key in ("id", "section", "description", "agent", "url")}
+        return {**about, "expected": self.expected, "got": self.got, "passed": self.passed}
 
 
 def case_text(case: dict[str, Any]) -> str:

@@ -23,25 +23,13 @@ def selftest(as_json: bool) -> None:
     results = run_cases()
     failed = [r for r in results if not r.passed]
     if as_json:
-        echo_json(
-            [
-                {**{k: r.case[k] for k in ("id", "section", "description", "agent", "url")},
-                 "expected": {"allowed": r.case["allowed"], "line": r.case["line"], "reason": r.case["reason"]},
-                 "got": {"allowed": r.verdict.allowed, "line": r.verdict.line, "reason": r.verdict.reason.value},
-                 "passed": r.passed}
-                for r in results
-            ]
-        )
+        echo_json([r.as_dict() for r in results])
     else:
         out = console()
         for r in results:
             mark = "[green]PASS[/]" if r.passed else "[red]FAIL[/]"
             out.print(f"{mark}  {r.case['id']:<32} {r.case['section']}: {r.case['description']}", highlight=False)
             if not r.passed:
-                out.print(
-                    f"      expected allowed={r.case['allowed']} line={r.case['line']} reason={r.case['reason']}, "
-                    f"got allowed={r.verdict.allowed} line={r.verdict.line} reason={r.verdict.reason.value}",
-                    markup=False,
-                )
+                out.print(f"      expected {r.expected}, got {r.got}", markup=False)
         out.print(f"{len(results) - len(failed)} passed, {len(failed)} failed", markup=False)
     sys.exit(1 if failed else 0)

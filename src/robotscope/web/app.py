@@ -282,19 +282,7 @@ def generate_answer(spec: Spec) -> dict[str, Any]:
 @cache
 def selftest() -> dict[str, Any]:
     results = run_cases()
-    cases = [
-        {
-            "id": r.case.get("id"),
-            "section": r.case.get("section"),
-            "description": r.case.get("description"),
-            "agent": r.case.get("agent"),
-            "url": r.case.get("url"),
-            "expected": {"allowed": r.case.get("allowed"), "line": r.case.get("line"), "reason": r.case.get("reason")},
-            "got": {"allowed": r.verdict.allowed, "line": r.verdict.line, "reason": r.verdict.reason.value},
-            "passed": r.passed,
-        }
-        for r in results
-    ]
+    cases = [r.as_dict() for r in results]
     passed = sum(1 for r in results if r.passed)
     return {"total": len(cases), "passed": passed, "failed": len(cases) - passed, "cases": cases}
 
