@@ -107,3 +107,13 @@ def test_lint_findings_on_a_bad_spec_and_a_failed_round_trip() -> None:
 def test_invalid_specs_are_clear_errors(data: dict[str, object], message: str) -> None:
     with pytest.raises(InvalidSpec, match=message):
         Spec.from_data(data)
+
+
+def test_spec_allows_reads_the_spec_by_product_token_then_star() -> None:
+    from robotscope.generator import spec_allows
+
+    spec = Spec.from_data({"blocks": [{"agent": "Googlebot/2.1", "disallow": ["/g"]}, {"agent": "*", "disallow": ["/"]}]})
+    assert not spec_allows(spec, "Mozilla/5.0 (compatible; Googlebot/2.1)", "/g/x")
+    assert spec_allows(spec, "Googlebot", "/other")
+    assert not spec_allows(spec, "Bingbot", "/other")
+    assert spec_allows(Spec.from_data({"blocks": []}), "Bingbot", "/x")

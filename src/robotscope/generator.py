@@ -17,6 +17,7 @@ from .linter import lint
 from .model import Finding
 from .patterns import example_target
 from .robots import Robots, parse
+from .useragents import group_token, product_token
 
 # The control tokens whose operators document that they govern AI training
 # (Google-Extended: Gemini training and grounding; Applebot-Extended: Apple's
@@ -203,5 +204,15 @@ def _warnings(robots: Robots) -> list[str]:
 
 
 def _intended(rules: Sequence[tuple[str, bool]], url: str) -> bool:
+    """What `rules` alone say of `url`: the verdict of a one-group file holding just them."""
     block = parse("User-agent: *\n" + "".join(f"{'Allow' if a else 'Disallow'}: {p}\n" for p, a in rules))
     return block.can_fetch("*", url)
+
+
+def spec_allows(spec: Spec, agent: str, url: str) -> bool:
+    """What the spec means for `agent` on `url`: the rules of its blocks naming the agent's
+    token, else of the `*` blocks, judged on their own (no block means allowed)."""
+    token = product_token(agent)
+    blocks = [b for b in spec.blocks if group_token(b.agent) == token] or [b for b in spec.blocks if b.agent == "*"]
+    rules = [(p, True) for b in blocks for p in b.allow if p] + [(p, False) for b in blocks for p in b.disallow if p]
+    return _intended(rules, url)
