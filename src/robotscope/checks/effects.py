@@ -6,7 +6,7 @@ import re
 from collections import defaultdict
 from collections.abc import Iterator
 
-from ..matcher import RuleSet, select_groups
+from ..matcher import select_groups
 from ..model import Rule, Severity
 from ..patterns import compile_pattern, example_target, matches
 from ..robots import Robots
@@ -71,7 +71,7 @@ def named_group_drops_global_rules(robots: Robots) -> Iterator[Hit]:
     for token in dict.fromkeys(t for g in robots.groups for t in g.agents if t != "*"):
         tokens_by_groups[tuple(g.position for g in select_groups(robots.groups, token))].append(token)
     for tokens in tokens_by_groups.values():
-        named = RuleSet(tokens[0], select_groups(robots.groups, tokens[0]))
+        named = robots.rules_for(tokens[0])
         if any(_blocks_everything(r) for r in named.rules):
             continue
         dropped = [r for r in global_disallows if named.allows(example_path(r))]
@@ -145,7 +145,7 @@ def blocks_assets(robots: Robots) -> Iterator[Hit]:
     for group in robots.groups:
         if not group.agents:
             continue
-        ruleset = RuleSet(group.agents[0], select_groups(robots.groups, group.agents[0]))
+        ruleset = robots.rules_for(group.agents[0])
         for rule in group.rules:
             if rule.allow or not rule.pattern or not _ASSET_PATTERN.search(rule.pattern):
                 continue
