@@ -139,18 +139,23 @@ class Source:
         return f"{self.fetched.result.robots_url}: {decision.action}\n  {decision.explanation}"
 
 
+def fetch(url: str, policy: str, no_cache: bool, cache_path: str | None, timeout: float = 10.0) -> Fetched:
+    """Fetch `url`'s robots.txt through the cache the options name (closed afterwards)."""
+    cache = open_cache(no_cache, cache_path)
+    try:
+        return Fetched(url, policy, cache, timeout)
+    finally:
+        if hasattr(cache, "close"):
+            cache.close()
+
+
 def load(
     source: str, policy: str = "rfc9309", no_cache: bool = False, cache_path: str | None = None, timeout: float = 10.0
 ) -> Source:
     """A Source from a file, `-`, or an http(s) URL (its origin's robots.txt, fetched)."""
     if not is_url(source):
         return Source("<stdin>" if source == "-" else source, read_robots(source))
-    cache = open_cache(no_cache, cache_path)
-    try:
-        fetched = Fetched(source, policy, cache, timeout)
-    finally:
-        if hasattr(cache, "close"):
-            cache.close()
+    fetched = fetch(source, policy, no_cache, cache_path, timeout)
     return Source(fetched.result.robots_url, fetched.robots, fetched)
 
 

@@ -10,7 +10,7 @@ import click
 from ..linter import lint
 from ..model import Finding
 from ..render import render_findings
-from .common import echo_text, Fetched, echo_json, fetch_options, json_option, open_cache
+from .common import echo_json, echo_text, fetch, fetch_options, json_option
 
 if TYPE_CHECKING:
     from ..fetcher import FetchResult
@@ -51,12 +51,7 @@ def fetch_command(url: str, as_json: bool, timeout: float, policy: str, no_cache
     Example:
       robotscope fetch https://example.com/ --policy google
     """
-    cache = open_cache(no_cache, cache_path)
-    try:
-        result = Fetched(url, policy, cache, timeout).result
-    finally:
-        if hasattr(cache, "close"):
-            cache.close()
+    result = fetch(url, policy, no_cache, cache_path, timeout).result
     findings = lint(result.robots) if result.robots is not None else []
     if as_json:
         echo_json({**result.as_dict(), "findings": [f.as_dict() for f in findings]})
