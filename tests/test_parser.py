@@ -70,6 +70,23 @@ def test_line_endings_cr_crlf_lf_mixed() -> None:
     assert [r.line for r in robots.groups[0].rules] == [2, 3, 4]
 
 
+def test_text_and_overflow_text_are_the_decoded_lf_normalised_input() -> None:
+    robots = parse(b"\xef\xbb\xbfUser-agent: *\r\nDisallow: /a\rDisallow: /b\n")
+    assert robots.text == "User-agent: *\nDisallow: /a\nDisallow: /b\n"
+    assert robots.overflow_text == ""
+    big = parse(b"User-agent: *\r\n" + b"#" * MAX_BYTES + b"\r\nDisallow: /late\r\n")
+    assert big.text == "User-agent: *\n" and big.overflow_text == "#" * MAX_BYTES + "\nDisallow: /late\n"
+
+
+def test_a_mutable_buffer_changed_after_parsing_changes_nothing() -> None:
+    # Robots keeps its input rather than a decoded copy, so it must own that input.
+    buffer = bytearray(b"User-agent: *\nDisallow: /a\n")
+    robots = parse(buffer)  # type: ignore[arg-type]  # bytes-like input is accepted too
+    buffer[:] = b"User-agent: *\nAllow: /zzzz\n"
+    assert robots.text == "User-agent: *\nDisallow: /a\n"
+    assert [line.value for line in robots.lines] == ["*", "/a"]
+
+
 def test_other_unicode_breaks_do_not_split_lines() -> None:
     robots = parse("User-agent: *\nDisallow: /a\u2028b\x0c\n")
     assert len(robots.lines) == 2

@@ -18,6 +18,7 @@ colon or a rule outside any group is visible to the linter, never an error.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterable, Iterator, Mapping
 from typing import NamedTuple
 
@@ -154,7 +155,8 @@ def scan(text: str) -> Scanned:
             # Sitemaps belong to the file, not to the group they stand in.
             sitemaps.append(Record("sitemap", value, number, None))
         elif kind is None:
-            other = Record(key.lower(), value, number, None if current is None else len(builders) - 1)
+            # Interned: a few keys (crawl-delay, host, ...) recur in thousands of lines.
+            other = Record(sys.intern(key.lower()), value, number, None if current is None else len(builders) - 1)
             others.append(other)
             if current is not None:
                 current.records.append(other)

@@ -22,28 +22,30 @@ _MAX_CACHED_AGENTS = 256
 class Robots:
     """A parsed robots.txt file.
 
-    `groups`, `sitemaps` and `records` are read at parse time; `lines` and
-    `overflow`, the per-line views, are built from the kept text on first use.
+    `groups`, `sitemaps` and `records` are read at parse time. The input
+    itself is kept, not a decoded copy (the caller usually holds it anyway,
+    and bytes are the smallest lossless form): `text`, `overflow_text` and
+    the per-line views `lines` and `overflow` are derived from it on demand.
     """
 
     __slots__ = (
         "_lines",
         "_overflow",
         "_rulesets",
+        "_source",
         "bom",
         "groups",
         "invalid_utf8",
-        "overflow_text",
         "records",
         "sitemaps",
         "size",
-        "text",
     )
 
     def __init__(self, data: str | bytes = "") -> None:
+        if not isinstance(data, str | bytes):
+            data = bytes(data)  # a bytearray or memoryview could change after parsing
+        self._source = data
         decoded = decode(data)
-        self.text = decoded.text
-        self.overflow_text = decoded.overflow
         self.size = decoded.size
         self.invalid_utf8 = decoded.invalid_utf8
         self.bom = decoded.bom
@@ -51,6 +53,16 @@ class Robots:
         self._lines: tuple[Line, ...] | None = None
         self._overflow: tuple[Line, ...] | None = None
         self._rulesets: dict[str, RuleSet] = {}
+
+    @property
+    def text(self) -> str:
+        """The parsed part of the input as text: decoded, BOM dropped, line ends normalised to LF."""
+        return decode(self._source).text
+
+    @property
+    def overflow_text(self) -> str:
+        """The part of the input past the 500 KiB limit, as text (empty when there is none)."""
+        return decode(self._source).overflow
 
     @property
     def lines(self) -> tuple[Line, ...]:
@@ -72,7 +84,8 @@ class Robots:
     def overflow(self) -> tuple[Line, ...]:
         """The lines past the 500 KiB limit: kept for the record, never applied."""
         if self._overflow is None:
-            self._overflow = read_lines(self.overflow_text, len(self.lines) + 1, {})
+            overflow_text = decode(self._source).overflow if self.truncated else ""
+            self._overflow = read_lines(overflow_text, len(self.lines) + 1, {})
         return self._overflow
 
     def __repr__(self) -> str:

@@ -49,9 +49,10 @@ def normalise(text: str) -> str:
     # (four C-level checks, twice as fast as one regex search).
     if text.isascii() and text.isprintable() and " " not in text and "%" not in text:
         return text
-    if "%" in text:
-        text = _ESCAPE_OR_PERCENT.sub(_fix_escape, text)
-    return _UNSAFE.sub(_encode_unsafe, text)
+    normal = _UNSAFE.sub(_encode_unsafe, _ESCAPE_OR_PERCENT.sub(_fix_escape, text) if "%" in text else text)
+    # An already normal pattern (`/a%2F`) keeps one string, not two equal ones:
+    # a parsed file holds every rule's pattern and its normal form.
+    return text if normal == text else normal
 
 
 # What comes before the path: an optional `//`, an optional `scheme://` with
