@@ -144,3 +144,24 @@ anywhere_patterns = st.tuples(st.sampled_from(["*", "/*"]), patterns).map("".joi
 def test_fast_path_equals_the_full_verdict_with_many_anywhere_rules(rule_list: list[tuple[bool, str]], path: str) -> None:
     robots = parse(robots_text(rule_list))
     assert robots.can_fetch("bot", path) == robots.verdict("bot", path).allowed
+
+
+# Rules that match every target (kept aside by the fast path as a fallback) and
+# many rules of one bucket (which the fast path indexes by plain prefix).
+match_everything = st.sampled_from(["/", "*", "/*", "*$", "**", "/**", "/*$", "/***"])
+one_bucket = st.lists(st.sampled_from(list("ab/*$")), max_size=5).map(lambda parts: "/a" + "".join(parts))
+
+
+@given(
+    st.lists(st.tuples(st.booleans(), one_bucket), min_size=24, max_size=40),
+    st.lists(st.tuples(st.booleans(), match_everything | anywhere_patterns | patterns), max_size=10),
+    one_bucket.filter(lambda p: "*" not in p and "$" not in p) | paths,
+)
+@settings(max_examples=300)
+def test_fast_path_picks_the_rule_the_full_verdict_picks(
+    bucket: list[tuple[bool, str]], others: list[tuple[bool, str]], path: str
+) -> None:
+    robots = parse(robots_text(bucket + others))
+    verdict = robots.verdict("bot", path)
+    best = verdict.candidates[0] if verdict.candidates else None
+    assert robots.rules_for("bot").winner(verdict.target) == best

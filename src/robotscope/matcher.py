@@ -12,7 +12,9 @@ bucketed by the first two characters of their literal start, so a target only
 meets the rules that can match it; one `str.startswith` with a tuple rules out
 a whole bucket, large buckets are indexed by plain prefix, and the rules led
 by `*` or `/*` (which can match any target) are ruled out together by a test
-of the literals they need. `candidates` (for full verdicts) checks every rule.
+of the literals they need. A rule that matches every target (`Allow: /`)
+is kept aside and decides only when no better rule matches. `candidates`
+(for full verdicts) checks every rule.
 """
 
 from __future__ import annotations
@@ -103,6 +105,13 @@ def _union(literals: set[str]) -> str:
     return emit(trie)
 
 
+def _matches_everything(rule: Rule) -> bool:
+    """True for `/`, `*`, `/*`, `*$` and the like: every target (which starts with `/`) matches."""
+    pattern = compile_pattern(rule.normalised)
+    first, *rest = pattern.pieces
+    return first in ("", "/") and not any(rest) and (bool(rest) or not pattern.anchored)
+
+
 def _bucket_key(rule: Rule) -> str:
     """The first two characters every target the rule matches starts with ("" if not fixed)."""
     normalised = rule.normalised
@@ -152,7 +161,18 @@ class RuleSet:
     with the parts of a site that are actually checked.
     """
 
-    __slots__ = ("_anywhere", "_buckets", "_by_key", "_compiled", "_filter", "group_lines", "groups", "rules", "token")
+    __slots__ = (
+        "_anywhere",
+        "_buckets",
+        "_by_key",
+        "_compiled",
+        "_fallback",
+        "_filter",
+        "group_lines",
+        "groups",
+        "rules",
+        "token",
+    )
 
     def __init__(self, token: str, groups: tuple[Group, ...]) -> None:
         self.token = token
@@ -166,6 +186,13 @@ class RuleSet:
         for rule in self.rules:
             by_key.setdefault(sys.intern(_bucket_key(rule)), []).append(rule)
         anywhere = by_key.pop("", [])
+        # A rule that matches every target (`Allow: /`, `Disallow: /`, `/*`) decides
+        # only when nothing better matches: kept aside (the best of them), it does not
+        # make every target meet every rule of its bucket.
+        everything = [rule for rule in anywhere if _matches_everything(rule)]
+        self._fallback = everything[0] if everything else None
+        if everything:
+            anywhere = [rule for rule in anywhere if not _matches_everything(rule)]
         self._by_key = {key: tuple(rules) for key, rules in by_key.items()}
         self._buckets: dict[str, _Keyed] = {}
         self._anywhere = [_entry(rule) for rule in anywhere]
@@ -217,7 +244,7 @@ class RuleSet:
         elif keyed_possible:
             entries = keyed[3]
         else:
-            return None
+            return self._fallback
         best = None
         if keyed_possible and keyed[1]:
             size = len(target)
@@ -244,10 +271,14 @@ class RuleSet:
             elif matches(pattern, target):  # type: ignore[arg-type]
                 break
         else:
-            return best
-        if best is None or priority(rule) < priority(best):
-            return rule
-        return best
+            rule = None  # no entry matched
+        # The best of three: the first matching entry, the indexed prefix, the fallback.
+        if rule is None or (best is not None and priority(best) < priority(rule)):
+            rule = best
+        fallback = self._fallback
+        if fallback is not None and (rule is None or priority(fallback) < priority(rule)):
+            return fallback
+        return rule
 
     def allows(self, target: str) -> bool:
         """Whether the best matching rule allows `target` (no match allows)."""

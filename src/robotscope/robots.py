@@ -13,7 +13,7 @@ from typing import Any
 from .matcher import RuleSet, is_robots_txt, select_groups
 from .model import Line, Verdict
 from .parser import MAX_BYTES, decode, read_lines, scan
-from .urls import target
+from .urls import plain_target, target
 from .useragents import product_token
 
 _MAX_CACHED_AGENTS = 256
@@ -118,7 +118,10 @@ class Robots:
     def can_fetch(self, agent: str, url: str) -> bool:
         """Tell whether `agent` may fetch `url`: `verdict(agent, url).allowed`, faster."""
         ruleset = self._rulesets.get(agent) or self.rules_for(agent)
-        path = target(url)
+        if not ruleset.rules:
+            return True  # no group applies, or its rules are all empty
+        plain = plain_target(url)  # target(url), its fast path inlined
+        path = target(url) if plain is None else plain[1]
         rule = ruleset.winner(path)
         return rule is None or rule.allow or is_robots_txt(path)
 
