@@ -37,6 +37,11 @@ _KINDS = {
     "disallow": LineKind.DISALLOW,
     "sitemap": LineKind.SITEMAP,
 }
+# The usual spellings too (`Disallow`, `User-Agent`, `ALLOW`), so most lines
+# find their kind without lower-casing the key first.
+_KINDS_AS_WRITTEN = {
+    spelling: kind for key, kind in _KINDS.items() for spelling in (key, key.capitalize(), key.title(), key.upper())
+}
 
 
 class Decoded(NamedTuple):
@@ -140,9 +145,11 @@ def scan(text: str) -> Scanned:
     others: list[Record] = []
     current: _GroupBuilder | None = None
     seen_rule = False
+    # Locals: an Enum member looked up on its class costs as much as the rest of a line.
+    user_agent, sitemap, allow = LineKind.USER_AGENT, LineKind.SITEMAP, LineKind.ALLOW
     for number, key, value in records(split_lines(text)):
-        kind = _KINDS.get(key.lower())
-        if kind is LineKind.USER_AGENT:
+        kind = _KINDS_AS_WRITTEN.get(key) or _KINDS.get(key.lower())
+        if kind is user_agent:
             if current is None or seen_rule:
                 current = _GroupBuilder()
                 builders.append(current)
@@ -151,7 +158,7 @@ def scan(text: str) -> Scanned:
             if token is not None:
                 current.agents.append(token)
             current.agent_lines.append(number)
-        elif kind is LineKind.SITEMAP:
+        elif kind is sitemap:
             # Sitemaps belong to the file, not to the group they stand in.
             sitemaps.append(Record("sitemap", value, number, None))
         elif kind is None:
@@ -166,7 +173,7 @@ def scan(text: str) -> Scanned:
             # normalise(value), with its fast path inlined: most patterns are plain ASCII.
             plain = value.isascii() and value.isprintable() and " " not in value and "%" not in value
             normalised = value if plain else normalise(value)
-            current.rules.append(_new_tuple(Rule, (kind is LineKind.ALLOW, value, number, normalised, len(normalised))))
+            current.rules.append(_new_tuple(Rule, (kind is allow, value, number, normalised, len(normalised))))
     groups = tuple(
         Group(i, tuple(b.agents), tuple(b.agent_lines), tuple(b.rules), tuple(b.records))
         for i, b in enumerate(builders)
