@@ -86,6 +86,7 @@ def test_many_anywhere_rules_are_ruled_out_together_and_still_decide() -> None:
         "Allow: /*?page=\nDisallow: /private/\nAllow: /$\n"
     )
     robots = parse(text)
+    assert robots.rules_for("bot")._filter is not None  # six required literals: one regex rules them out
     cases = {
         "/a/report.pdf": (False, 2),
         "/a/report.pdf?x": (False, 3),
@@ -100,3 +101,14 @@ def test_many_anywhere_rules_are_ruled_out_together_and_still_decide() -> None:
         verdict = robots.verdict("bot", path)
         assert (verdict.allowed, verdict.line) == (allowed, line), path
         assert robots.can_fetch("bot", path) is allowed, path
+
+
+def test_a_few_anywhere_rules_are_scanned_one_by_one_and_still_decide() -> None:
+    robots = parse("User-agent: *\nDisallow: /*.pdf$\nDisallow: /*?\nAllow: /*?page=\nAllow: /\n")
+    assert robots.rules_for("bot")._filter is None  # three literals: cheaper to scan than to build a regex
+    cases = {"/a.pdf": (False, 2), "/a.pdf?x": (False, 3), "/x?page=1": (True, 4), "/about": (True, 5)}
+    for path, (allowed, line) in cases.items():
+        verdict = robots.verdict("bot", path)
+        assert (verdict.allowed, verdict.line) == (allowed, line), path
+        assert robots.can_fetch("bot", path) is allowed, path
+        assert robots.rules_for("bot").winner(verdict.target) == verdict.rule, path

@@ -118,7 +118,7 @@ class Robots:
     def can_fetch(self, agent: str, url: str) -> bool:
         """Tell whether `agent` may fetch `url`: `verdict(agent, url).allowed`, faster."""
         ruleset = self._rulesets.get(agent) or self.rules_for(agent)
-        if not ruleset.rules:
+        if not ruleset.has_rules:
             return True  # no group applies, or its rules are all empty
         plain = plain_target(url)  # target(url), its fast path inlined
         path = target(url) if plain is None else plain[1]
