@@ -50,7 +50,7 @@ def is_robots_txt(target: str) -> bool:
 # Rule shapes, cheapest test first; the two-piece globs (`/*.pdf$`, `/*?`)
 # are common enough to test inline rather than through `matches`.
 _PREFIX, _EXACT, _STAR, _STAR_END, _GLOB = range(5)
-# (literal start, shape, last piece, glob pattern or None, rule)
+# (literal start, shape, last piece (a glob: its longest later piece), glob pattern or None, rule)
 _Entry = tuple[str, int, str, "Pattern | None", Rule]
 _MAX_BUCKETS = 512
 
@@ -66,7 +66,9 @@ def _entry(rule: Rule) -> _Entry:
     elif len(pieces) == 2:
         shape = _STAR_END if pattern.anchored else _STAR
     else:
-        shape = _GLOB
+        # A glob keeps its longest later piece: one `in` rules out most targets
+        # before the full match (`/*?*sort_by=` needs `sort_by=`).
+        return (pieces[0], _GLOB, max(pieces[1:], key=len), pattern, rule)
     return (pieces[0], shape, pieces[-1], pattern, rule)
 
 
@@ -130,12 +132,16 @@ _REGEX_FILTER_FROM = 6
 _INDEX_FROM = 24
 
 
-# A bucket, as a plain tuple (indexing is cheaper than named attributes on this path):
+# A bucket, as a plain list (indexing is cheaper than named attributes on this path):
 # every keyed rule's literal start (one `startswith` rules them all out); for large
 # buckets the lengths of the indexed plain prefixes, longest first, and the best rule
 # of each prefix; the keyed rules not indexed, in priority order; and those merged
-# with the key-less rules, in priority order.
-_Keyed = tuple[tuple[str, ...], tuple[int, ...], dict[str, Rule], list[_Entry], list[_Entry]]
+# with the key-less rules, in priority order (None until a target needs them).
+_Keyed = list[Any]
+
+
+def _by_priority(entry: _Entry) -> tuple[int, bool, int]:
+    return priority(entry[4])
 
 
 def _keyed(entries: list[_Entry], anywhere: list[_Entry]) -> _Keyed:
@@ -152,8 +158,8 @@ def _keyed(entries: list[_Entry], anywhere: list[_Entry]) -> _Keyed:
                 prefixes.setdefault(first, rule)  # entries come best first
             else:
                 others.append(entry)
-    merged = list(heapq.merge(others, anywhere, key=lambda e: priority(e[4]))) if anywhere and others else others or anywhere
-    return starts, tuple(sorted({len(p) for p in prefixes}, reverse=True)), prefixes, others, merged
+    merged = None if anywhere and others else others or anywhere
+    return [starts, tuple(sorted({len(p) for p in prefixes}, reverse=True)), prefixes, others, merged]
 
 
 class RuleSet:
@@ -173,6 +179,7 @@ class RuleSet:
         "_compiled",
         "_fallback",
         "_filter",
+        "_no_keyed",
         "_rules",
         "group_lines",
         "groups",
@@ -209,6 +216,7 @@ class RuleSet:
         self._buckets: dict[str, _Keyed] = {}
         self._anywhere = [_entry(rule) for rule in anywhere]
         self._filter = self._anywhere_filter(anywhere)
+        self._no_keyed = _keyed([], self._anywhere)  # the bucket of every key no rule starts with
         self._compiled: tuple[Pattern, ...] | None = None  # every rule's pattern, for full verdicts
 
     @staticmethod
@@ -232,10 +240,11 @@ class RuleSet:
 
     def _bucket(self, key: str) -> _Keyed:
         """The keyed rules that can match a target starting with `key`, in priority order."""
-        entries = [_entry(rule) for rule in sorted(self._by_key.get(key, ()), key=priority)]
+        rules = self._by_key.get(key)
+        keyed = _keyed([_entry(rule) for rule in sorted(rules, key=priority)], self._anywhere) if rules else self._no_keyed
         if len(self._buckets) >= _MAX_BUCKETS:
             self._buckets.clear()
-        keyed = self._buckets[key] = _keyed(entries, self._anywhere)
+        self._buckets[key] = keyed
         return keyed
 
     @property
@@ -258,14 +267,17 @@ class RuleSet:
         if keyed is None:
             keyed = self._bucket(target[:2])
         keyed_possible = target.startswith(keyed[0])  # (see _Keyed for the five fields)
+        entries: list[_Entry]
+        best: Rule | None = None
         # Key-less rules (led by `*` or `/*`) can match any target, unless the filter says none can.
         if self._anywhere and (self._filter is None or self._filter(target)):
             entries = keyed[4]
+            if entries is None:
+                entries = keyed[4] = list(heapq.merge(keyed[3], self._anywhere, key=_by_priority))
         elif keyed_possible:
             entries = keyed[3]
         else:
             return self._fallback
-        best = None
         if keyed_possible and keyed[1]:
             size = len(target)
             for length in keyed[1]:
@@ -288,7 +300,7 @@ class RuleSet:
             elif shape == _EXACT:
                 if target == first:
                     break
-            elif matches(pattern, target):  # type: ignore[arg-type]
+            elif last in target and matches(pattern, target):  # type: ignore[arg-type]
                 break
         else:
             rule = None  # no entry matched
