@@ -174,10 +174,10 @@ def test_string_formatting_prints_groups_named_first() -> None:
 
 
 class _Forbidden(BaseHTTPRequestHandler):
-    def do_GET(self) -> None:  # noqa: N802 - the http.server interface
+    def do_GET(self) -> None:
         self.send_error(403, "Forbidden access")
 
-    def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - the http.server interface
+    def log_message(self, format: str, *args: object) -> None:
         pass
 
 

@@ -8,7 +8,16 @@ import tomllib
 import pytest
 
 from robotscope import parse
-from robotscope.generator import OTHERS_BLOCKED_WARNING, STAGING_WARNING, InvalidSpec, Spec, build, generate, preset, training_crawlers
+from robotscope.generator import (
+    OTHERS_BLOCKED_WARNING,
+    STAGING_WARNING,
+    InvalidSpec,
+    Spec,
+    build,
+    generate,
+    preset,
+    training_crawlers,
+)
 
 
 def test_default_spec_blocks_everything_and_says_so() -> None:

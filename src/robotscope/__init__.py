@@ -9,7 +9,7 @@ httpx and sqlite3, so it is imported on first use, never by `import robotscope`.
 import importlib as _importlib
 import typing as _typing
 
-from . import crawlers
+from . import crawlers as crawlers  # the catalogue module, re-exported
 from .linter import lint
 from .model import Finding, Group, Line, LineKind, Reason, Record, Rule, Severity, Verdict
 from .robots import Robots, parse

@@ -45,8 +45,8 @@ def google_key(key: str) -> str | None:
 NON_STANDARD = {
     "crawl-delay": (
         Severity.INFO,
-        "Crawl-delay is not part of RFC 9309: Bing honours it (seconds between fetches) and so does "
-        "Anthropic's ClaudeBot, but Google ignores it and Yandex has ignored it since February 2018",
+        ("Crawl-delay is not part of RFC 9309: Bing honours it (seconds between fetches) and so does "
+        "Anthropic's ClaudeBot, but Google ignores it and Yandex has ignored it since February 2018"),
         "to slow Googlebot, answer with 429 or 503 for a while; for Yandex use the crawl-rate setting in Yandex Webmaster",
     ),
     "host": (
@@ -81,14 +81,14 @@ NON_STANDARD = {
     ),
     "content-signal": (
         Severity.INFO,
-        "Content-Signal (Cloudflare's Content Signals Policy) states preferences for search, ai-input and ai-train "
-        "(yes or no); it does not block crawling, and a signal left out neither grants nor restricts that use",
+        ("Content-Signal (Cloudflare's Content Signals Policy) states preferences for search, ai-input and ai-train "
+        "(yes or no); it does not block crawling, and a signal left out neither grants nor restricts that use"),
         "keep Allow/Disallow rules for what crawlers may fetch; write signals as e.g. Content-Signal: search=yes, ai-train=no",
     ),
     "content-usage": (
         Severity.INFO,
-        "Content-Usage comes from the IETF AI preferences drafts (aipref, not yet an RFC): it states usage preferences "
-        "such as train-ai=n for a path and does not block crawling",
+        ("Content-Usage comes from the IETF AI preferences drafts (aipref, not yet an RFC): it states usage preferences "
+        "such as train-ai=n for a path and does not block crawling"),
         "keep Allow/Disallow rules for what crawlers may fetch; check the draft revision your crawlers follow",
     ),
 }

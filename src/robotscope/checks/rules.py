@@ -81,7 +81,7 @@ def redundant_wildcard(robots: Robots) -> Iterator[Hit]:
         if "**" in pattern:
             single = _STARS.sub("*", pattern)
             yield Hit(rule.line, "`**` means the same as `*`", f"write `{_written(rule, single)}`")
-        elif len(pattern) > 2 and (pattern.endswith("*") or pattern.endswith("*$")):  # `/*` is the idiom for `/`
+        elif len(pattern) > 2 and (pattern.endswith(("*", "*$"))):  # `/*` is the idiom for `/`
             shorter = pattern.rstrip("$").rstrip("*")
             yield Hit(
                 rule.line,

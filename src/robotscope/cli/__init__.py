@@ -25,7 +25,7 @@ def main() -> None:
         sys.exit(EXIT_USAGE)
     try:
         cli(prog_name="robotscope")
-    except Exception as error:  # noqa: BLE001 - the last line of defence: one line, never a traceback
+    except Exception as error:
         if os.environ.get("ROBOTSCOPE_DEBUG"):
             raise
         sys.stderr.write(f"robotscope: internal error: {type(error).__name__}: {error} (set ROBOTSCOPE_DEBUG=1 for details)\n")

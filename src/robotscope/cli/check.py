@@ -9,7 +9,7 @@ import click
 from ..linter import lint
 from ..model import Finding, Verdict
 from ..render import render_verdict
-from .common import echo_text, echo_json, fetch_options, is_url, json_option, load
+from .common import echo_json, echo_text, fetch_options, is_url, json_option, load
 
 
 def findings_for(verdict: Verdict, findings: list[Finding]) -> list[Finding]:

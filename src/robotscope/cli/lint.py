@@ -10,7 +10,7 @@ from .. import __version__
 from ..linter import lint
 from ..model import Severity
 from ..render import render_findings, sarif
-from .common import echo_text, echo_json, fetch_options, load
+from .common import echo_json, echo_text, fetch_options, load
 
 _SEVERITY_RANK = {Severity.INFO: 0, Severity.WARNING: 1, Severity.ERROR: 2}
 

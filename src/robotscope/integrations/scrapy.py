@@ -28,10 +28,10 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from scrapy.downloadermiddlewares.robotstxt import RobotsTxtMiddleware as ScrapyRobotsTxtMiddleware
-from twisted.internet.defer import Deferred
 from scrapy.http import Response
 from scrapy.robotstxt import RobotParser as ScrapyRobotParser
 from scrapy.utils.httpobj import urlparse_cached
+from twisted.internet.defer import Deferred
 
 from ..checks.content import looks_like_html
 from ..compat import crawl_delay

@@ -28,7 +28,16 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from .. import __version__
 from ..compare import matrix
 from ..crawlers import PURPOSES, catalogue, recognise
-from ..generator import DEFAULT_SPEC, OTHERS_BLOCKED_WARNING, STAGING_WARNING, InvalidSpec, Spec, build, preset, spec_allows
+from ..generator import (
+    DEFAULT_SPEC,
+    OTHERS_BLOCKED_WARNING,
+    STAGING_WARNING,
+    InvalidSpec,
+    Spec,
+    build,
+    preset,
+    spec_allows,
+)
 from ..linter import lint
 from ..model import LineKind
 from ..robots import Robots, parse
