@@ -40,7 +40,7 @@ def select_groups(groups: tuple[Group, ...], token: str) -> tuple[Group, ...]:
 
 def priority(rule: Rule) -> tuple[int, bool, int]:
     """Sort key putting the rule that wins first: longest, then allow, then earliest."""
-    return (-rule.length, not rule.allow, rule.line)
+    return (-len(rule.normalised), not rule.allow, rule.line)  # len(): `length` is a property
 
 
 def is_robots_txt(target: str) -> bool:
@@ -69,7 +69,7 @@ def _entry(rule: Rule) -> _Entry:
         # A glob keeps its longest later piece: one `in` rules out most targets
         # before the full match (`/*?*sort_by=` needs `sort_by=`).
         return (pieces[0], _GLOB, max(pieces[1:], key=len), pattern, rule)
-    return (pieces[0], shape, pieces[-1], pattern, rule)
+    return (pieces[0], shape, pieces[-1], None, rule)  # the shape and pieces say it all
 
 
 _END = "\x00"  # marks "at the end of the target" in a literal trie
@@ -154,12 +154,15 @@ def _keyed(entries: list[_Entry], anywhere: list[_Entry]) -> _Keyed:
             first, shape, _, _, rule = entry
             # A plain prefix competes with its own length, so the longest one that
             # begins the target is its best; `/a*` (length 3, start `/a`) is not plain.
-            if shape == _PREFIX and rule.length == len(first):
+            if shape == _PREFIX and len(rule.normalised) == len(first):
                 prefixes.setdefault(first, rule)  # entries come best first
             else:
                 others.append(entry)
     merged = None if anywhere and others else others or anywhere
     return [starts, tuple(sorted({len(p) for p in prefixes}, reverse=True)), prefixes, others, merged]
+
+
+_NO_RULES: _Keyed = _keyed([], [])
 
 
 class RuleSet:
@@ -212,11 +215,12 @@ class RuleSet:
         self._fallback = everything[0] if everything else None
         if everything:
             anywhere = [rule for rule in anywhere if not _matches_everything(rule)]
-        self._by_key = by_key
+        self._by_key = {key: tuple(rules) for key, rules in by_key.items()}  # tuples: half a list's size
         self._buckets: dict[str, _Keyed] = {}
         self._anywhere = [_entry(rule) for rule in anywhere]
         self._filter = self._anywhere_filter(anywhere)
-        self._no_keyed = _keyed([], self._anywhere)  # the bucket of every key no rule starts with
+        # The bucket of every key no rule starts with (one shared, when there are no key-less rules).
+        self._no_keyed = _keyed([], self._anywhere) if self._anywhere else _NO_RULES
         self._compiled: tuple[Pattern, ...] | None = None  # every rule's pattern, for full verdicts
 
     @staticmethod

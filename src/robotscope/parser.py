@@ -147,6 +147,7 @@ def scan(text: str) -> Scanned:
     seen_rule = False
     # Locals: an Enum member looked up on its class costs as much as the rest of a line.
     user_agent, sitemap, allow = LineKind.USER_AGENT, LineKind.SITEMAP, LineKind.ALLOW
+    patterns: dict[str, str] = {}
     for number, key, value in records(split_lines(text)):
         kind = _KINDS_AS_WRITTEN.get(key) or _KINDS.get(key.lower())
         if kind is user_agent:
@@ -172,8 +173,9 @@ def scan(text: str) -> Scanned:
             seen_rule = True
             # normalise(value), with its fast path inlined: most patterns are plain ASCII.
             plain = value.isascii() and value.isprintable() and " " not in value and "%" not in value
+            value = patterns.setdefault(value, value)
             normalised = value if plain else normalise(value)
-            current.rules.append(_new_tuple(Rule, (kind is allow, value, number, normalised, len(normalised))))
+            current.rules.append(_new_tuple(Rule, (kind is allow, value, number, normalised)))
     groups = tuple(
         Group(i, tuple(b.agents), tuple(b.agent_lines), tuple(b.rules), tuple(b.records))
         for i, b in enumerate(builders)
