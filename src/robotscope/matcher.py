@@ -22,7 +22,10 @@ from __future__ import annotations
 import heapq
 import re
 import sys
+from array import array
+from bisect import bisect_left
 from collections.abc import Callable
+from operator import itemgetter
 from typing import Any
 
 from .model import Group, Reason, Rule, Verdict
@@ -178,12 +181,14 @@ class RuleSet:
     __slots__ = (
         "_anywhere",
         "_buckets",
-        "_by_key",
         "_compiled",
         "_fallback",
         "_filter",
+        "_grouped",
+        "_keys",
         "_no_keyed",
         "_rules",
+        "_starts",
         "group_lines",
         "groups",
         "has_rules",
@@ -198,16 +203,17 @@ class RuleSet:
         rules = [r for g in groups for r in g.rules if r.normalised]
         self.has_rules = bool(rules)
         self._rules: tuple[Rule, ...] | None = None  # all of them best first, sorted on demand
-        # The rules of each key, sorted when their bucket is first built; key "" holds
-        # the rules that can match any target. Interned: the same few keys recur in every file.
-        by_key: dict[str, list[Rule]] = {}
-        for rule in rules:
-            key = _bucket_key(rule)
-            bucket = by_key.get(key)
-            if bucket is None:
-                bucket = by_key[sys.intern(key)] = []
-            bucket.append(rule)
-        anywhere = sorted(by_key.pop("", ()), key=priority)
+        # The rules grouped by key (a stable sort keeps each key's rules in file order,
+        # sorted by priority when their bucket is first built), each key's range found
+        # by bisection: a fraction of the memory of a dict of per-key tuples. Key ""
+        # holds the rules that can match any target.
+        pairs = sorted(zip(map(_bucket_key, rules), rules), key=itemgetter(0))
+        keys = [key for key, _ in pairs]
+        self._grouped = tuple(rule for _, rule in pairs)
+        # Interned: the same few keys recur in every file.
+        self._keys = tuple(sys.intern(key) for key in dict.fromkeys(keys) if key)
+        self._starts = array("i", [bisect_left(keys, key) for key in self._keys] + [len(keys)])
+        anywhere = sorted(self._grouped[: self._starts[0]], key=priority)
         # A rule that matches every target (`Allow: /`, `Disallow: /`, `/*`) decides
         # only when nothing better matches: kept aside (the best of them), it does not
         # make every target meet every rule of its bucket.
@@ -215,7 +221,6 @@ class RuleSet:
         self._fallback = everything[0] if everything else None
         if everything:
             anywhere = [rule for rule in anywhere if not _matches_everything(rule)]
-        self._by_key = {key: tuple(rules) for key, rules in by_key.items()}  # tuples: half a list's size
         self._buckets: dict[str, _Keyed] = {}
         self._anywhere = [_entry(rule) for rule in anywhere]
         self._filter = self._anywhere_filter(anywhere)
@@ -244,7 +249,10 @@ class RuleSet:
 
     def _bucket(self, key: str) -> _Keyed:
         """The keyed rules that can match a target starting with `key`, in priority order."""
-        rules = self._by_key.get(key)
+        index = bisect_left(self._keys, key)
+        rules = None
+        if index < len(self._keys) and self._keys[index] == key:
+            rules = self._grouped[self._starts[index] : self._starts[index + 1]]
         keyed = _keyed([_entry(rule) for rule in sorted(rules, key=priority)], self._anywhere) if rules else self._no_keyed
         if len(self._buckets) >= _MAX_BUCKETS:
             self._buckets.clear()
