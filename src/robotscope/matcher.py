@@ -217,10 +217,12 @@ class RuleSet:
         # A rule that matches every target (`Allow: /`, `Disallow: /`, `/*`) decides
         # only when nothing better matches: kept aside (the best of them), it does not
         # make every target meet every rule of its bucket.
-        everything = [rule for rule in anywhere if _matches_everything(rule)]
+        everything: list[Rule] = []
+        others: list[Rule] = []
+        for rule in anywhere:
+            (everything if _matches_everything(rule) else others).append(rule)
         self._fallback = everything[0] if everything else None
-        if everything:
-            anywhere = [rule for rule in anywhere if not _matches_everything(rule)]
+        anywhere = others
         self._buckets: dict[str, _Keyed] = {}
         self._anywhere = [_entry(rule) for rule in anywhere]
         self._filter = self._anywhere_filter(anywhere)
@@ -263,7 +265,7 @@ class RuleSet:
     def rules(self) -> tuple[Rule, ...]:
         """Every rule that applies, best first (empty patterns left out: they match nothing)."""
         if self._rules is None:
-            self._rules = tuple(sorted((r for g in self.groups for r in g.rules if r.normalised), key=priority))
+            self._rules = tuple(sorted(self._grouped, key=priority))
         return self._rules
 
     def candidates(self, target: str) -> tuple[Rule, ...]:

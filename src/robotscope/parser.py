@@ -173,6 +173,7 @@ def scan(text: str) -> Scanned:
             seen_rule = True
             # normalise(value), with its fast path inlined: most patterns are plain ASCII.
             plain = value.isascii() and value.isprintable() and " " not in value and "%" not in value
+            # One string per distinct pattern: bad-bot lists repeat the same rules in every group.
             value = patterns.setdefault(value, value)
             normalised = value if plain else normalise(value)
             current.rules.append(_new_tuple(Rule, (kind is allow, value, number, normalised)))

@@ -84,7 +84,7 @@ class Robots:
     def overflow(self) -> tuple[Line, ...]:
         """The lines past the 500 KiB limit: kept for the record, never applied."""
         if self._overflow is None:
-            overflow_text = decode(self._source).overflow if self.truncated else ""
+            overflow_text = self.overflow_text if self.truncated else ""  # no decoding when there is none
             self._overflow = read_lines(overflow_text, len(self.lines) + 1, {})
         return self._overflow
 
