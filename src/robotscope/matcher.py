@@ -25,6 +25,7 @@ import sys
 from array import array
 from bisect import bisect_left
 from collections.abc import Callable
+from itertools import groupby
 from operator import itemgetter
 from typing import Any
 
@@ -93,21 +94,30 @@ def _required(rule: Rule) -> str | None:
 
 
 def _union(literals: set[str]) -> str:
-    """A regex matching any of `literals`, as a trie, so shared prefixes are tried once."""
-    trie: dict[str, Any] = {}
-    for literal in literals:
-        node = trie
-        for char in literal:
-            node = node.setdefault(char, {})
-        node[""] = {}
+    """A regex matching any of `literals`, as a trie, so shared prefixes are tried once.
 
-    def emit(node: dict[str, Any]) -> str:
-        if "" in node:
+    Built from the sorted literals, one branch per first character and each
+    branch's common prefix written at once (not a node per character).
+    """
+
+    def escaped(text: str) -> str:
+        return re.escape(text[:-1]) + r"\Z" if text.endswith(_END) else re.escape(text)
+
+    def emit(group: list[str]) -> str:  # sorted, distinct
+        if group[0] == "":
             return ""  # a shorter literal already matches: longer ones add nothing
-        branches = [(r"\Z" if char == _END else re.escape(char)) + emit(child) for char, child in sorted(node.items())]
+        branches = []
+        for _, members in groupby(group, key=itemgetter(0)):
+            branch = list(members)
+            first, last = branch[0], branch[-1]
+            size = 1  # every member starts with the same character
+            while size < len(first) and size < len(last) and first[size] == last[size]:
+                size += 1
+            rest = emit([member[size:] for member in branch]) if len(branch) > 1 else ""
+            branches.append(escaped(first[:size]) + rest)
         return branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
 
-    return emit(trie)
+    return emit(sorted(literals))
 
 
 def _matches_everything(rule: Rule) -> bool:
