@@ -9,6 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from robotscope import LineKind, parse
+from robotscope.matcher import priority
 from robotscope.patterns import compile_pattern, matches
 from robotscope.urls import normalise
 
@@ -165,3 +166,17 @@ def test_fast_path_picks_the_rule_the_full_verdict_picks(
     verdict = robots.verdict("bot", path)
     best = verdict.candidates[0] if verdict.candidates else None
     assert robots.rules_for("bot").winner(verdict.target) == best
+
+
+@given(
+    st.lists(st.tuples(st.booleans(), match_everything | one_bucket | anywhere_patterns | patterns), max_size=30),
+    one_bucket.filter(lambda p: "*" not in p and "$" not in p) | paths,
+)
+@settings(max_examples=300)
+def test_candidates_are_every_rule_that_matches_best_first(rule_list: list[tuple[bool, str]], path: str) -> None:
+    # The definition: every non-empty rule of the group, tried with the naive matcher.
+    robots = parse(robots_text(rule_list))
+    verdict = robots.verdict("bot", path)
+    every_rule = [r for g in robots.groups for r in g.rules if r.normalised]
+    expected = sorted((r for r in every_rule if reference_match(r.normalised, verdict.target)), key=priority)
+    assert verdict.candidates == tuple(expected)

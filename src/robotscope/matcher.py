@@ -191,7 +191,6 @@ class RuleSet:
     __slots__ = (
         "_anywhere",
         "_buckets",
-        "_compiled",
         "_fallback",
         "_filter",
         "_grouped",
@@ -238,7 +237,6 @@ class RuleSet:
         self._filter = self._anywhere_filter(anywhere)
         # The bucket of every key no rule starts with (one shared, when there are no key-less rules).
         self._no_keyed = _keyed([], self._anywhere) if self._anywhere else _NO_RULES
-        self._compiled: tuple[Pattern, ...] | None = None  # every rule's pattern, for full verdicts
 
     @staticmethod
     def _anywhere_filter(anywhere: list[Rule]) -> Callable[[str], object] | None:
@@ -259,12 +257,16 @@ class RuleSet:
             return lambda target: literal in target
         return re.compile("(?s)" + _union(literals)).search  # type: ignore[arg-type]  # None excluded above
 
+    def _rules_of(self, key: str) -> tuple[Rule, ...]:
+        """The rules whose literal start begins with `key` (two characters), in file order."""
+        index = bisect_left(self._keys, key)
+        if index < len(self._keys) and self._keys[index] == key:
+            return self._grouped[self._starts[index] : self._starts[index + 1]]
+        return ()
+
     def _bucket(self, key: str) -> _Keyed:
         """The keyed rules that can match a target starting with `key`, in priority order."""
-        index = bisect_left(self._keys, key)
-        rules = None
-        if index < len(self._keys) and self._keys[index] == key:
-            rules = self._grouped[self._starts[index] : self._starts[index + 1]]
+        rules = self._rules_of(key)
         keyed = _keyed([_entry(rule) for rule in sorted(rules, key=priority)], self._anywhere) if rules else self._no_keyed
         if len(self._buckets) >= _MAX_BUCKETS:
             self._buckets.clear()
@@ -279,11 +281,13 @@ class RuleSet:
         return self._rules
 
     def candidates(self, target: str) -> tuple[Rule, ...]:
-        """Every rule that matches `target`, best first."""
-        if self._compiled is None:
-            # Compiled on the first full verdict: crawlers that only ask can_fetch never pay for it.
-            self._compiled = tuple(compile_pattern(r.normalised) for r in self.rules)
-        return tuple(r for r, p in zip(self.rules, self._compiled, strict=True) if matches(p, target))
+        """Every rule that matches `target`, best first.
+
+        Only the rules keyed by the target's first two characters and the
+        key-less ones can match it, so only those are tried.
+        """
+        possible = (*self._grouped[: self._starts[0]], *self._rules_of(target[:2]))
+        return tuple(sorted((r for r in possible if matches(compile_pattern(r.normalised), target)), key=priority))
 
     def winner(self, target: str) -> Rule | None:
         """The deciding rule alone (the best matching rule), on the fast path."""
