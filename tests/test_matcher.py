@@ -112,3 +112,15 @@ def test_a_few_anywhere_rules_are_scanned_one_by_one_and_still_decide() -> None:
         assert (verdict.allowed, verdict.line) == (allowed, line), path
         assert robots.can_fetch("bot", path) is allowed, path
         assert robots.rules_for("bot").winner(verdict.target) == verdict.rule, path
+
+
+def test_crawlers_selecting_the_same_groups_share_one_index_but_keep_their_token() -> None:
+    robots = parse("User-agent: *\nDisallow: /private/\n\nUser-agent: Googlebot\nDisallow: /nogoogle/\n")
+    bing, gpt = robots.rules_for("Bingbot"), robots.rules_for("Mozilla/5.0 (compatible; GPTBot/1.1)")
+    google = robots.rules_for("Googlebot/2.1")
+    assert bing._buckets is gpt._buckets and bing._buckets is not google._buckets
+    assert robots.rules_for("bingbot") is bing  # same token, same object
+    for agent, token, allowed in (("Bingbot", "bingbot", False), ("GPTBot/1.1", "gptbot", False), ("Googlebot", "googlebot", True)):
+        verdict = robots.verdict(agent, "/private/x")
+        assert (verdict.agent_token, verdict.allowed) == (token, allowed)
+    assert robots.verdict("GPTBot", "/private/x").line == 2 and not robots.can_fetch("Googlebot", "/nogoogle/")

@@ -238,6 +238,14 @@ class RuleSet:
         # The bucket of every key no rule starts with (one shared, when there are no key-less rules).
         self._no_keyed = _keyed([], self._anywhere) if self._anywhere else _NO_RULES
 
+    def with_token(self, token: str) -> RuleSet:
+        """The same rules for another crawler that selects the same groups: the index is shared, not rebuilt."""
+        twin = RuleSet.__new__(RuleSet)
+        for name in RuleSet.__slots__:
+            setattr(twin, name, getattr(self, name))
+        twin.token = token
+        return twin
+
     @staticmethod
     def _anywhere_filter(anywhere: list[Rule]) -> Callable[[str], object] | None:
         """A test that is false for every target no key-less rule can match (None: no such test).

@@ -52,7 +52,7 @@ class Robots:
         self.groups, self.sitemaps, self.records = scan(decoded.text)
         self._lines: tuple[Line, ...] | None = None
         self._overflow: tuple[Line, ...] | None = None
-        self._rulesets: dict[str, RuleSet] = {}
+        self._rulesets: dict[str | tuple[int, ...], RuleSet] = {}  # by agent, and by selected groups
 
     @property
     def text(self) -> str:
@@ -101,9 +101,18 @@ class Robots:
         ruleset = self._rulesets.get(agent)
         if ruleset is None:
             token = product_token(agent)
-            ruleset = RuleSet(token, select_groups(self.groups, token))
+            groups = select_groups(self.groups, token)
+            # Crawlers that select the same groups (every crawler the file does not
+            # name gets the `*` groups) share one index; the same dict holds it,
+            # keyed by the groups' positions.
+            positions = tuple(group.position for group in groups)
             if len(self._rulesets) >= _MAX_CACHED_AGENTS:
                 self._rulesets.clear()
+            shared = self._rulesets.get(positions)
+            if shared is None:
+                ruleset = self._rulesets[positions] = RuleSet(token, groups)
+            else:
+                ruleset = shared if shared.token == token else shared.with_token(token)
             self._rulesets[agent] = ruleset
         return ruleset
 
