@@ -6,15 +6,16 @@ allowed. Section 2.2.2: the longest matching pattern wins, an allow wins a
 tie with a disallow, no match means allowed, and /robots.txt is implicitly
 allowed.
 
-A `RuleSet` holds one crawler's merged rules sorted best first, so the first
-rule that matches decides. For the fast path (`winner`) the rules are also
-bucketed by the first two characters of their literal start, so a target only
-meets the rules that can match it; one `str.startswith` with a tuple rules out
-a whole bucket, large buckets are indexed by plain prefix, and the rules led
-by `*` or `/*` (which can match any target) are ruled out together by a test
-of the literals they need. A rule that matches every target (`Allow: /`)
-is kept aside and decides only when no better rule matches. `candidates`
-(for full verdicts) checks every rule.
+A `RuleSet` holds one crawler's merged rules, grouped by the first two
+characters of their literal start: a target only meets the rules of its own
+two characters and those that can match anywhere (led by `*` or `/*`, key
+""). A group becomes a bucket on first use: its rules sorted best first, so
+the first that matches decides; one `str.startswith` with a tuple rules out
+a whole bucket, large buckets are indexed by plain prefix, and the rules
+that can match anywhere are ruled out together by a test of the literals
+they need. A rule that matches every target (`Allow: /`) is kept aside and
+decides only when no better rule matches. `winner` is the fast path;
+`candidates` (for full verdicts) tries every rule of the same two groups.
 """
 
 from __future__ import annotations
@@ -179,13 +180,14 @@ _NO_RULES: _Keyed = _keyed([], [])
 
 
 class RuleSet:
-    """The rules that apply to one crawler, merged and sorted best first.
+    """The rules that apply to one crawler (its groups merged), indexed for matching.
 
-    The fast path meets rules in buckets keyed by the first two characters
-    of the target: a rule whose literal start has two or more characters
-    can only match targets that begin with those two; shorter starts (key
-    "") can match any. Buckets are built on first use, so memory grows only
-    with the parts of a site that are actually checked.
+    Rules are grouped by the first two characters of their literal start: a
+    rule whose start has two or more characters can only match targets that
+    begin with those two; shorter starts (key "") can match any. A group is
+    sorted into a bucket on first use, so work and memory grow only with the
+    parts of a site that are actually checked; `rules` (all of them, best
+    first) is sorted on demand too.
     """
 
     __slots__ = (
