@@ -37,11 +37,6 @@ _KINDS = {
     "disallow": LineKind.DISALLOW,
     "sitemap": LineKind.SITEMAP,
 }
-# The usual spellings too (`Disallow`, `User-Agent`, `ALLOW`), so most lines
-# find their kind without lower-casing the key first.
-_KINDS_AS_WRITTEN = {
-    spelling: kind for key, kind in _KINDS.items() for spelling in (key, key.capitalize(), key.title(), key.upper())
-}
 
 
 class Decoded(NamedTuple):
@@ -149,7 +144,7 @@ def scan(text: str) -> Scanned:
     user_agent, sitemap, allow = LineKind.USER_AGENT, LineKind.SITEMAP, LineKind.ALLOW
     patterns: dict[str, str] = {}
     for number, key, value in records(split_lines(text)):
-        kind = _KINDS_AS_WRITTEN.get(key) or _KINDS.get(key.lower())
+        kind = _KINDS.get(key.lower())
         if kind is user_agent:
             if current is None or seen_rule:
                 current = _GroupBuilder()
