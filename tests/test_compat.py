@@ -20,6 +20,15 @@ from robotscope.compat import RequestRate, RobotFileParser
 
 AGENT = "test_robotparser"
 
+# One file, read by two spellings of the same crawler (CPython's two figtree cases).
+FIGTREE: dict[str, Any] = {
+    "robots": "User-agent: figtree\nCrawl-delay: 3\nRequest-rate: 9/30\nDisallow: /tmp\nDisallow: /a%3cd.html\nDisallow: /a%2fb.html\nDisallow: /%7ejoe/index.html\n",
+    "good": [("figtree", "/foo.html")],
+    "bad": ["/tmp", "/tmp.html", "/tmp/a.html", "/a%3cd.html", "/a%3Cd.html", "/a%2fb.html", "/~joe/index.html"],
+    "crawl_delay": 3,
+    "request_rate": (9, 30),
+}
+
 CASES: list[dict[str, Any]] = [
     {
         "name": "UserAgentWildcard",
@@ -42,24 +51,8 @@ CASES: list[dict[str, Any]] = [
     },
     {"name": "RejectAllRobots", "robots": "# go away\nUser-agent: *\nDisallow: /\n", "bad": ["/cyberworld/map/index.html", "/", "/tmp/"]},
     {"name": "EmptyFile", "robots": "", "good": ["/anything"]},
-    {
-        "name": "CrawlDelayAndRequestRate",
-        "robots": "User-agent: figtree\nCrawl-delay: 3\nRequest-rate: 9/30\nDisallow: /tmp\nDisallow: /a%3cd.html\nDisallow: /a%2fb.html\nDisallow: /%7ejoe/index.html\n",
-        "agent": "figtree",
-        "good": [("figtree", "/foo.html")],
-        "bad": ["/tmp", "/tmp.html", "/tmp/a.html", "/a%3cd.html", "/a%3Cd.html", "/a%2fb.html", "/~joe/index.html"],
-        "crawl_delay": 3,
-        "request_rate": (9, 30),
-    },
-    {
-        "name": "DifferentAgent",
-        "robots": "User-agent: figtree\nCrawl-delay: 3\nRequest-rate: 9/30\nDisallow: /tmp\nDisallow: /a%3cd.html\nDisallow: /a%2fb.html\nDisallow: /%7ejoe/index.html\n",
-        "agent": "FigTree Robot libwww-perl/5.04",
-        "good": [("figtree", "/foo.html")],
-        "bad": ["/tmp", "/tmp.html", "/tmp/a.html", "/a%3cd.html", "/a%3Cd.html", "/a%2fb.html", "/~joe/index.html"],
-        "crawl_delay": 3,
-        "request_rate": (9, 30),
-    },
+    {"name": "CrawlDelayAndRequestRate", **FIGTREE, "agent": "figtree"},
+    {"name": "DifferentAgent", **FIGTREE, "agent": "FigTree Robot libwww-perl/5.04"},
     {
         "name": "InvalidRequestRate",
         "robots": "User-agent: *\nDisallow: /tmp/\nDisallow: /a%3Cd.html\nDisallow: /a/b.html\nDisallow: /%7ejoe/index.html\nCrawl-delay: 3\nRequest-rate: 9/banana\n",
