@@ -99,6 +99,11 @@ def split_lines(text: str) -> list[str]:
     return lines
 
 
+def count_lines(text: str) -> int:
+    """How many lines `split_lines(text)` would give, without building them."""
+    return text.count("\n") + (1 if text and not text.endswith("\n") else 0)
+
+
 def records(lines: Iterable[str], first_number: int = 1) -> Iterator[tuple[int, str, str]]:
     """Yield (number, key, value) of each record line: a colon before any `#`.
 
@@ -179,12 +184,17 @@ def scan(text: str) -> Scanned:
     return Scanned(groups, tuple(sitemaps), tuple(others))
 
 
+_BLANK: tuple[LineKind, None, None, None] = (LineKind.BLANK, None, None, None)
+
+
 def classify(raw: str) -> tuple[LineKind, str | None, str | None, str | None]:
     """Return one line's (kind, key, value, comment).
 
     Without a colon, `key` and `value` are the line's first word and the
     rest, so the linter can show what the line would have meant.
     """
+    if not raw or raw.isspace():
+        return _BLANK  # most lines of a padded or hostile file: no work, no new tuple
     hash_pos = raw.find("#")
     comment = None if hash_pos < 0 else raw[hash_pos + 1 :]
     for _, key, value in records((raw,)):

@@ -17,7 +17,7 @@ _CONTEXT = 2  # lines shown before and after the deciding line
 
 def quote_lines(robots: Robots, focus: int, context: int = _CONTEXT) -> list[str]:
     """The lines around `focus`, numbered, with `>` marking `focus`."""
-    last = len(robots.lines) + len(robots.overflow)
+    last = len(robots.lines) + robots.overflow_line_count
     first_shown, last_shown = max(1, focus - context), min(last, focus + context)
     width = len(str(last_shown))
     return [

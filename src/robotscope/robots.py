@@ -11,12 +11,15 @@ from __future__ import annotations
 from typing import Any
 
 from .matcher import RuleSet, is_robots_txt, select_groups
-from .model import Line, Verdict
-from .parser import MAX_BYTES, decode, read_lines, scan
+from .model import Line, LineKind, Verdict
+from .parser import MAX_BYTES, count_lines, decode, read_lines, scan
 from .urls import plain_target, target
 from .useragents import product_token
 
 _MAX_CACHED_AGENTS = 256
+# Lines past the parse limit kept as `Line`s; the rest are only counted, so 10 MB of
+# line ends cost a count, not ten million objects.
+MAX_OVERFLOW_LINES = 1_000
 
 
 class Robots:
@@ -82,11 +85,25 @@ class Robots:
 
     @property
     def overflow(self) -> tuple[Line, ...]:
-        """The lines past the 500 KiB limit: kept for the record, never applied."""
+        """The first `MAX_OVERFLOW_LINES` lines past the 500 KiB limit: kept for the record, never applied.
+
+        `overflow_line_count` says how many there are in all.
+        """
         if self._overflow is None:
             overflow_text = self.overflow_text if self.truncated else ""  # no decoding when there is none
-            self._overflow = read_lines(overflow_text, len(self.lines) + 1, {})
+            end = -1
+            for _ in range(MAX_OVERFLOW_LINES):
+                end = overflow_text.find("\n", end + 1)
+                if end < 0:
+                    break
+            head = overflow_text if end < 0 else overflow_text[: end + 1]
+            self._overflow = read_lines(head, len(self.lines) + 1, {})
         return self._overflow
+
+    @property
+    def overflow_line_count(self) -> int:
+        """How many lines stand past the 500 KiB limit (all of them, not only those in `overflow`)."""
+        return count_lines(self.overflow_text) if self.truncated else 0
 
     def __repr__(self) -> str:
         return f"<Robots {len(self.lines)} lines, {len(self.groups)} groups>"
@@ -137,9 +154,16 @@ class Robots:
     def line(self, number: int) -> Line:
         """The line with 1-based `number`, including lines past the parse limit."""
         index = number - 1
+        if not 0 <= index < len(self.lines) + self.overflow_line_count:
+            raise IndexError(f"no line {number}")
         if index < len(self.lines):
             return self.lines[index]
-        return self.overflow[index - len(self.lines)]
+        index -= len(self.lines)
+        if index < len(self.overflow):
+            return self.overflow[index]
+        # Past the lines kept as objects: read this one from the text.
+        raw = self.overflow_text.split("\n", index + 1)[index]
+        return read_lines(raw, number, {})[0] if raw else Line(number, "", LineKind.BLANK, None, None, None, None)
 
     def as_dict(self) -> dict[str, Any]:
         return {
