@@ -16,7 +16,8 @@ from typing import Any
 
 import pytest
 
-from robotscope.compat import RequestRate, RobotFileParser
+from robotscope import parse
+from robotscope.compat import RobotFileParser, crawl_delay
 
 AGENT = "test_robotparser"
 
@@ -136,7 +137,7 @@ def test_stdlib_cases_answer_as_rfc_9309_says(case: dict[str, Any]) -> None:
     if "crawl_delay" in case:
         assert parser.crawl_delay(agent) == case["crawl_delay"]
     if "request_rate" in case:
-        expected = None if case["request_rate"] is None else RequestRate(*case["request_rate"])
+        expected = None if case["request_rate"] is None else urllib.robotparser.RequestRate(*case["request_rate"])
         assert parser.request_rate(agent) == expected
 
 
@@ -196,3 +197,52 @@ def test_read_a_403_allows_everything_as_rfc_9309_says() -> None:
     finally:
         server.shutdown()
         server.server_close()
+
+
+def test_request_rate_is_the_standard_librarys_named_tuple() -> None:
+    parser = RobotFileParser()
+    parser.parse(FIGTREE["robots"].splitlines())
+    rate = parser.request_rate("figtree")
+    assert isinstance(rate, urllib.robotparser.RequestRate) and (rate.requests, rate.seconds) == (9, 30)
+
+
+RECORDS_PER_RUN = "User-agent: a\nCrawl-delay: 5\nUser-agent: b\nCrawl-delay: 10\nDisallow: /x\nUser-agent: *\nCrawl-delay: 1\n"
+
+
+@pytest.mark.parametrize(("agent", "delay"), [("a", 5), ("b", 10), ("c", 1)])
+def test_crawl_delay_belongs_to_the_user_agent_lines_right_above_it(agent: str, delay: int) -> None:
+    # As the standard library (and Protego) read it; the Disallow still applies to a and b
+    # together, since under RFC 9309 a record does not end a group.
+    parser = RobotFileParser()
+    parser.parse(RECORDS_PER_RUN.splitlines())
+    old = urllib.robotparser.RobotFileParser()
+    old.parse(RECORDS_PER_RUN.splitlines())
+    assert parser.crawl_delay(agent) == old.crawl_delay(agent) == delay
+    assert parser.can_fetch(agent, "/x") is (agent == "c")
+
+
+def test_a_real_file_keeps_each_crawlers_delay_to_itself() -> None:
+    # artofmanliness.com: Slurp 2, bingbot 2, then `*` 1, with no rule between them, so under
+    # RFC 9309 all three are one group; the delay of 2 was handed to every crawler.
+    import pathlib
+
+    path = pathlib.Path(__file__).parent / "corpus" / "robots" / "artofmanliness.com"
+    robots = parse(path.read_bytes())
+    old = urllib.robotparser.RobotFileParser()
+    old.parse(path.read_text().splitlines())
+    for agent, delay in (("Slurp", 2), ("bingbot", 2), ("Googlebot", 1)):
+        assert crawl_delay(robots, agent) == old.crawl_delay(agent) == delay
+
+
+@pytest.mark.parametrize("value", ["-5", "-0.5", "inf", "-inf", "nan", "1e999", "five", ""])
+def test_invalid_crawl_delays_are_none(value: str) -> None:
+    parser = RobotFileParser()
+    parser.parse([f"User-agent: *\n", f"Crawl-delay: {value}\n"])
+    assert parser.crawl_delay("bot") is None
+
+
+@pytest.mark.parametrize(("value", "delay"), [("0", 0), ("3", 3), ("0.5", 0.5), (" 2 ", 2)])
+def test_valid_crawl_delays(value: str, delay: float) -> None:
+    parser = RobotFileParser()
+    parser.parse(["User-agent: *", f"Crawl-delay: {value}"])
+    assert parser.crawl_delay("bot") == delay

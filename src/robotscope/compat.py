@@ -12,38 +12,60 @@ docs/compat.md lists where that differs from the old first-match parser.
 
 from __future__ import annotations
 
+import math
 import time
 import urllib.parse
 from collections.abc import Iterable
-from typing import NamedTuple
+from urllib.robotparser import RequestRate
 
-from .matcher import select_groups
 from .model import Record
 from .robots import Robots, parse
 from .useragents import product_token
 
 
-class RequestRate(NamedTuple):
-    requests: int
-    seconds: int
+def agent_record(robots: Robots, useragent: str, key: str) -> Record | None:
+    """The first `key` record (e.g. crawl-delay) for `useragent`: of the user-agent lines right above it.
 
-
-def group_record(robots: Robots, useragent: str, key: str) -> Record | None:
-    """The first `key` record (e.g. crawl-delay) of the groups that apply to `useragent`."""
-    groups = select_groups(robots.groups, product_token(useragent))
-    return next((r for g in groups for r in g.records if r.key == key), None)
+    A record naming the crawler's token wins, else one under `*`, as in the
+    standard library and Protego: `User-agent: a / Crawl-delay: 5 /
+    User-agent: b / Crawl-delay: 10` gives a 5 and b 10, although RFC 9309
+    makes a and b one group for their Allow and Disallow rules.
+    """
+    token = product_token(useragent)
+    fallback = None
+    for record in robots.records:
+        if record.key != key:
+            continue
+        if token in record.agents:
+            return record
+        if fallback is None and "*" in record.agents:
+            fallback = record
+    return fallback
 
 
 def crawl_delay(robots: Robots, useragent: str) -> int | float | None:
-    """The Crawl-delay of the groups that apply to `useragent`, in seconds, or None when unset or not a number."""
-    record = group_record(robots, useragent, "crawl-delay")
+    """The Crawl-delay for `useragent` in seconds, or None when unset, not a number, negative or not finite."""
+    record = agent_record(robots, useragent, "crawl-delay")
     if record is None:
         return None
     try:
         value = float(record.value)
     except ValueError:
         return None
+    if not math.isfinite(value) or value < 0:
+        return None  # as the standard library and Protego: -5, inf and nan are no delay
     return int(value) if value.is_integer() else value
+
+
+def request_rate(robots: Robots, useragent: str) -> RequestRate | None:
+    """The Request-rate (`requests/seconds`) for `useragent`, or None when unset or malformed."""
+    record = agent_record(robots, useragent, "request-rate")
+    if record is None:
+        return None
+    requests, _, seconds = record.value.partition("/")
+    if not (requests.strip().isdigit() and seconds.strip().isdigit()):
+        return None
+    return RequestRate(int(requests), int(seconds))
 
 
 class RobotFileParser:
@@ -101,22 +123,13 @@ class RobotFileParser:
             return False
         return self._robots.can_fetch(useragent, url)
 
-    def _record(self, useragent: str, key: str) -> Record | None:
-        return None if self._robots is None else group_record(self._robots, useragent, key)
-
     def crawl_delay(self, useragent: str) -> int | float | None:
-        """The Crawl-delay of the group that applies to `useragent`, in seconds, or None."""
+        """The Crawl-delay for `useragent` (of the user-agent lines right above it), in seconds, or None."""
         return None if self._robots is None else crawl_delay(self._robots, useragent)
 
     def request_rate(self, useragent: str) -> RequestRate | None:
-        """The Request-rate (`requests/seconds`) of the group that applies to `useragent`, or None."""
-        record = self._record(useragent, "request-rate")
-        if record is None:
-            return None
-        requests, _, seconds = record.value.partition("/")
-        if not (requests.strip().isdigit() and seconds.strip().isdigit()):
-            return None
-        return RequestRate(int(requests), int(seconds))
+        """The Request-rate for `useragent` as the standard library's `RequestRate`, or None."""
+        return None if self._robots is None else request_rate(self._robots, useragent)
 
     def site_maps(self) -> list[str] | None:
         """The Sitemap URLs of the file, or None when it names none."""

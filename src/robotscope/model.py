@@ -93,16 +93,20 @@ class Record(NamedTuple):
     """A `key: value` line other than user-agent, allow and disallow.
 
     Sitemaps and other records such as crawl-delay; `key` is lower-cased.
-    `group` is the index of the group it stands in, if any.
+    `group` is the index of the group it stands in, if any; `agents` are the
+    tokens of the run of user-agent lines right above it, the crawlers a
+    record such as crawl-delay is for (a rule or another record ends a run;
+    the group goes on).
     """
 
     key: str
     value: str
     line: int
     group: int | None
+    agents: tuple[str, ...] = ()
 
     def as_dict(self) -> dict[str, Any]:
-        return self._asdict()
+        return {**self._asdict(), "agents": list(self.agents)}
 
 
 class Group(NamedTuple):

@@ -145,6 +145,11 @@ def scan(text: str) -> Scanned:
     others: list[Record] = []
     current: _GroupBuilder | None = None
     seen_rule = False
+    # The user-agent lines right above a record (crawl-delay, ...) are the crawlers it is
+    # for, as in the standard library, Protego and the 1996 draft: any rule or record ends
+    # that run, while the group (for Allow/Disallow) goes on under RFC 9309.
+    run: tuple[str, ...] = ()
+    in_run = False
     # Locals: an Enum member looked up on its class costs as much as the rest of a line.
     user_agent, sitemap, allow = LineKind.USER_AGENT, LineKind.SITEMAP, LineKind.ALLOW
     patterns: dict[str, str] = {}
@@ -159,18 +164,24 @@ def scan(text: str) -> Scanned:
             if token is not None:
                 current.agents.append(token)
             current.agent_lines.append(number)
+            if not in_run:
+                run, in_run = (), True
+            if token is not None:
+                run += (token,)
         elif kind is sitemap:
             # Sitemaps belong to the file, not to the group they stand in.
             sitemaps.append(Record("sitemap", value, number, None))
         elif kind is None:
             # Interned: a few keys (crawl-delay, host, ...) recur in thousands of lines.
-            other = Record(sys.intern(key.lower()), value, number, None if current is None else len(builders) - 1)
+            in_run = False
+            other = Record(sys.intern(key.lower()), value, number, None if current is None else len(builders) - 1, run)
             others.append(other)
             if current is not None:
                 current.records.append(other)
         elif current is not None:
             # RFC 9309, Section 2.1: a rule before any user-agent line belongs to no group.
             seen_rule = True
+            in_run = False
             # normalise(value), with its fast path inlined: most patterns are plain ASCII.
             plain = value.isascii() and value.isprintable() and " " not in value and "%" not in value
             # One string per distinct pattern: bad-bot lists repeat the same rules in every group.
