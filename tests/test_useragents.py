@@ -20,7 +20,10 @@ from robotscope.useragents import group_token, product_token
         ("*bot", None),
         ("/bot", None),
         ("", None),
-        ("bot2000", "bot"),
+        ("bot2000", "bot2000"),
+        ("360Spider", "360spider"),
+        ("MJ12bot/v1.4", "mj12bot"),
+        ("Rule1TestBot", "rule1testbot"),
     ],
 )
 def test_group_token(value: str, token: str | None) -> None:

@@ -1,7 +1,12 @@
 """Product tokens: of a `user-agent` line in a file, and of the crawler asking.
 
-RFC 9309, Section 2.2.1: a group names a crawler by its product token, the
-characters `a-zA-Z_-`, and crawlers match it case-insensitively. A crawler
+RFC 9309, Section 2.2.1: a group names a crawler by its product token, and
+crawlers match it case-insensitively. The token is read as the leading run
+of letters, digits, `-` and `_`: RFC 9309's grammar has no digits, but real
+crawlers do (`360Spider`, `MJ12bot`), and the standard library, Protego,
+texting_robots and the other suites all keep them (`Rule1TestBot` and
+`Rule7TestBot` are two crawlers). Google's parser stops at the first digit;
+docs/differences-from-google.md lists that. A crawler
 may be named by its token (`Googlebot`) or by its full HTTP User-Agent
 string, from which the token is extracted here. Imports nothing from
 robotscope.
@@ -12,9 +17,9 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-_TOKEN = re.compile(r"[A-Za-z_-]+")
+_TOKEN = re.compile(r"[A-Za-z0-9_-]+")
 # `Name/version` products, anywhere in a User-Agent string (inside comments too).
-_PRODUCT = re.compile(r"(?:^|[\s(;,])([A-Za-z_-]+)/[0-9A-Za-z]")
+_PRODUCT = re.compile(r"(?:^|[\s(;,])([A-Za-z0-9_-]+)/[0-9A-Za-z]")
 
 # Products that name a browser engine or platform rather than a crawler.
 _NOT_CRAWLERS = frozenset(
@@ -27,8 +32,8 @@ def group_token(value: str) -> str | None:
     """Return the token a `user-agent` line's value names, lower-cased.
 
     `*` is the global group (also when followed by whitespace and more text,
-    as Google reads it); otherwise the leading `a-zA-Z_-` characters, so
-    `Googlebot/2.1` names `googlebot`. None when no token can be read
+    as Google reads it); otherwise the leading letters, digits, `-` and
+    `_`, so `Googlebot/2.1` names `googlebot` and `MJ12bot` `mj12bot`. None when no token can be read
     (`*bot`, `/bot`, an empty value).
     """
     if value == "*" or (value[:1] == "*" and value[1:2].isspace()):

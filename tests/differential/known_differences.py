@@ -446,6 +446,20 @@ def decode_reserved_escapes(trial: Trial) -> Trial | None:
     )
 
 
+_DIGIT_IN_TOKEN = re.compile(r"^(\s*user-agent\s*:\s*[A-Za-z_-]*)[0-9][^#]*", re.IGNORECASE)
+
+
+def _cut_token_at_digit(raw: str) -> str | None:
+    match = _DIGIT_IN_TOKEN.match(raw)
+    return None if match is None else match.group(1) + raw[match.end() :]
+
+
+def strict_tokens(trial: Trial) -> Trial | None:
+    """Give robotscope user-agent values cut at their first digit, as Google's token extraction reads them."""
+    fixed = _rewrite_lines(_r_text(trial), _cut_token_at_digit)
+    return None if fixed is None else dataclasses.replace(trial, r_data=fixed)
+
+
 # --------------------------------------------------------------------------
 # The list
 # --------------------------------------------------------------------------
@@ -487,6 +501,17 @@ KNOWN_DIFFERENCES: tuple[KnownDifference, ...] = (
         "robotscope derives the token so callers can pass what they send in the HTTP header.",
         "Ask Google about the product token robotscope extracted.",
         google_gets_token,
+    ),
+    KnownDifference(
+        "google-strict-token",
+        "robotscope reads a product token as the leading letters, digits, `-` and `_` (`360Spider`, "
+        "`MJ12bot`); Google's parser stops at the first digit, so `User-agent: 360Spider` names no crawler "
+        "there and `MJ12bot` names `MJ`.",
+        "RFC 9309, Section 2.2.1's grammar has no digits in a token, but real crawlers have them, and the "
+        "standard library, Protego, texting_robots and every peer suite keep them (`Rule1TestBot` and "
+        "`Rule7TestBot` are two crawlers); robotscope follows the crawlers' own names.",
+        "Cut robotscope's user-agent values at their first digit.",
+        strict_tokens,
     ),
     KnownDifference(
         "google-missing-colon",

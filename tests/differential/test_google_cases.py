@@ -54,6 +54,9 @@ EXAMPLES: dict[str, Example] = {
         False,
         True,
     ),
+    "digit-in-token": Example(
+        "google-strict-token", "User-agent: MJ12bot\nDisallow: /\n", "MJ12bot", HOST + "/page", False, True
+    ),
     "disallow-without-colon": Example(
         "google-missing-colon", "User-agent: *\nDisallow /private\n", "Googlebot", HOST + "/private/x", True, False
     ),
