@@ -1,7 +1,7 @@
 """Fetch /robots.txt the way crawlers do: the only HTTP code of robotscope, on httpx.
 
-`fetch_robots` and `fetch_robots_async` are two thin shells around one
-`_Fetch`, which holds everything but the I/O: which URL to request next
+`fetch_robots_async` is a thin shell around one `_Fetch`, which holds
+everything but the I/O: which URL to request next
 (redirects are followed by hand, up to five hops, across hosts, loops
 detected), how much of the body to keep, what to store in the cache, and
 the `FetchResult` with the decision of every policy (`policy.decide`).
@@ -10,24 +10,32 @@ Limits: at most 500 KiB of body (plus the rest of the line the limit falls
 in, at most 2 KiB more) is decoded, and decoding stops there too. The body
 is read raw and inflated here with a bounded `zlib` decompressor, because
 httpx's decoders inflate a whole network read at once (a 64 KiB read of a
-gzip bomb would become 64 MB). `timeout` bounds every network operation
-and the fetch as a whole, so a server that trickles bytes cannot hold it.
-Transport errors (DNS, connect, TLS, timeout) land in the result; they are
-never raised.
+gzip bomb would become 64 MB); a compressed body that ends before its end
+marker is incomplete data, a transient failure. `timeout` is one deadline
+for the whole fetch (DNS, connect, headers, body, every redirect hop), so a
+server that trickles bytes cannot hold it; `fetch_robots` runs the async
+fetch in an event loop of its own for that reason. A redirect that cannot be followed (no Location,
+`javascript:`, `ftp:`, malformed) ends the chain the same way whatever the
+reason, and the reason is kept. Transport errors (DNS, connect, TLS,
+timeout, incomplete) land in the result; they are never raised.
 """
 
 from __future__ import annotations
 
+import asyncio
 import re
 import sqlite3
 import time
 import zlib
-from collections.abc import Mapping
+from collections.abc import AsyncIterator, Coroutine, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
-from urllib.parse import urldefrag, urljoin, urlsplit
+from urllib.parse import urldefrag, urljoin
 
+import anyio
+import anyio.to_thread
 import httpx
 
 from . import __version__
@@ -43,6 +51,7 @@ LINE_SLACK = 2048  # how far past MAX_BYTES the line the limit falls in may run
 _LIMIT = MAX_BYTES + LINE_SLACK
 _REDIRECTS = frozenset({301, 302, 303, 307, 308})
 _EOL = re.compile(rb"[\r\n]")
+_SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*):")  # RFC 3986, Section 3.1
 
 
 @dataclass(frozen=True)
@@ -106,10 +115,24 @@ class _Undecodable(Exception):
     """A Content-Encoding robotscope does not ask for and cannot decode."""
 
 
-class _Body:
-    """The body as it arrives: decoded with a bounded inflater, cut at the size limit."""
+class _Incomplete(Exception):
+    """The body ended before its encoding did (a gzip stream cut short): incomplete data."""
 
-    def __init__(self, encoding: str, deadline: float) -> None:
+
+# Kept at most: the limit, the rest of the line it falls in, a CRLF pair that may end
+# that line on its last byte, and one byte more, which tells that the body goes on.
+_KEEP = _LIMIT + 2
+
+
+class _Body:
+    """The body as it arrives: decoded with a bounded inflater, cut after the line the limit falls in.
+
+    The inflater never produces more than the room left, so memory stays
+    under `_KEEP` bytes whatever the compression ratio; once the cut is
+    known, reading stops.
+    """
+
+    def __init__(self, encoding: str) -> None:
         encoding = encoding.strip().lower()
         if encoding in ("gzip", "x-gzip"):
             self._inflater: Any = zlib.decompressobj(16 + zlib.MAX_WBITS)
@@ -119,16 +142,13 @@ class _Body:
             self._inflater = None
         else:
             raise _Undecodable(f"unsupported Content-Encoding {encoding!r}")
-        self._deadline = deadline
         self._data = bytearray()
         self.truncated = False
 
     def feed(self, raw: bytes) -> bool:
         """Take one network read; True once enough is kept and reading should stop."""
-        if time.monotonic() > self._deadline:
-            raise _Deadline("the body took longer than the timeout")
         while raw:
-            room = _LIMIT + 1 - len(self._data)  # one byte past the limit tells there is more
+            room = _KEEP - len(self._data)  # never 0 here: a full buffer always decides the cut
             if self._inflater is not None:
                 chunk = self._inflater.decompress(raw, room)
                 raw = self._inflater.unconsumed_tail
@@ -141,19 +161,34 @@ class _Body:
                 break
         return False
 
+    def end(self) -> None:
+        """The network stream ended: raise `_Incomplete` if the encoded stream had not."""
+        if self._inflater is not None and not self._inflater.eof:
+            raise _Incomplete("the compressed body ended before its end marker: the data is incomplete")
+
     def _cut(self) -> bool:
+        """Cut after the line the limit falls in, once that line's end is known; True if cut."""
         data = self._data
-        if len(data) <= MAX_BYTES:
+        size = len(data)
+        if size <= MAX_BYTES:
             return False
         if data[MAX_BYTES - 1] in b"\r\n":
-            end: int | None = MAX_BYTES
+            end = MAX_BYTES  # the limit falls on a line end
         else:
             eol = _EOL.search(data, MAX_BYTES, _LIMIT)
-            end = eol.end() if eol else (_LIMIT if len(data) > _LIMIT else None)
-        if end is not None and data[end - 1 : end] == b"\r" and data[end : end + 1] == b"\n":
-            end += 1
-        if end is None or len(data) <= end:
-            return False  # the line may end in the next read, or the body may end here
+            if eol is None:
+                if size <= _LIMIT:
+                    return False  # the line may still end within the slack
+                end = _LIMIT  # a line longer than the slack: cut inside it (the parser drops it)
+            else:
+                end = eol.end()
+        if data[end - 1] == 0x0D:  # a CR: an LF right after it belongs to the same line end
+            if size == end:
+                return False  # not known yet
+            if data[end] == 0x0A:
+                end += 1
+        if size <= end:
+            return False  # the body may end here: one more byte tells
         del data[end:]
         self.truncated = True
         return True
@@ -167,6 +202,8 @@ def _error(error: BaseException) -> FetchError:
     lowered = message.lower()
     if isinstance(error, (httpx.TimeoutException, _Deadline)):
         kind = "timeout"
+    elif isinstance(error, (_Incomplete, httpx.RemoteProtocolError)):
+        kind = "incomplete"
     elif isinstance(error, (_Undecodable, zlib.error, httpx.DecodingError)):
         kind = "decode"
     elif isinstance(error, httpx.ConnectError):
@@ -185,7 +222,29 @@ def _error(error: BaseException) -> FetchError:
 
 
 # What the I/O shells catch: every way a fetch can fail on the wire.
-_FAILURES = (httpx.HTTPError, httpx.InvalidURL, _Deadline, _Undecodable, zlib.error)
+_FAILURES = (httpx.HTTPError, httpx.InvalidURL, _Deadline, _Undecodable, _Incomplete, zlib.error)
+
+
+def redirect_target(base: str, location: str | None) -> tuple[str | None, str | None]:
+    """Where a redirect from `base` leads: (URL, None), or (None, why it cannot be followed).
+
+    Only an absolute or relative reference that resolves to an http or https
+    URL with a valid host and port can be followed; `javascript:`, `ftp:`,
+    `file:`, a missing Location and a malformed one all end the chain alike.
+    """
+    if location is None or not location.strip():
+        return None, "it has no Location header"
+    shown = location.strip()[:200]
+    try:
+        target = urldefrag(urljoin(base, location.strip())).url
+        _robots_url(target)  # http(s), a host, a valid port: the one home of that test
+        httpx.URL(target)
+    except (ValueError, httpx.InvalidURL) as error:  # InvalidURL (ours) is a ValueError
+        scheme = _SCHEME.match(shown)
+        if scheme is not None and scheme[1].lower() not in ("http", "https"):
+            return None, f"its Location `{shown}` is a {scheme[1].lower()}: URL, not http or https"
+        return None, f"its Location `{shown}` is not a valid http or https URL ({error})"
+    return target, None
 
 
 def _open_cache(cache: RobotsCache | bool | None) -> tuple[RobotsCache | None, bool, list[str]]:
@@ -213,12 +272,13 @@ class _Fetch:
         self.timeout = timeout
         self.headers = {"User-Agent": user_agent, "Accept-Encoding": "gzip, deflate"}
         self.cache, self._owns_cache, warnings = _open_cache(cache)
-        self.warnings = warnings + (self.cache.warnings if self.cache is not None else [])
+        self.warnings = warnings  # the cache's own are read when the result is made, after `put`
         self.deadline = time.monotonic() + timeout
         self.next_url: str | None = self.robots_url
         self.hops: list[tuple[str, int]] = []
         self.redirects = 0
         self.loop = False
+        self.unfollowable: str | None = None  # why the last redirect could not be followed
         self.status: int | None = None
         self.response_headers: dict[str, str] = {}
         self.body: _Body | None = None
@@ -235,29 +295,26 @@ class _Fetch:
         self.close()
         return result
 
-    def request_timeout(self) -> float:
-        remaining = self.deadline - time.monotonic()
-        if remaining <= 0:
-            raise _Deadline("the redirect chain took longer than the timeout")
-        return remaining
+    def remaining(self) -> float:
+        """Seconds left of the one deadline that bounds the whole fetch."""
+        return max(0.0, self.deadline - time.monotonic())
 
     def on_response(self, response: httpx.Response) -> _Body | None:
         """Record a hop; the body reader when this is the final response, None to go on."""
         url, status = str(response.request.url), response.status_code
         self.hops.append((url, status))
-        location = response.headers.get("location")
-        if status in _REDIRECTS and location:
-            target = urldefrag(urljoin(url, location.strip())).url
-            if any(target == seen for seen, _ in self.hops):
+        if status in _REDIRECTS:
+            target, self.unfollowable = redirect_target(url, response.extensions.get(_LOCATION))
+            if target is not None and any(target == seen for seen, _ in self.hops):
                 self.loop = True
-            elif urlsplit(target).scheme in ("http", "https") and self.redirects < MAX_REDIRECTS:
+            elif target is not None and self.redirects < MAX_REDIRECTS:
                 self.redirects += 1
                 self.next_url = target
                 return None
         self.next_url = None
         self.status = status
         self.response_headers = dict(response.headers)
-        self.body = _Body(response.headers.get("content-encoding", ""), self.deadline)
+        self.body = _Body(response.headers.get("content-encoding", ""))
         return self.body
 
     def on_error(self, error: BaseException) -> None:
@@ -270,6 +327,7 @@ class _Fetch:
             "hops": [list(hop) for hop in self.hops],
             "redirects": self.redirects,
             "loop": self.loop,
+            "unfollowable": self.unfollowable,
             "bytes_received": len(body),
             "truncated": truncated,
             "error": None if self.error is None else [self.error.kind, self.error.message],
@@ -295,7 +353,9 @@ class _Fetch:
     @staticmethod
     def _outcome(status: int | None, meta: Mapping[str, Any], html: bool = False) -> Outcome:
         error = meta.get("error")
-        return Outcome(status, None if error is None else error[0], meta["redirects"], meta["loop"], html)
+        return Outcome(
+            status, None if error is None else error[0], meta["redirects"], meta["loop"], html, meta.get("unfollowable")
+        )
 
     def _result(self, stored: Stored, entry: Entry, *, from_cache: bool) -> FetchResult:
         """The same reading for a fresh fetch and a cache hit: parse, decide for every policy."""
@@ -327,7 +387,7 @@ class _Fetch:
             from_cache=from_cache,
             robots=robots,
             body=stored.body,
-            warnings=tuple(self.warnings),
+            warnings=tuple(self.warnings + (self.cache.take_warnings() if self.cache is not None else [])),
         )
 
 
@@ -338,36 +398,87 @@ def fetch_robots(
     user_agent: str = DEFAULT_UA,
     timeout: float = 10.0,
     cache: RobotsCache | bool | None = None,
-    transport: httpx.BaseTransport | None = None,
+    transport: httpx.BaseTransport | httpx.AsyncBaseTransport | None = None,
 ) -> FetchResult:
     """Fetch the robots.txt of `url`'s origin and decide what it means under every policy.
 
-    `cache`: a `RobotsCache`, None for the default one in the user's cache
-    directory, or False for none. `transport`: an httpx transport every
-    request goes through (e.g. one that refuses private addresses); with
-    one, proxy settings from the environment are not read, so nothing
-    bypasses it. Raises `InvalidURL` for a URL that has no robots.txt and
-    ValueError for an unknown policy; network failures are part of the
-    result, never raised.
+    `timeout` is one deadline for the whole fetch: name resolution, connect,
+    status line and headers, body, and every redirect hop. A fetch that
+    misses it is a timeout (the file is unreachable), however the server
+    paces its bytes. `cache`: a `RobotsCache`, None for the default one in
+    the user's cache directory, or False for none. `transport`: an httpx
+    transport every request goes through (e.g. one that refuses private
+    addresses); with one, proxy settings from the environment are not read,
+    so nothing bypasses it. Raises `InvalidURL` for a URL that has no
+    robots.txt and ValueError for an unknown policy; network failures are
+    part of the result, never raised.
+
+    The fetch runs on `fetch_robots_async` in an event loop of its own (in
+    a worker thread when this thread already runs one), because only a
+    cancellable fetch can be held to one deadline: blocking socket reads
+    can bound each read, not their sum.
     """
-    fetch = _Fetch(url, policy, user_agent, timeout, cache)
-    hit = fetch.cached()
-    if hit is not None:
-        return hit
-    with httpx.Client(
-        headers=fetch.headers, timeout=timeout, follow_redirects=False, transport=transport, trust_env=transport is None
-    ) as client:
-        try:
-            while fetch.next_url is not None:
-                with client.stream("GET", fetch.next_url, timeout=fetch.request_timeout()) as response:
-                    body = fetch.on_response(response)
-                    if body is not None:
-                        for chunk in response.iter_raw():
-                            if body.feed(chunk):
-                                break
-        except _FAILURES as error:
-            fetch.on_error(error)
-    return fetch.finish()
+    fetching = fetch_robots_async(
+        url, policy=policy, user_agent=user_agent, timeout=timeout, cache=cache, transport=_as_async(transport)
+    )
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return _run(fetching)
+    with ThreadPoolExecutor(1) as worker:
+        return worker.submit(_run, fetching).result()
+
+
+def _run(coroutine: Coroutine[Any, Any, FetchResult]) -> FetchResult:
+    # Not asyncio.run: it waits for the loop's executor threads, and a DNS lookup
+    # abandoned at the deadline may still be running in one.
+    loop = asyncio.new_event_loop()
+    try:
+        return loop.run_until_complete(coroutine)
+    finally:
+        loop.run_until_complete(loop.shutdown_asyncgens())
+        loop.close()  # shuts the executor down without waiting
+
+
+def _as_async(transport: httpx.BaseTransport | httpx.AsyncBaseTransport | None) -> httpx.AsyncBaseTransport | None:
+    if transport is None or isinstance(transport, httpx.AsyncBaseTransport):
+        return transport
+    return _ThreadedTransport(transport)
+
+
+class _ThreadedTransport(httpx.AsyncBaseTransport):
+    """A blocking transport run in worker threads, so the deadline can abandon its calls."""
+
+    def __init__(self, inner: httpx.BaseTransport) -> None:
+        self.inner = inner
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        response = await anyio.to_thread.run_sync(self.inner.handle_request, request, abandon_on_cancel=True)
+        return httpx.Response(
+            response.status_code,
+            headers=response.headers,
+            stream=_ThreadedStream(response.stream),  # type: ignore[arg-type]  # a sync stream
+            extensions=response.extensions,
+        )
+
+    async def aclose(self) -> None:
+        await anyio.to_thread.run_sync(self.inner.close, abandon_on_cancel=True)
+
+
+class _ThreadedStream(httpx.AsyncByteStream):
+    def __init__(self, inner: httpx.SyncByteStream) -> None:
+        self._chunks = iter(inner)
+        self._inner = inner
+
+    async def __aiter__(self) -> AsyncIterator[bytes]:
+        while True:
+            chunk = await anyio.to_thread.run_sync(next, self._chunks, None, abandon_on_cancel=True)
+            if chunk is None:
+                return
+            yield chunk
+
+    async def aclose(self) -> None:
+        self._inner.close()
 
 
 async def fetch_robots_async(
@@ -379,22 +490,50 @@ async def fetch_robots_async(
     cache: RobotsCache | bool | None = None,
     transport: httpx.AsyncBaseTransport | None = None,
 ) -> FetchResult:
-    """`fetch_robots` for asyncio: the same requests, limits and decisions."""
+    """`fetch_robots` for asyncio: the same requests, limits, deadline and decisions."""
     fetch = _Fetch(url, policy, user_agent, timeout, cache)
     hit = fetch.cached()
     if hit is not None:
         return hit
     async with httpx.AsyncClient(
-        headers=fetch.headers, timeout=timeout, follow_redirects=False, transport=transport, trust_env=transport is None
+        headers=fetch.headers,
+        timeout=timeout,
+        follow_redirects=False,
+        transport=transport,
+        trust_env=transport is None,
+        event_hooks={"response": [_take_location]},
     ) as client:
         try:
-            while fetch.next_url is not None:
-                async with client.stream("GET", fetch.next_url, timeout=fetch.request_timeout()) as response:
-                    body = fetch.on_response(response)
-                    if body is not None:
-                        async for chunk in response.aiter_raw():
-                            if body.feed(chunk):
-                                break
+            # One deadline over every hop, however the server paces its bytes (httpx's
+            # timeouts bound each network operation, not their sum).
+            with anyio.fail_after(fetch.remaining()):
+                await _exchange(client, fetch)
+        except TimeoutError:
+            fetch.on_error(_Deadline(f"no complete answer within the {timeout:g} s timeout"))
         except _FAILURES as error:
             fetch.on_error(error)
     return fetch.finish()
+
+
+_LOCATION = "robotscope.location"
+
+
+async def _take_location(response: httpx.Response) -> None:
+    # Redirects are followed by hand (`redirect_target`); httpx would parse the
+    # Location itself and raise on `javascript:` and other URLs it cannot build.
+    location = response.headers.pop("location", None)
+    response.extensions[_LOCATION] = location
+
+
+async def _exchange(client: httpx.AsyncClient, fetch: _Fetch) -> None:
+    """Request each hop of the chain and read the final body, as `fetch` directs."""
+    while fetch.next_url is not None:
+        async with client.stream("GET", fetch.next_url) as response:
+            body = fetch.on_response(response)
+            if body is None:
+                continue
+            async for chunk in response.aiter_raw():
+                if body.feed(chunk):
+                    break
+            else:
+                body.end()

@@ -219,7 +219,10 @@ class Outcome:
     `error` the transport error kind (`timeout`, `dns`, `connect`, `tls`,
     `network`, `decode`) when the fetch failed; `redirects` the redirects
     followed; `loop` whether a redirect pointed back into the chain; `html`
-    whether a 2xx body looks like an HTML page.
+    whether a 2xx body looks like an HTML page; `unfollowable` why the final
+    redirect could not be followed (no Location, not http or https, malformed).
+    The error kind `incomplete` is a body cut short (a compressed stream
+    without its end, a connection closed before Content-Length was read).
     """
 
     status: int | None = None
@@ -227,6 +230,7 @@ class Outcome:
     redirects: int = 0
     loop: bool = False
     html: bool = False
+    unfollowable: str | None = None
 
 
 @dataclass(frozen=True)
@@ -281,6 +285,8 @@ def decide(
             cause = (
                 f"HTTP {status} after {outcome.redirects} redirects, more than the {MAX_REDIRECTS} followed"
             )
+        elif outcome.unfollowable is not None:
+            cause = f"HTTP {status} is a redirect that cannot be followed: {outcome.unfollowable}"
         else:
             cause = f"HTTP {status} is a redirect that cannot be followed"
         return _decision(row, "allow-all", f"{cause}, so {row.too_many_redirects}")
