@@ -237,7 +237,7 @@ def test_a_real_file_keeps_each_crawlers_delay_to_itself() -> None:
 @pytest.mark.parametrize("value", ["-5", "-0.5", "inf", "-inf", "nan", "1e999", "five", ""])
 def test_invalid_crawl_delays_are_none(value: str) -> None:
     parser = RobotFileParser()
-    parser.parse([f"User-agent: *\n", f"Crawl-delay: {value}\n"])
+    parser.parse(["User-agent: *\n", f"Crawl-delay: {value}\n"])
     assert parser.crawl_delay("bot") is None
 
 

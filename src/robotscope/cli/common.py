@@ -84,17 +84,28 @@ def is_url(source: str) -> bool:
 
 
 def open_cache(no_cache: bool, cache_path: str | None) -> Any:
-    """The cache to fetch through: False with --no-cache, a file with --cache, else the default (None)."""
+    """The cache to fetch through: False with --no-cache, else the --cache file or the default one.
+
+    A cache that cannot be used (locked, read-only, uncreatable) is never an
+    error: the fetch goes on without it, and the cache's one warning is
+    printed with the fetch's. Opened once here, so a command that fetches
+    many origins (bulk) warns once, not once per origin.
+    """
     if no_cache:
         return False
-    if cache_path is None:
-        return None
-    from ..cache import RobotsCache  # sqlite3 is needed only when fetching
+    import sqlite3  # sqlite3 is needed only when fetching
+
+    from ..cache import RobotsCache
 
     try:
         return RobotsCache(cache_path)
-    except OSError as error:
-        fail(f"cannot open cache {cache_path!r}: {error.strerror or error}")
+    except (OSError, sqlite3.Error, RuntimeError) as error:  # RuntimeError: Path.home() without a home
+        # RobotsCache reports these itself; this only guards a failure outside its checks.
+        where = repr(cache_path) if cache_path is not None else "the default cache"
+        click.echo(
+            f"robotscope: warning: cannot open {where} ({error}); carrying on without caching", err=True
+        )
+        return False
 
 
 class Fetched:
