@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import subprocess
 import sys
@@ -9,8 +10,13 @@ from pathlib import Path
 
 import pytest
 
+from scrapy.exceptions import IgnoreRequest
+from scrapy.http import Request, Response
+from scrapy.utils.test import get_crawler
+from twisted.internet.defer import Deferred
+
 from robotscope import parse
-from robotscope.integrations.scrapy import RobotParser
+from robotscope.integrations.scrapy import RobotParser, RobotsTxtMiddleware
 
 from .conftest import Server
 
@@ -91,3 +97,44 @@ def test_middleware_unreachable_origin_disallows(server: Server) -> None:
     dead = "http://127.0.0.1:9/page"  # the discard port: nothing listens there
     result = crawl("middleware", [*urls, dead])
     assert server.url("/page") in result["fetched"] and dead not in result["fetched"]
+
+
+def _middleware() -> tuple[RobotsTxtMiddleware, Deferred[object]]:
+    crawler = get_crawler(settings_dict={"ROBOTSTXT_OBEY": True, "ROBOTSTXT_PARSER": "robotscope.integrations.scrapy.RobotParser"})
+    middleware = RobotsTxtMiddleware(crawler)
+    waiting: Deferred[object] = Deferred()
+    middleware._parsers["example.com"] = waiting
+    return middleware, waiting
+
+
+def test_middleware_reads_a_response_not_tied_to_a_request() -> None:
+    # Scrapy's own tests build such responses; `response.meta` raises for them.
+    middleware, waiting = _middleware()
+    response = Response("http://example.com/robots.txt", body=b"User-agent: *\nDisallow: /x\n")
+    got: list[object] = []
+    waiting.addCallback(got.append)
+    asyncio.run(middleware._parse_robots(response, "example.com", Request("http://example.com/")))
+    (parser,) = got
+    assert isinstance(parser, RobotParser)
+    assert not parser.allowed("http://example.com/x", USER_AGENT) and parser.allowed("http://example.com/y", USER_AGENT)
+
+
+def test_ignored_robots_txt_request_allows_everything_and_is_no_failure() -> None:
+    middleware, waiting = _middleware()
+    got: list[object] = []
+    waiting.addCallback(got.append)
+    middleware._robots_error(IgnoreRequest("filtered by another middleware"), "example.com")
+    (parser,) = got
+    assert isinstance(parser, RobotParser) and parser.allowed("http://example.com/anything", USER_AGENT)
+    stats = middleware.crawler.stats.get_stats()
+    assert stats.get("robotscope/robotstxt/ignored") == 1
+    assert "example.com" not in middleware._unreachable_since
+
+
+def test_a_download_error_still_disallows_everything() -> None:
+    middleware, waiting = _middleware()
+    got: list[object] = []
+    waiting.addCallback(got.append)
+    middleware._robots_error(ConnectionRefusedError("refused"), "example.com")
+    (parser,) = got
+    assert isinstance(parser, RobotParser) and not parser.allowed("http://example.com/anything", USER_AGENT)

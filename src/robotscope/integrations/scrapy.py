@@ -9,7 +9,11 @@ so an HTML 503 page reads as "allow all", and a network error also allows
 everything. The middleware below applies robotscope's status policies
 instead (4xx allow all; 5xx, 429 and network errors disallow all until a
 good copy is fetched, retried after ROBOTSCOPE_ROBOTSTXT_RETRY seconds;
-more than five redirects as the policy says)::
+more than five redirects as the policy says). When another middleware
+filters the robots.txt request itself (`IgnoreRequest`: the crawl chose not
+to fetch it; no server failed), there is no robots.txt and everything is
+allowed, as in Scrapy's own middleware, counted under
+`robotscope/robotstxt/ignored`::
 
     ROBOTSTXT_OBEY = True
     ROBOTSTXT_PARSER = "robotscope.integrations.scrapy.RobotParser"
@@ -28,6 +32,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from scrapy.downloadermiddlewares.robotstxt import RobotsTxtMiddleware as ScrapyRobotsTxtMiddleware
+from scrapy.exceptions import IgnoreRequest
 from scrapy.http import Response
 from scrapy.robotstxt import RobotParser as ScrapyRobotParser
 from scrapy.utils.httpobj import urlparse_cached
@@ -97,7 +102,10 @@ class RobotsTxtMiddleware(ScrapyRobotsTxtMiddleware):
         return parser
 
     async def _parse_robots(self, response: Response, netloc: str, request: Request) -> None:
-        redirects = len(response.meta.get("redirect_urls", ()))
+        # A response built without its request (by another middleware, or a test) has no
+        # `meta`, and Scrapy would turn the AttributeError into "unreachable".
+        request_of = response.request
+        redirects = 0 if request_of is None else len(request_of.meta.get("redirect_urls", ()))
         html = 200 <= response.status < 300 and looks_like_html(parse(response.body))
         decision = decide(Outcome(status=response.status, redirects=redirects, html=html), self._policy)
         self.crawler.stats.inc_value(f"robotscope/robotstxt/{decision.action}")
@@ -109,6 +117,11 @@ class RobotsTxtMiddleware(ScrapyRobotsTxtMiddleware):
             self._resolve(netloc, RobotParser(b""))  # an empty file allows everything
 
     def _robots_error(self, exc: Exception, netloc: str) -> None:
+        if isinstance(exc, IgnoreRequest):
+            # The crawl itself filtered the robots.txt request: no file, no failure.
+            self.crawler.stats.inc_value("robotscope/robotstxt/ignored")
+            self._resolve(netloc, RobotParser(b""))
+            return
         # Scrapy allows everything when robots.txt cannot be downloaded; RFC 9309,
         # Section 2.3.1.4 says an unreachable file means complete disallow.
         self.crawler.stats.inc_value(f"robotstxt/exception_count/{type(exc)}")
