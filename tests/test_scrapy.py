@@ -9,7 +9,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from scrapy.exceptions import IgnoreRequest
 from scrapy.http import Request, Response
 from scrapy.utils.test import get_crawler
