@@ -7,6 +7,7 @@ from collections import Counter
 from pathlib import Path
 
 from robotscope import LineKind, lint, parse
+from robotscope.parser import split_lines
 
 CORPUS = Path(__file__).parent / "corpus" / "robots"
 
@@ -21,8 +22,13 @@ def test_every_file_parses_losslessly_and_answers() -> None:
         data = path.read_bytes()
         robots = parse(data)
         text = data.decode("utf-8", "replace").removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
+        # Lines past the limit: the first MAX_OVERFLOW_LINES as Lines, the rest counted.
         kept = "".join(line.raw + "\n" for line in robots.lines + robots.overflow)
-        assert kept == (text if text.endswith("\n") or not text else text + "\n"), path.name
+        rest = robots.overflow_text.split("\n", len(robots.overflow))[-1] if robots.overflow else ""
+        assert kept + rest == (text if text.endswith("\n") or not text else text + "\n"), path.name
+        last = len(robots.lines) + robots.overflow_line_count
+        if last:
+            assert robots.line(last).raw == split_lines(text)[-1], path.name
         rule_lines = {r.line for g in robots.groups for r in g.rules}
         assert rule_lines <= {line.number for line in robots.lines if line.kind in (LineKind.ALLOW, LineKind.DISALLOW)}
         rules += len(rule_lines)

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import json
+
+import pytest
+
 from robotscope import LineKind, parse
 from robotscope.parser import MAX_BYTES
 
@@ -99,11 +103,38 @@ def test_bom_is_dropped_and_reported() -> None:
     assert not robots.can_fetch("a", "/x")
 
 
-def test_invalid_utf8_is_replaced_not_raised() -> None:
-    robots = parse(b"User-agent: *\nDisallow: /caf\xe9\n")
+def test_bytes_that_are_not_utf8_are_shown_replaced_and_matched_by_their_octets() -> None:
+    # RFC 9309, Section 2.2.2 percent-encodes octets: 0xE9 is compared as %E9, not as U+FFFD.
+    robots = parse(b"User-agent: *\nDisallow: /caf\xe9\nDisallow: /\xf0\x9f/x\nSitemap: https://a.example/\xff\n")
     assert robots.invalid_utf8
-    assert robots.groups[0].rules[0].pattern == "/caf\ufffd"
-    assert robots.groups[0].rules[0].normalised == "/caf%EF%BF%BD"
+    first, second = robots.groups[0].rules
+    assert (first.pattern, first.normalised) == ("/caf\ufffd", "/caf%E9")
+    assert (second.pattern, second.normalised) == ("/\ufffd/x", "/%F0%9F/x")
+    assert robots.lines[1].raw == "Disallow: /caf\ufffd" and robots.sitemaps[0].value == "https://a.example/\ufffd"
+    assert not robots.can_fetch("bot", "/caf%E9") and not robots.can_fetch("bot", "/caf%e9/page")
+    assert robots.can_fetch("bot", "/caf%EF%BF%BD") and robots.can_fetch("bot", "/caf\u00e9")
+    assert not robots.can_fetch("bot", "/%F0%9F/x")
+    json.dumps(robots.as_dict(), ensure_ascii=False).encode("utf-8")  # nothing unprintable leaks out
+
+
+@pytest.mark.parametrize(
+    ("data", "encoding"),
+    [
+        ("\ufeffUser-agent: *\nDisallow: /\n".encode("utf-16-le"), "utf-16-le"),
+        ("\ufeffUser-agent: *\nDisallow: /\n".encode("utf-16-be"), "utf-16-be"),
+        ("User-agent: *\nDisallow: /\n".encode("utf-16-le"), "utf-16-le"),
+        ("User-agent: *\nDisallow: /\n".encode("utf-16-be"), "utf-16-be"),
+        ("User-agent: *\nDisallow: /\n".encode("utf-32"), "utf-32-le"),
+        ("User-agent: *\nDisallow: /\n".encode("utf-32-be"), "utf-32-be"),
+        (b"User-agent: *\nDisallow: /\n", None),
+        (b"User-agent: *\nDisallow: / # \x00\n", None),
+    ],
+)
+def test_utf16_and_utf32_files_are_detected_and_read_as_crawlers_read_them(data: bytes, encoding: str | None) -> None:
+    robots = parse(data)
+    assert robots.encoding == encoding
+    # Crawlers read UTF-8: a wide file has no readable records, so nothing is blocked.
+    assert robots.can_fetch("bot", "/") is (encoding is not None)
 
 
 def test_only_first_512000_bytes_are_applied_and_the_cut_line_is_dropped() -> None:

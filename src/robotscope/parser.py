@@ -45,15 +45,56 @@ class Decoded(NamedTuple):
     text: str  # the part that is parsed, line ends normalised to LF
     overflow: str  # the part past MAX_BYTES, line ends normalised to LF
     size: int  # bytes in the whole input
-    invalid_utf8: bool  # some bytes were not UTF-8 and became U+FFFD
+    invalid_utf8: bool  # some bytes were not UTF-8 (see `decode` for what they became)
     bom: bool
+    encoding: str | None = None  # a UTF-16 or UTF-32 file, read (as crawlers read it) as UTF-8
 
 
-def decode(data: str | bytes) -> Decoded:
-    """Decode input as UTF-8 (replacing invalid bytes) and apply the parse limit.
+# Byte order marks of the encodings crawlers do not read (RFC 9309, Section 2.3: UTF-8).
+# UTF-32 first: its little-endian mark begins with UTF-16's.
+_WIDE_BOMS = (
+    (b"\xff\xfe\x00\x00", "utf-32-le"),
+    (b"\x00\x00\xfe\xff", "utf-32-be"),
+    (b"\xff\xfe", "utf-16-le"),
+    (b"\xfe\xff", "utf-16-be"),
+)
 
-    Only the first MAX_BYTES bytes are parsed, and a line cut by that limit
-    is dropped whole: it goes to the overflow with everything after it.
+
+def wide_encoding(data: bytes) -> str | None:
+    """The UTF-16/UTF-32 encoding `data` is saved in (by its BOM, or by its NUL bytes), else None.
+
+    Without a BOM, ASCII text saved as UTF-16 has a NUL in every other
+    byte: at odd positions for little-endian, even for big-endian (UTF-32:
+    three of every four).
+    """
+    for bom, name in _WIDE_BOMS:
+        if data.startswith(bom):
+            return name
+    sample = data[:512]
+    if len(sample) < 4 or b"\x00" not in sample:
+        return None
+    quarter = len(sample) // 4
+    for name, offset in (("utf-32-le", 1), ("utf-32-be", 0)):
+        if all(sample[i : i + 2] == b"\x00\x00" for i in range(offset * 2, quarter * 4, 4)):
+            return name
+    half = len(sample) // 2
+    odd = sum(1 for i in range(1, half * 2, 2) if sample[i] == 0)
+    even = sum(1 for i in range(0, half * 2, 2) if sample[i] == 0)
+    if odd >= half * 0.9 and even < half * 0.1:
+        return "utf-16-le"
+    if even >= half * 0.9 and odd < half * 0.1:
+        return "utf-16-be"
+    return None
+
+
+def decode(data: str | bytes, errors: str = "replace") -> Decoded:
+    """Decode input as UTF-8 and apply the parse limit.
+
+    Bytes that are not UTF-8 become U+FFFD (`errors="replace"`, the text
+    users see) or lone surrogates that keep each octet (`"surrogateescape"`,
+    what rules are read from, so `/caf\xe9` is compared as `/caf%E9`). Only
+    the first MAX_BYTES bytes are parsed, and a line cut by that limit is
+    dropped whole: it goes to the overflow with everything after it.
     """
     if isinstance(data, str):
         if len(data) * 4 <= MAX_BYTES:
@@ -72,16 +113,23 @@ def decode(data: str | bytes) -> Decoded:
         text = head.decode("utf-8")
         invalid = False
     except UnicodeDecodeError:
-        text = head.decode("utf-8", "replace")
+        text = head.decode("utf-8", errors)
         invalid = True
-    return _finish(text, tail.decode("utf-8", "replace"), size, invalid)
+    return _finish(text, tail.decode("utf-8", "replace"), size, invalid, wide_encoding(data))
 
 
-def _finish(text: str, overflow: str, size: int, invalid: bool) -> Decoded:
+def _finish(text: str, overflow: str, size: int, invalid: bool, encoding: str | None = None) -> Decoded:
     bom = text.startswith(_BOM)
     if bom:
         text = text[1:]
-    return Decoded(_lf(text), _lf(overflow), size, invalid, bom)
+    return Decoded(_lf(text), _lf(overflow), size, invalid, bom, encoding)
+
+
+def shown(value: str) -> str:
+    """`value` as users see it: octets kept as lone surrogates (see `decode`) shown as U+FFFD."""
+    if value.isascii():
+        return value
+    return value.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
 
 
 def _lf(text: str) -> str:
@@ -138,8 +186,13 @@ class _GroupBuilder:
         self.records: list[Record] = []
 
 
-def scan(text: str) -> Scanned:
-    """Read the groups, sitemaps and other records of LF-normalised text."""
+def scan(text: str, octets: bool = False) -> Scanned:
+    """Read the groups, sitemaps and other records of LF-normalised text.
+
+    `octets`: the text was decoded with "surrogateescape" and may hold bytes
+    that are not UTF-8; patterns are then matched by those octets while the
+    values kept for display show U+FFFD.
+    """
     builders: list[_GroupBuilder] = []
     sitemaps: list[Record] = []
     others: list[Record] = []
@@ -170,10 +223,12 @@ def scan(text: str) -> Scanned:
                 run += (token,)
         elif kind is sitemap:
             # Sitemaps belong to the file, not to the group they stand in.
-            sitemaps.append(Record("sitemap", value, number, None))
+            sitemaps.append(Record("sitemap", shown(value) if octets else value, number, None))
         elif kind is None:
             # Interned: a few keys (crawl-delay, host, ...) recur in thousands of lines.
             in_run = False
+            if octets:
+                key, value = shown(key), shown(value)
             other = Record(sys.intern(key.lower()), value, number, None if current is None else len(builders) - 1, run)
             others.append(other)
             if current is not None:
@@ -187,6 +242,8 @@ def scan(text: str) -> Scanned:
             # One string per distinct pattern: bad-bot lists repeat the same rules in every group.
             value = patterns.setdefault(value, value)
             normalised = value if plain else normalise(value)
+            if octets and not plain:
+                value = shown(value)  # the octets live on in `normalised` (%F0, not %EF%BF%BD)
             current.rules.append(_new_tuple(Rule, (kind is allow, value, number, normalised)))
     groups = tuple(
         Group(i, tuple(b.agents), tuple(b.agent_lines), tuple(b.rules), tuple(b.records))

@@ -34,9 +34,11 @@ class Robots:
     __slots__ = (
         "_lines",
         "_overflow",
+        "_overflow_count",
         "_rulesets",
         "_source",
         "bom",
+        "encoding",
         "groups",
         "invalid_utf8",
         "records",
@@ -48,13 +50,15 @@ class Robots:
         if not isinstance(data, str | bytes):
             data = bytes(data)  # a bytearray or memoryview could change after parsing
         self._source = data
-        decoded = decode(data)
+        decoded = decode(data, "surrogateescape")  # rules keep the octets that are not UTF-8
         self.size = decoded.size
         self.invalid_utf8 = decoded.invalid_utf8
         self.bom = decoded.bom
-        self.groups, self.sitemaps, self.records = scan(decoded.text)
+        self.encoding = decoded.encoding
+        self.groups, self.sitemaps, self.records = scan(decoded.text, octets=decoded.invalid_utf8)
         self._lines: tuple[Line, ...] | None = None
         self._overflow: tuple[Line, ...] | None = None
+        self._overflow_count: int | None = None
         self._rulesets: dict[str | tuple[int, ...], RuleSet] = {}  # by agent, and by selected groups
 
     @property
@@ -103,7 +107,9 @@ class Robots:
     @property
     def overflow_line_count(self) -> int:
         """How many lines stand past the 500 KiB limit (all of them, not only those in `overflow`)."""
-        return count_lines(self.overflow_text) if self.truncated else 0
+        if self._overflow_count is None:
+            self._overflow_count = count_lines(self.overflow_text) if self.truncated else 0
+        return self._overflow_count
 
     def __repr__(self) -> str:
         return f"<Robots {len(self.lines)} lines, {len(self.groups)} groups>"
@@ -176,6 +182,7 @@ class Robots:
             "truncated": self.truncated,
             "invalid_utf8": self.invalid_utf8,
             "bom": self.bom,
+            "encoding": self.encoding,
         }
 
 

@@ -28,10 +28,17 @@ def _fix_escape(match: re.Match[str]) -> str:
     return char if char in _UNRESERVED else escape.upper()
 
 
+def _octets(char: str) -> bytes:
+    # A lone surrogate U+DC80..U+DCFF is a byte that was not UTF-8 (kept by the
+    # parser's "surrogateescape" decoding): it stands for that octet itself.
+    if "\udc80" <= char <= "\udcff":
+        return bytes((ord(char) - 0xDC00,))
+    return char.encode("utf-8", "surrogatepass")
+
+
 def _encode_unsafe(match: re.Match[str]) -> str:
     # RFC 9309, Section 2.2.2: octets outside printable US-ASCII are percent-encoded as UTF-8.
-    data = match.group().encode("utf-8", "surrogatepass")
-    return "".join(f"%{byte:02X}" for byte in data)
+    return "".join(f"%{byte:02X}" for char in match.group() for byte in _octets(char))
 
 
 def normalise(text: str) -> str:
