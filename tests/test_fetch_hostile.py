@@ -254,7 +254,7 @@ def test_truncated_gzip_is_incomplete_data_not_a_good_copy(server: Server, tmp_p
         cache.close()
     assert result.error is not None and result.error.kind == "incomplete"
     assert {d.action for d in result.decisions.values()} == {"disallow-all"}
-    assert "the fetch failed (incomplete)" in result.explanation
+    assert "the fetch failed: " in result.explanation and "(incomplete)" in result.explanation
     assert entry.good is None
 
 

@@ -25,7 +25,7 @@ def test_the_table_has_the_four_rows_each_with_a_source() -> None:
         assert row.name == name and row.sources
         assert all(source.startswith("https://") for source in row.sources)
     assert POLICIES["rfc9309"].sources[0] == "https://www.rfc-editor.org/rfc/rfc9309.html"
-    assert any("UNCONFIRMED" in note for note in POLICIES["bing"].notes)
+    assert any("UNCONFIRMED" in note for note in POLICIES["bing"].as_dict()["notes"])
 
 
 @pytest.mark.parametrize("outcome", TRANSIENT)
@@ -85,3 +85,41 @@ def test_verdict_for_each_action() -> None:
         verdict_for(missing, None, "bot", "/p").reason,
     ) == (True, Reason.UNAVAILABLE)
     assert not verdict_for(decide(Outcome(status=200), "rfc9309"), robots, "bot", "/p").allowed
+
+
+# One outcome per case a policy reads differently, and the words that must (and must not) say why.
+CASE_OUTCOMES = {
+    "redirect-loop": Outcome(status=301, redirects=1, loop=True),
+    "redirects-exhausted": Outcome(status=301, redirects=5),
+    "redirect-unfollowable": Outcome(status=301, redirects=0),
+    "client-error": Outcome(status=404),
+    "rate-limited": Outcome(status=429),
+    "server-error": Outcome(status=503),
+    "fetch-error": Outcome(error="timeout"),
+    "html": Outcome(status=200, html=True),
+}
+
+
+@pytest.mark.parametrize("case", list(CASE_OUTCOMES))
+@pytest.mark.parametrize("name", list(POLICIES))
+def test_each_case_is_explained_by_its_own_clause_in_every_language(name: str, case: str) -> None:
+    from robotscope.messages import LANGS, catalogue
+
+    decision = decide(CASE_OUTCOMES[case], name)
+    assert decision.reason.params["rule"].code == f"policy.{name}.{case}"
+    for lang in LANGS:
+        assert f"policy.{name}.{case}" in catalogue(lang)
+        text = decision.reason.render(lang)
+        assert POLICIES[name].sources[0] in text and "{" not in text
+
+
+def test_explanations_are_true_for_the_case_they_describe() -> None:
+    loop = decide(CASE_OUTCOMES["redirect-loop"], "google").explanation
+    assert "loop back into the chain after 1 hop" in loop and "a loop never reaches a file" in loop
+    assert "more than the 5 followed" not in loop
+    bing = decide(CASE_OUTCOMES["server-error"], "bing").explanation
+    assert "Bing documents nothing for server errors" in bing and "for 429" not in bing
+    naver = decide(CASE_OUTCOMES["fetch-error"], "naver").explanation
+    assert "5xx" not in naver and "timeouts and network errors" in naver
+    exhausted = decide(CASE_OUTCOMES["redirects-exhausted"], "google").explanation
+    assert "after 5 redirects" in exhausted and "a loop" not in exhausted

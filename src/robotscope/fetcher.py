@@ -41,6 +41,7 @@ import httpx
 from . import __version__
 from .cache import Entry, RobotsCache, Stored
 from .checks.content import looks_like_html
+from .messages import DEFAULT_LANG, Message, message
 from .parser import MAX_BYTES
 from .policy import MAX_REDIRECTS, POLICIES, Action, Cached, Decision, Outcome, decide_all, is_transient
 from .robots import Robots, parse
@@ -82,14 +83,18 @@ class FetchResult:
     error: FetchError | None
     policy: str
     decision: Action
-    explanation: str
     decisions: Mapping[str, Decision]
     from_cache: bool
     robots: Robots | None = field(default=None, repr=False)
     body: bytes = field(default=b"", repr=False)
     warnings: tuple[str, ...] = ()
 
-    def as_dict(self) -> dict[str, Any]:
+    @property
+    def explanation(self) -> str:
+        """Why `policy` decided as it did, in English (`decisions[policy].reason` is the message)."""
+        return self.decisions[self.policy].explanation
+
+    def as_dict(self, lang: str = DEFAULT_LANG) -> dict[str, Any]:
         return {
             "robots_url": self.robots_url,
             "hops": [{"url": url, "status": status} for url, status in self.hops],
@@ -100,8 +105,8 @@ class FetchResult:
             "error": None if self.error is None else {"kind": self.error.kind, "message": self.error.message},
             "policy": self.policy,
             "decision": self.decision,
-            "explanation": self.explanation,
-            "decisions": {name: d.as_dict() for name, d in self.decisions.items()},
+            "explanation": self.decisions[self.policy].reason.render(lang),
+            "decisions": {name: d.as_dict(lang) for name, d in self.decisions.items()},
             "from_cache": self.from_cache,
             "warnings": list(self.warnings),
         }
@@ -225,7 +230,7 @@ def _error(error: BaseException) -> FetchError:
 _FAILURES = (httpx.HTTPError, httpx.InvalidURL, _Deadline, _Undecodable, _Incomplete, zlib.error)
 
 
-def redirect_target(base: str, location: str | None) -> tuple[str | None, str | None]:
+def redirect_target(base: str, location: str | None) -> tuple[str | None, Message | None]:
     """Where a redirect from `base` leads: (URL, None), or (None, why it cannot be followed).
 
     Only an absolute or relative reference that resolves to an http or https
@@ -233,7 +238,7 @@ def redirect_target(base: str, location: str | None) -> tuple[str | None, str | 
     `file:`, a missing Location and a malformed one all end the chain alike.
     """
     if location is None or not location.strip():
-        return None, "it has no Location header"
+        return None, message("redirect.no-location")
     shown = location.strip()[:200]
     try:
         target = urldefrag(urljoin(base, location.strip())).url
@@ -242,8 +247,8 @@ def redirect_target(base: str, location: str | None) -> tuple[str | None, str | 
     except (ValueError, httpx.InvalidURL) as error:  # InvalidURL (ours) is a ValueError
         scheme = _SCHEME.match(shown)
         if scheme is not None and scheme[1].lower() not in ("http", "https"):
-            return None, f"its Location `{shown}` is a {scheme[1].lower()}: URL, not http or https"
-        return None, f"its Location `{shown}` is not a valid http or https URL ({error})"
+            return None, message("redirect.scheme", location=shown, scheme=scheme[1].lower())
+        return None, message("redirect.malformed", location=shown, problem=str(error))
     return target, None
 
 
@@ -278,7 +283,7 @@ class _Fetch:
         self.hops: list[tuple[str, int]] = []
         self.redirects = 0
         self.loop = False
-        self.unfollowable: str | None = None  # why the last redirect could not be followed
+        self.unfollowable: Message | None = None  # why the last redirect could not be followed
         self.status: int | None = None
         self.response_headers: dict[str, str] = {}
         self.body: _Body | None = None
@@ -327,7 +332,7 @@ class _Fetch:
             "hops": [list(hop) for hop in self.hops],
             "redirects": self.redirects,
             "loop": self.loop,
-            "unfollowable": self.unfollowable,
+            "unfollowable": None if self.unfollowable is None else [self.unfollowable.code, dict(self.unfollowable.params)],
             "bytes_received": len(body),
             "truncated": truncated,
             "error": None if self.error is None else [self.error.kind, self.error.message],
@@ -353,8 +358,14 @@ class _Fetch:
     @staticmethod
     def _outcome(status: int | None, meta: Mapping[str, Any], html: bool = False) -> Outcome:
         error = meta.get("error")
+        why = meta.get("unfollowable")
         return Outcome(
-            status, None if error is None else error[0], meta["redirects"], meta["loop"], html, meta.get("unfollowable")
+            status,
+            None if error is None else error[0],
+            meta["redirects"],
+            meta["loop"],
+            html,
+            None if why is None else Message(why[0], why[1]),
         )
 
     def _result(self, stored: Stored, entry: Entry, *, from_cache: bool) -> FetchResult:
@@ -382,7 +393,6 @@ class _Fetch:
             error=None if error is None else FetchError(*error),
             policy=self.policy,
             decision=chosen.action,
-            explanation=chosen.explanation,
             decisions=MappingProxyType(decisions),
             from_cache=from_cache,
             robots=robots,

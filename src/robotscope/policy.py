@@ -3,8 +3,10 @@
 A fetch ends in an `Outcome` (plain data: the final status or a transport
 error, the redirects followed, whether they looped, whether the body is an
 HTML page). `decide(outcome, policy, cached=..., now=...)` turns it into a
-`Decision`: `parse`, `allow-all`, `disallow-all` or `cached-copy`, with one
-sentence that names the policy and cites its source. Pure: no I/O, no clock
+`Decision`: `parse`, `allow-all`, `disallow-all` or `cached-copy`, with a
+reason (a `Message`: the cause, what the policy does in that case, and for
+an outage the state of the cached copy) that names the policy and cites its
+source. Pure: no I/O, no clock
 (the caller passes `now`), so the sync and async fetchers, the cache-backed
 client and the tests all share one reading of every outcome.
 
@@ -51,6 +53,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from .matcher import is_robots_txt
+from .messages import DEFAULT_LANG, Message, message
 from .model import Reason, Verdict
 from .robots import Robots
 from .urls import target
@@ -62,65 +65,59 @@ MAX_REDIRECTS = 5  # RFC 9309, Section 2.3.1.2: follow at least five consecutive
 _HOUR = 3600.0
 _DAY = 24 * _HOUR
 
+# The cases a policy reads differently; each policy has one message per case,
+# `policy.<name>.<case>`, that completes "<cause>, so ...".
+CASES = (
+    "html",
+    "redirects-exhausted",
+    "redirect-loop",
+    "redirect-unfollowable",
+    "client-error",
+    "rate-limited",
+    "server-error",
+    "fetch-error",
+)
+
 
 @dataclass(frozen=True)
 class Policy:
     """One engine's reading of robots.txt fetch outcomes, with the documents it comes from.
 
-    The text fields are clauses that complete "..., so" in an explanation.
-    `block_hours` is how long an outage blocks everything before the last good
-    copy is used; `copy_days` how far into an outage that copy is still used
-    (None: no documented end).
+    What the policy concludes in each case is the message
+    `policy.<name>.<case>` of the catalogues (`CASES`); `notes` are the
+    codes of what the sources do not settle (UNCONFIRMED, inferred).
+    `block_hours` is how long an outage blocks everything before the last
+    good copy is used; `copy_days` how far into an outage that copy is still
+    used (None: no documented end).
     """
 
     name: str
     title: str
     sources: tuple[str, ...]
-    html: str  # an HTML page served with 2xx
-    too_many_redirects: str  # more than five redirects, a loop, or a redirect that cannot be followed
-    client_error: str  # 4xx other than 429
-    rate_limited: str  # 429
-    unreachable: str  # 5xx, timeouts, network errors
     block_hours: float
     copy_days: float | None
-    notes: tuple[str, ...] = ()  # what the sources do not settle (UNCONFIRMED)
+    notes: tuple[str, ...] = ()
 
-    def as_dict(self) -> dict[str, Any]:
+    def clause(self, case: str) -> Message:
+        return message(f"policy.{self.name}.{case}")
+
+    def as_dict(self, lang: str = DEFAULT_LANG) -> dict[str, Any]:
         return {
             "name": self.name,
             "title": self.title,
             "sources": list(self.sources),
             "block_hours": self.block_hours,
             "copy_days": self.copy_days,
-            "notes": list(self.notes),
+            "notes": [message(code).render(lang) for code in self.notes],
         }
 
 
 _RFC = "https://www.rfc-editor.org/rfc/rfc9309.html"
-_RFC_UNREACHABLE = (
-    "the crawler must assume complete disallow, and only after a reasonably long time "
-    "(e.g. 30 days) may it use a cached copy"
-)
 
 POLICIES: dict[str, Policy] = {
     p.name: p
     for p in (
-        Policy(
-            name="rfc9309",
-            title="RFC 9309",
-            sources=(_RFC,),
-            html="it is parsed like any robots.txt, every HTML line is ignored, and with no rules left everything is allowed",
-            too_many_redirects="the file may be taken as unavailable (Section 2.3.1.2), which allows everything",
-            client_error="the file is unavailable and the crawler may access everything (Section 2.3.1.3)",
-            rate_limited=(
-                "it is read as a temporary server error, not as unavailable "
-                "(RFC 9309 names only 5xx; robotscope never reads a transient failure as allow all): "
-                + _RFC_UNREACHABLE
-            ),
-            unreachable=f"the file is unreachable (Section 2.3.1.4): {_RFC_UNREACHABLE}",
-            block_hours=30 * 24,
-            copy_days=None,
-        ),
+        Policy(name="rfc9309", title="RFC 9309", sources=(_RFC,), block_hours=30 * 24, copy_days=None),
         Policy(
             name="google",
             title="Google",
@@ -128,27 +125,9 @@ POLICIES: dict[str, Policy] = {
                 "https://developers.google.com/search/docs/crawling-indexing/robots/robots_txt",
                 "https://suzukikenichi.com/blog/how-does-googlebot-behave-when-robots-txt-is-not-available",
             ),
-            html="Google parses it as served, keeping valid lines and ignoring the rest, so an HTML page allows everything",
-            too_many_redirects="Google stops following after five hops and treats robots.txt as a 404: everything is allowed",
-            client_error="Google treats every 4xx except 429 as if there were no robots.txt: everything is allowed",
-            rate_limited=(
-                "Google treats 429 like a server error: it stops crawling for 12 hours, "
-                "then uses the last good copy for up to 30 days"
-            ),
-            unreachable="Google stops crawling for 12 hours, then uses the last good copy for up to 30 days",
             block_hours=12,
             copy_days=30,
-            notes=(
-                "Google's page was read only through quotes (the second source and others): check the live page.",
-                (
-                    "Without a cached copy after 12 hours Google says it assumes no restrictions; "
-                    "robotscope reports disallow all, since a transient failure is never read as allow all."
-                ),
-                (
-                    "After 30 days Google acts as if there were no robots.txt when the site is otherwise available, "
-                    "which robotscope cannot see: it reports disallow all."
-                ),
-            ),
+            notes=("policy.google.note.quotes", "policy.google.note.no-copy", "policy.google.note.after-30-days"),
         ),
         Policy(
             name="bing",
@@ -157,55 +136,18 @@ POLICIES: dict[str, Policy] = {
                 "https://blogs.bing.com/webmaster/2012/05/03/to-crawl-or-not-to-crawl-that-is-bingbots-question",
                 _RFC,
             ),
-            html=(
-                "Bing documents nothing for HTML bodies; under RFC 9309 it is parsed, every HTML line is "
-                "ignored, and with no rules left everything is allowed"
-            ),
-            too_many_redirects=(
-                "Bing documents no redirect limit; under RFC 9309 the file may be taken as unavailable, "
-                "which allows everything"
-            ),
-            client_error="Bingbot considers itself allowed anywhere on a host without a robots.txt",
-            rate_limited=(
-                "Bing documents nothing for 429; robotscope reads it as a temporary server error under "
-                "RFC 9309: " + _RFC_UNREACHABLE
-            ),
-            unreachable=f"Bing documents nothing for an unreachable robots.txt; under RFC 9309 {_RFC_UNREACHABLE}",
             block_hours=30 * 24,
             copy_days=None,
-            notes=(
-                (
-                    "UNCONFIRMED: no Bing document on 5xx, 429, timeouts, redirects, HTML bodies or cached copies "
-                    "was found; those cases follow RFC 9309."
-                ),
-                "The blog says Bingbot caches robots.txt and rechecks it after a few hours; the exact time is UNCONFIRMED.",
-            ),
+            notes=("policy.bing.note.unconfirmed", "policy.bing.note.recheck"),
         ),
         Policy(
             name="naver",
             title="Naver",
             # Naver Search Advisor's robots.txt guide, known only through this quote of its table.
             sources=("https://blog.chulgil.me/robots-txt-seoljeonghagi",),
-            html=(
-                "Naver parses it, but its guide warns that an HTML robots.txt may be taken as no robots.txt "
-                "at all, even with valid rules inside: everything is allowed"
-            ),
-            too_many_redirects="Naver follows up to five redirects, then stops and allows everything",
-            client_error="Naver reads a 4xx as allow all",
-            rate_limited=(
-                "Naver documents nothing for 429; robotscope reads it as a server error: "
-                "disallow all, or a previous good copy for a while"
-            ),
-            unreachable="Naver reads a 5xx as disallow all and uses a previous good copy for a while",
             block_hours=0,
             copy_days=None,
-            notes=(
-                (
-                    "Naver Search Advisor's robots.txt guide was read only through a quote of its table (the source); "
-                    "the guide's own URL and the wording of its 5xx row (the previous good copy) are UNCONFIRMED."
-                ),
-                "Naver gives no duration for using the previous copy; robotscope uses it for the whole outage.",
-            ),
+            notes=("policy.naver.note.quote", "policy.naver.note.duration"),
         ),
     )
 }
@@ -217,12 +159,13 @@ class Outcome:
 
     `status` is the final HTTP status (None when no response came);
     `error` the transport error kind (`timeout`, `dns`, `connect`, `tls`,
-    `network`, `decode`) when the fetch failed; `redirects` the redirects
-    followed; `loop` whether a redirect pointed back into the chain; `html`
-    whether a 2xx body looks like an HTML page; `unfollowable` why the final
-    redirect could not be followed (no Location, not http or https, malformed).
-    The error kind `incomplete` is a body cut short (a compressed stream
-    without its end, a connection closed before Content-Length was read).
+    `network`, `decode`, `incomplete`) when the fetch failed; `redirects`
+    the redirects followed; `loop` whether a redirect pointed back into the
+    chain; `html` whether a 2xx body looks like an HTML page; `unfollowable`
+    why the final redirect could not be followed (a `Message`: no Location,
+    not http or https, malformed). `incomplete` is a body cut short (a
+    compressed stream without its end, a connection closed before
+    Content-Length was read).
     """
 
     status: int | None = None
@@ -230,7 +173,7 @@ class Outcome:
     redirects: int = 0
     loop: bool = False
     html: bool = False
-    unfollowable: str | None = None
+    unfollowable: Message | None = None
 
 
 @dataclass(frozen=True)
@@ -243,14 +186,24 @@ class Cached:
 
 @dataclass(frozen=True)
 class Decision:
-    """What one policy concludes from one outcome, and why, in one sentence."""
+    """What one policy concludes from one outcome, and why (`reason`, a message naming the policy and its source)."""
 
     policy: str
     action: Action
-    explanation: str
+    reason: Message
 
-    def as_dict(self) -> dict[str, Any]:
-        return {"policy": self.policy, "action": self.action, "explanation": self.explanation}
+    @property
+    def explanation(self) -> str:
+        """The reason in English."""
+        return self.reason.render()
+
+    def as_dict(self, lang: str = DEFAULT_LANG) -> dict[str, Any]:
+        return {
+            "policy": self.policy,
+            "action": self.action,
+            "explanation": self.reason.render(lang),
+            "reason": self.reason.as_dict(lang),
+        }
 
 
 def is_transient(outcome: Outcome) -> bool:
@@ -276,58 +229,62 @@ def decide(
     assert status is not None  # is_transient covers a missing status
     if status < 300:
         if outcome.html:
-            return _decision(row, "parse", f"HTTP {status} with an HTML page, so {row.html}")
-        return _decision(row, "parse", f"HTTP {status}, so the file is parsed and its rules are followed")
+            return _decision(row, "parse", message("cause.status-html", status=status), row.clause("html"))
+        return _decision(row, "parse", message("cause.status", status=status), message("rule.parse"))
     if status < 400:
         if outcome.loop:
-            cause = f"the redirects loop after {outcome.redirects} hops"
+            cause, case = message("cause.redirect-loop", status=status, redirects=outcome.redirects), "redirect-loop"
         elif outcome.redirects >= MAX_REDIRECTS:
-            cause = (
-                f"HTTP {status} after {outcome.redirects} redirects, more than the {MAX_REDIRECTS} followed"
-            )
-        elif outcome.unfollowable is not None:
-            cause = f"HTTP {status} is a redirect that cannot be followed: {outcome.unfollowable}"
+            cause = message("cause.redirects-exhausted", status=status, redirects=outcome.redirects, limit=MAX_REDIRECTS)
+            case = "redirects-exhausted"
         else:
-            cause = f"HTTP {status} is a redirect that cannot be followed"
-        return _decision(row, "allow-all", f"{cause}, so {row.too_many_redirects}")
-    return _decision(row, "allow-all", f"HTTP {status}, so {row.client_error}")
+            why = outcome.unfollowable or message("redirect.no-location")
+            cause, case = message("cause.redirect-unfollowable", status=status, why=why), "redirect-unfollowable"
+        return _decision(row, "allow-all", cause, row.clause(case))
+    return _decision(row, "allow-all", message("cause.status", status=status), row.clause("client-error"))
 
 
 def _unreachable(outcome: Outcome, row: Policy, cached: Cached, now: float | None) -> Decision:
     if outcome.error is not None:
-        cause = f"the fetch failed ({outcome.error})"
+        cause, case = message("cause.error", error=message(f"error.{outcome.error}")), "fetch-error"
+    elif outcome.status is None or outcome.status < 200 or outcome.status >= 600:
+        cause, case = message("cause.unusable-status", status=outcome.status or 0), "fetch-error"
+    elif outcome.status == 429:
+        cause, case = message("cause.status", status=429), "rate-limited"
     else:
-        cause = f"HTTP {outcome.status}"
-    rule = row.rate_limited if outcome.status == 429 and outcome.error is None else row.unreachable
+        cause, case = message("cause.status", status=outcome.status), "server-error"
     start = cached.failing_since
     outage = 0.0 if start is None or now is None else max(0.0, now - start)
     block, limit = row.block_hours * _HOUR, None if row.copy_days is None else row.copy_days * _DAY
     if cached.good_fetched_at is None:
-        state = "there is no good copy, so everything is disallowed"
+        state = message("state.no-copy")
     elif outage < block:
-        state = f"unreachable for {_span(outage)}, within the first {_span(block)}: everything is disallowed"
+        state = message("state.blocking", outage=span(outage), block=span(block))
     elif limit is not None and outage >= limit:
-        state = f"unreachable for {_span(outage)}, past {_span(limit)}: everything is disallowed"
+        state = message("state.expired", outage=span(outage), limit=span(limit))
     else:
-        age = "" if now is None else f", fetched {_span(max(0.0, now - cached.good_fetched_at))} ago"
-        return _decision(
-            row,
-            "cached-copy",
-            f"{cause}, so {rule}; unreachable for {_span(outage)}, the last good copy is used{age}",
-        )
-    return _decision(row, "disallow-all", f"{cause}, so {rule}; {state}")
+        if now is None:
+            state = message("state.copy", outage=span(outage))
+        else:
+            state = message("state.copy-aged", outage=span(outage), age=span(max(0.0, now - cached.good_fetched_at)))
+        return _decision(row, "cached-copy", cause, row.clause(case), state)
+    return _decision(row, "disallow-all", cause, row.clause(case), state)
 
 
-def _decision(row: Policy, action: Action, text: str) -> Decision:
-    return Decision(row.name, action, f"{row.title} ({row.sources[0]}): {text}.")
+def _decision(row: Policy, action: Action, cause: Message, rule: Message, state: Message | None = None) -> Decision:
+    params = {"policy": row.title, "source": row.sources[0], "cause": cause, "rule": rule}
+    if state is None:
+        return Decision(row.name, action, message("decision", **params))
+    return Decision(row.name, action, message("decision-state", **params, state=state))
 
 
-def _span(seconds: float) -> str:
+def span(seconds: float) -> Message:
+    """A duration as a message: days from two days on, then hours, then minutes."""
     if seconds >= 2 * _DAY:
-        return f"{seconds / _DAY:.0f} days"
+        return message("span.days", n=round(seconds / _DAY))
     if seconds >= _HOUR:
-        return f"{seconds / _HOUR:.0f} h"
-    return f"{seconds / 60:.0f} min"
+        return message("span.hours", n=round(seconds / _HOUR))
+    return message("span.minutes", n=round(seconds / 60))
 
 
 def decide_all(
