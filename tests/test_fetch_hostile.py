@@ -302,3 +302,25 @@ def test_every_unfollowable_redirect_is_read_the_same_way(
     assert {name: d.action for name, d in result.decisions.items()} == dict.fromkeys(POLICIES, "allow-all")
     for decision in result.decisions.values():
         assert "a redirect that cannot be followed" in decision.explanation and reason in decision.explanation
+
+
+# --- the true size of a body past the limit --------------------------------------------------
+
+
+@pytest.mark.parametrize("encoding", ["identity", "gzip"])
+def test_an_oversized_body_keeps_its_true_size_and_line_count(server: Server, encoding: str) -> None:
+    data = b"User-agent: *\nDisallow: /a\n" + b"Disallow: /some/long/enough/path/to/fill/the/file\n" * 24_000
+    wire = _gzip(data) if encoding == "gzip" else data
+    server.serve("/robots.txt", 200, wire, {"Content-Encoding": encoding} if encoding == "gzip" else None)
+    result = sync_fetch(server.url("/"))
+    assert result.truncated and len(result.body) < _KEEP
+    assert (result.body_size, result.body_lines, result.size_exact) == (len(data), data.count(b"\n"), True)
+    robots = result.robots
+    assert robots is not None and robots.size == len(data)
+    assert len(robots.lines) + robots.overflow_line_count == data.count(b"\n")
+
+
+def test_counting_an_endless_body_stops_in_bounded_time(crlf_at_slack_then_slow: SlowServer) -> None:
+    result = finishes(lambda: sync_fetch(crlf_at_slack_then_slow.url("/"), timeout=5), within=15)
+    assert result.decision == "parse" and result.truncated and not result.size_exact
+    assert result.body_size > _LIMIT

@@ -338,6 +338,17 @@ class RobotsCache:
         entry = self._run(read, write=False)
         return entry if entry is not None else Entry()
 
+    def forget(self, robots_url: str) -> None:
+        """Drop everything kept for `robots_url`: the latest response, the last good copy and the outage."""
+
+        def delete(db: sqlite3.Connection) -> bool:
+            with db:
+                db.execute("DELETE FROM responses WHERE robots_url = ?", (robots_url,))
+                db.execute("DELETE FROM outages WHERE robots_url = ?", (robots_url,))
+            return True
+
+        self._run(delete, write=True)
+
     def fresh(self, robots_url: str) -> Stored | None:
         """The latest response if it may be reused: not transient, and younger than 24 hours."""
         latest = self.get(robots_url).latest

@@ -85,6 +85,9 @@ class FetchResult:
     decision: Action
     decisions: Mapping[str, Decision]
     from_cache: bool
+    body_size: int = 0  # the whole body's decoded size as far as it was counted past the cut
+    body_lines: int = 0  # and its lines
+    size_exact: bool = True  # False when counting stopped (COUNT_BYTES, COUNT_SECONDS): sizes are lower bounds
     robots: Robots | None = field(default=None, repr=False)
     body: bytes = field(default=b"", repr=False)
     warnings: tuple[str, ...] = ()
@@ -102,6 +105,9 @@ class FetchResult:
             "content_type": self.content_type,
             "bytes_received": self.bytes_received,
             "truncated": self.truncated,
+            "body_size": self.body_size,
+            "body_lines": self.body_lines,
+            "size_exact": self.size_exact,
             "error": None if self.error is None else {"kind": self.error.kind, "message": self.error.message},
             "policy": self.policy,
             "decision": self.decision,
@@ -129,12 +135,20 @@ class _Incomplete(Exception):
 _KEEP = _LIMIT + 2
 
 
+# Past the cut, the rest of a body is read only to count its bytes and lines (for
+# "the file is 1,200,151 bytes, 34,408 lines"), and only this far and this long.
+COUNT_BYTES = 16 * 1024 * 1024
+COUNT_SECONDS = 2.0
+_COUNT_CHUNK = 65536
+
+
 class _Body:
     """The body as it arrives: decoded with a bounded inflater, cut after the line the limit falls in.
 
     The inflater never produces more than the room left, so memory stays
-    under `_KEEP` bytes whatever the compression ratio; once the cut is
-    known, reading stops.
+    under `_KEEP` bytes whatever the compression ratio. Once the cut is
+    known, the rest is only counted (`size`, `line_ends`), up to
+    `COUNT_BYTES`; `counted_all` tells whether the count reached the end.
     """
 
     def __init__(self, encoding: str) -> None:
@@ -149,9 +163,14 @@ class _Body:
             raise _Undecodable(f"unsupported Content-Encoding {encoding!r}")
         self._data = bytearray()
         self.truncated = False
+        self.size = 0  # decoded bytes seen, kept or only counted
+        self.line_ends = 0
+        self.counted_all = False
+        self._after_cr = False
+        self._ends_line = False
 
     def feed(self, raw: bytes) -> bool:
-        """Take one network read; True once enough is kept and reading should stop."""
+        """Take one network read; True once enough is kept (the rest goes to `count`)."""
         while raw:
             room = _KEEP - len(self._data)  # never 0 here: a full buffer always decides the cut
             if self._inflater is not None:
@@ -159,15 +178,47 @@ class _Body:
                 raw = self._inflater.unconsumed_tail
             else:
                 chunk, raw = raw[:room], raw[room:]
+            self._tally(chunk)
             self._data += chunk
             if self._cut():
+                self.count(raw)
                 return True
             if not chunk:
                 break
         return False
 
+    def count(self, raw: bytes) -> bool:
+        """Count one network read past the cut without keeping it; True once counting should stop."""
+        while raw and self.size < COUNT_BYTES:
+            if self._inflater is not None:
+                chunk = self._inflater.decompress(raw, _COUNT_CHUNK)
+                raw = self._inflater.unconsumed_tail
+            else:
+                chunk, raw = raw[:_COUNT_CHUNK], raw[_COUNT_CHUNK:]
+            if not chunk:
+                break
+            self._tally(chunk)
+        return self.size >= COUNT_BYTES
+
+    def _tally(self, chunk: bytes | bytearray) -> None:
+        # LF, CR and CRLF each end one line, also when a CRLF is split between reads.
+        if not chunk:
+            return
+        self.size += len(chunk)
+        self.line_ends += chunk.count(b"\n") + chunk.count(b"\r") - chunk.count(b"\r\n")
+        if self._after_cr and chunk[:1] == b"\n":
+            self.line_ends -= 1
+        self._after_cr = chunk[-1] == 0x0D
+        self._ends_line = chunk[-1] in b"\r\n"
+
+    @property
+    def lines(self) -> int:
+        """Lines in the body as far as it was counted (a last line without its end counts too)."""
+        return self.line_ends + (1 if self.size and not self._ends_line else 0)
+
     def end(self) -> None:
         """The network stream ended: raise `_Incomplete` if the encoded stream had not."""
+        self.counted_all = True
         if self._inflater is not None and not self._inflater.eof:
             raise _Incomplete("the compressed body ended before its end marker: the data is incomplete")
 
@@ -289,9 +340,9 @@ class _Fetch:
         self.body: _Body | None = None
         self.error: FetchError | None = None
 
-    def cached(self) -> FetchResult | None:
-        """The result from a fresh cached copy (under 24 hours, not a failure), if there is one."""
-        if self.cache is None:
+    def cached(self, reuse: bool) -> FetchResult | None:
+        """The result from a fresh cached copy (under 24 hours, not a failure), if there is one and `reuse`."""
+        if self.cache is None or not reuse:
             return None
         fresh = self.cache.fresh(self.robots_url)
         if fresh is None:
@@ -335,6 +386,10 @@ class _Fetch:
             "unfollowable": None if self.unfollowable is None else [self.unfollowable.code, dict(self.unfollowable.params)],
             "bytes_received": len(body),
             "truncated": truncated,
+            # The whole body as far as it was counted (exact when `counted_all`).
+            "body_size": self.body.size if self.body is not None else 0,
+            "body_lines": self.body.lines if self.body is not None else 0,
+            "counted_all": self.body.counted_all if self.body is not None else True,
             "error": None if self.error is None else [self.error.kind, self.error.message],
         }
         now = self.cache.now() if self.cache is not None else time.time()
@@ -373,7 +428,9 @@ class _Fetch:
         meta = stored.meta
         fetched = None
         if not stored.transient and stored.status is not None and 200 <= stored.status < 300:
-            fetched = parse(stored.body)
+            # A cut body knows the size and line count of the whole file it was cut from.
+            whole = (meta.get("body_size", 0), meta.get("body_lines", 0)) if meta.get("truncated") else None
+            fetched = Robots(stored.body, cut_from=whole)
         outcome = self._outcome(stored.status, meta, fetched is not None and looks_like_html(fetched))
         good = entry.good if stored.transient else None
         cached = Cached(None if good is None else good.fetched_at, entry.failing_since)
@@ -390,6 +447,9 @@ class _Fetch:
             content_type=stored.headers.get("content-type"),
             bytes_received=meta["bytes_received"],
             truncated=meta["truncated"],
+            body_size=meta.get("body_size", meta["bytes_received"]),
+            body_lines=meta.get("body_lines", 0),
+            size_exact=meta.get("counted_all", True),
             error=None if error is None else FetchError(*error),
             policy=self.policy,
             decision=chosen.action,
@@ -409,6 +469,7 @@ def fetch_robots(
     timeout: float = 10.0,
     cache: RobotsCache | bool | None = None,
     transport: httpx.BaseTransport | httpx.AsyncBaseTransport | None = None,
+    reuse: bool = True,
 ) -> FetchResult:
     """Fetch the robots.txt of `url`'s origin and decide what it means under every policy.
 
@@ -416,7 +477,9 @@ def fetch_robots(
     status line and headers, body, and every redirect hop. A fetch that
     misses it is a timeout (the file is unreachable), however the server
     paces its bytes. `cache`: a `RobotsCache`, None for the default one in
-    the user's cache directory, or False for none. `transport`: an httpx
+    the user's cache directory, or False for none. `reuse=False` fetches even
+    when a fresh copy is cached; the response is still kept, and the last
+    good copy still serves a policy that falls back to it. `transport`: an httpx
     transport every request goes through (e.g. one that refuses private
     addresses); with one, proxy settings from the environment are not read,
     so nothing bypasses it. Raises `InvalidURL` for a URL that has no
@@ -429,7 +492,13 @@ def fetch_robots(
     can bound each read, not their sum.
     """
     fetching = fetch_robots_async(
-        url, policy=policy, user_agent=user_agent, timeout=timeout, cache=cache, transport=_as_async(transport)
+        url,
+        policy=policy,
+        user_agent=user_agent,
+        timeout=timeout,
+        cache=cache,
+        transport=_as_async(transport),
+        reuse=reuse,
     )
     try:
         asyncio.get_running_loop()
@@ -499,10 +568,11 @@ async def fetch_robots_async(
     timeout: float = 10.0,
     cache: RobotsCache | bool | None = None,
     transport: httpx.AsyncBaseTransport | None = None,
+    reuse: bool = True,
 ) -> FetchResult:
     """`fetch_robots` for asyncio: the same requests, limits, deadline and decisions."""
     fetch = _Fetch(url, policy, user_agent, timeout, cache)
-    hit = fetch.cached()
+    hit = fetch.cached(reuse)
     if hit is not None:
         return hit
     async with httpx.AsyncClient(
@@ -542,8 +612,20 @@ async def _exchange(client: httpx.AsyncClient, fetch: _Fetch) -> None:
             body = fetch.on_response(response)
             if body is None:
                 continue
-            async for chunk in response.aiter_raw():
+            chunks = response.aiter_raw()
+            async for chunk in chunks:
                 if body.feed(chunk):
+                    await _count_rest(chunks, body, fetch)
                     break
             else:
                 body.end()
+
+
+async def _count_rest(chunks: AsyncIterator[bytes], body: _Body, fetch: _Fetch) -> None:
+    """Read on past the cut only to count bytes and lines: for COUNT_SECONDS at most, and never
+    into the second half of what is left of the deadline (the count must not turn a fetch into a timeout)."""
+    with anyio.move_on_after(min(COUNT_SECONDS, fetch.remaining() / 2)):
+        async for chunk in chunks:
+            if body.count(chunk):
+                return
+        body.counted_all = True

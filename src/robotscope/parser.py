@@ -87,26 +87,26 @@ def wide_encoding(data: bytes) -> str | None:
     return None
 
 
-def decode(data: str | bytes, errors: str = "replace") -> Decoded:
+def decode(data: str | bytes, errors: str = "replace", limit: int = MAX_BYTES) -> Decoded:
     """Decode input as UTF-8 and apply the parse limit.
 
     Bytes that are not UTF-8 become U+FFFD (`errors="replace"`, the text
     users see) or lone surrogates that keep each octet (`"surrogateescape"`,
     what rules are read from, so `/caf\xe9` is compared as `/caf%E9`). Only
-    the first MAX_BYTES bytes are parsed, and a line cut by that limit is
-    dropped whole: it goes to the overflow with everything after it.
+    the first `limit` bytes (MAX_BYTES) are parsed, and a line cut by that
+    limit is dropped whole: it goes to the overflow with everything after it.
     """
     if isinstance(data, str):
-        if len(data) * 4 <= MAX_BYTES:
+        if len(data) * 4 <= limit:
             # Cannot exceed the limit: no decoding round trip needed.
             return _finish(data, "", len(data.encode("utf-8", "surrogatepass")), False)
         data = data.encode("utf-8", "surrogatepass")
     size = len(data)
     head, tail = data, b""
-    if size > MAX_BYTES:
-        head = data[:MAX_BYTES]
+    if size > limit:
+        head = data[:limit]
         cut = max(head.rfind(b"\n"), head.rfind(b"\r")) + 1
-        if head.endswith(b"\r") and data[MAX_BYTES : MAX_BYTES + 1] == b"\n":
+        if head.endswith(b"\r") and data[limit : limit + 1] == b"\n":
             cut += 1  # the CRLF ending the last kept line straddles the limit
         head, tail = data[:cut], data[cut:]
     try:

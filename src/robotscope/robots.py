@@ -20,6 +20,8 @@ _MAX_CACHED_AGENTS = 256
 # Lines past the parse limit kept as `Line`s; the rest are only counted, so 10 MB of
 # line ends cost a count, not ten million objects.
 MAX_OVERFLOW_LINES = 1_000
+# The largest input `without_limit` parses whole (20x the limit: a file past that says enough).
+MAX_WHOLE = 20 * MAX_BYTES
 
 
 class Robots:
@@ -32,11 +34,14 @@ class Robots:
     """
 
     __slots__ = (
+        "_cut_lines",
+        "_limit",
         "_lines",
         "_overflow",
         "_overflow_count",
         "_rulesets",
         "_source",
+        "_whole",
         "bom",
         "encoding",
         "groups",
@@ -46,12 +51,17 @@ class Robots:
         "size",
     )
 
-    def __init__(self, data: str | bytes = "") -> None:
+    def __init__(self, data: str | bytes = "", limit: int = MAX_BYTES, cut_from: tuple[int, int] | None = None) -> None:
         if not isinstance(data, str | bytes):
             data = bytes(data)  # a bytearray or memoryview could change after parsing
         self._source = data
-        decoded = decode(data, "surrogateescape")  # rules keep the octets that are not UTF-8
-        self.size = decoded.size
+        self._limit = limit
+        self._whole: Robots | None = None
+        decoded = decode(data, "surrogateescape", limit)  # rules keep the octets that are not UTF-8
+        # `cut_from`: the input is the start of a larger file of (bytes, lines), as a fetcher
+        # that stops reading past the limit knows it; `size` and the overflow count say so.
+        self._cut_lines = 0 if cut_from is None else cut_from[1]
+        self.size = decoded.size if cut_from is None else max(decoded.size, cut_from[0])
         self.invalid_utf8 = decoded.invalid_utf8
         self.bom = decoded.bom
         self.encoding = decoded.encoding
@@ -64,12 +74,12 @@ class Robots:
     @property
     def text(self) -> str:
         """The parsed part of the input as text: decoded, BOM dropped, line ends normalised to LF."""
-        return decode(self._source).text
+        return decode(self._source, limit=self._limit).text
 
     @property
     def overflow_text(self) -> str:
         """The part of the input past the 500 KiB limit, as text (empty when there is none)."""
-        return decode(self._source).overflow
+        return decode(self._source, limit=self._limit).overflow
 
     @property
     def lines(self) -> tuple[Line, ...]:
@@ -108,7 +118,8 @@ class Robots:
     def overflow_line_count(self) -> int:
         """How many lines stand past the 500 KiB limit (all of them, not only those in `overflow`)."""
         if self._overflow_count is None:
-            self._overflow_count = count_lines(self.overflow_text) if self.truncated else 0
+            counted = count_lines(self.overflow_text) if self.truncated else 0
+            self._overflow_count = max(counted, self._cut_lines - len(self.lines))
         return self._overflow_count
 
     def __repr__(self) -> str:
@@ -117,7 +128,16 @@ class Robots:
     @property
     def truncated(self) -> bool:
         """True when the input was over the 500 KiB parse limit and its end was ignored."""
-        return self.size > MAX_BYTES
+        return self.size > self._limit
+
+    def without_limit(self) -> Robots | None:
+        """The same input parsed whole, past the 500 KiB limit (what crawlers ignore), for saying what it
+        would have changed; None when there is no overflow, or the input is over `MAX_WHOLE` bytes."""
+        if not self.truncated or self.size > MAX_WHOLE:
+            return None
+        if self._whole is None:
+            self._whole = Robots(self._source, limit=MAX_WHOLE)
+        return self._whole
 
     def rules_for(self, agent: str) -> RuleSet:
         """The merged, sorted rules that apply to `agent` (a token or User-Agent string)."""
@@ -168,7 +188,10 @@ class Robots:
         if index < len(self.overflow):
             return self.overflow[index]
         # Past the lines kept as objects: read this one from the text.
-        raw = self.overflow_text.split("\n", index + 1)[index]
+        pieces = self.overflow_text.split("\n", index + 1)
+        if index >= len(pieces):
+            raise IndexError(f"line {number} is past what was read of the file")  # counted, not kept
+        raw = pieces[index]
         return read_lines(raw, number, {})[0] if raw else Line(number, "", LineKind.BLANK, None, None, None, None)
 
     def as_dict(self) -> dict[str, Any]:
