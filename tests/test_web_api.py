@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from importlib.resources import files
 from typing import Any
 
@@ -38,8 +38,10 @@ def call(app: Any, method: str, path: str, base: str = BASE, **kwargs: Any) -> h
 
 
 @pytest.fixture(scope="module")
-def app() -> Any:
-    return create_app()
+def app() -> Iterator[Any]:
+    app = create_app()
+    yield app
+    app.state.workers.close()  # its worker processes
 
 
 def test_analyse_returns_structure_findings_verdicts_and_matrix(app: Any) -> None:
@@ -245,6 +247,8 @@ def _no_network(request: httpx.Request) -> httpx.Response:
         "http://[fd00::1]/",
         "http://0.0.0.0/",
         "http://100.64.0.1/",
+        "http://[fec0::1]/",
+        "http://[64:ff9b::a00:1]/",
         "http://mixed.example/",
         "http://internal.example/",
         "http://v6local.example/",
@@ -344,6 +348,10 @@ def test_serve_command(monkeypatch: pytest.MonkeyPatch, args: list[str], guarded
     assert result.exit_code == 0, result.output
     (app, kw), = runs
     assert kw["host"] == (args[args.index("--host") + 1] if "--host" in args else "127.0.0.1")
+    # The server's own limits: keep-alive, head size and deadline (h11), connections, shutdown.
+    assert kw["timeout_keep_alive"] == 5 and kw["h11_max_incomplete_event_size"] == 16 * 1024
+    assert kw["limit_concurrency"] == 100 and kw["timeout_graceful_shutdown"] == 5
+    assert kw["http"].__name__ == "HeadTimeoutProtocol" and kw["server_header"] is False
     host = "http://127.0.0.1" if kw["host"] in ("127.0.0.1", "::1") else "http://robots.example"
     assert call(app, "GET", "/api/info", base=host).json()["guarded_fetch"] is guarded
     assert browsed == ([opened] if opened else [])

@@ -3,14 +3,91 @@
 Needs the `web` extra (starlette, uvicorn) besides `cli`. Binds to
 127.0.0.1 by default. Bound to any other address, the fetch panel refuses
 loopback, private and link-local targets unless --allow-private-fetch.
+
+`uvicorn_options` holds the server's limits (the app bounds request bodies
+and the work itself; see robotscope.web.app): uvicorn's h11 protocol with a
+deadline for each request line and headers, which uvicorn itself lacks.
 """
 
 from __future__ import annotations
 
+import asyncio
 import threading
 import webbrowser
+from typing import Any
 
 import click
+
+HEAD_TIMEOUT = 10.0  # seconds for a request line and headers to arrive
+KEEP_ALIVE = 5  # seconds an idle keep-alive connection is kept
+MAX_HEAD = 16 * 1024  # bytes of a request line and headers (h11 answers 400 past it)
+MAX_CONNECTIONS = 100  # connections or requests at once; past it uvicorn answers 503
+GRACEFUL_SHUTDOWN = 5  # seconds Ctrl+C waits for open requests
+
+
+def _head_timeout_protocol(timeout: float) -> type[asyncio.Protocol]:
+    """uvicorn's h11 protocol, plus a deadline for every request head.
+
+    uvicorn closes a keep-alive connection that stays silent, but keeps one
+    forever whose client sent part of a request line or headers and stalled,
+    or trickles them: each such connection would hold a slot of
+    `MAX_CONNECTIONS`. Once a head is complete, the app's body timeout and
+    time budget take over.
+    """
+    from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    class HeadTimeoutProtocol(H11Protocol):
+        _head_timer: asyncio.TimerHandle | None = None
+
+        def _arm(self) -> None:
+            self._disarm()
+            self._head_timer = self.loop.call_later(timeout, self._head_expired)
+
+        def _disarm(self) -> None:
+            if self._head_timer is not None:
+                self._head_timer.cancel()
+                self._head_timer = None
+
+        def _head_expired(self) -> None:
+            self._head_timer = None
+            if not self.transport.is_closing():
+                self.transport.close()
+
+        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]  # as uvicorn's
+            super().connection_made(transport)
+            self._arm()
+
+        def handle_events(self) -> None:
+            cycle = self.cycle
+            super().handle_events()
+            if self.cycle is not cycle:  # a request head was complete
+                self._disarm()
+
+        def on_response_complete(self) -> None:
+            self._arm()  # the next request on this connection gets its own deadline
+            super().on_response_complete()
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            self._disarm()
+            super().connection_lost(exc)
+
+    return HeadTimeoutProtocol
+
+
+def uvicorn_options(host: str, port: int, head_timeout: float = HEAD_TIMEOUT) -> dict[str, Any]:
+    """The keyword arguments of `uvicorn.run` / `uvicorn.Config` for the web tester."""
+    return {
+        "host": host,
+        "port": port,
+        "log_level": "warning",
+        "server_header": False,
+        "http": _head_timeout_protocol(head_timeout),  # h11 (also where h11_max_incomplete_event_size applies)
+        "ws": "none",
+        "timeout_keep_alive": KEEP_ALIVE,
+        "h11_max_incomplete_event_size": MAX_HEAD,
+        "limit_concurrency": MAX_CONNECTIONS,
+        "timeout_graceful_shutdown": GRACEFUL_SHUTDOWN,
+    }
 
 
 def _browser_url(host: str, port: int) -> str:
@@ -60,4 +137,4 @@ def serve(host: str, port: int, no_browser: bool, allow_private_fetch: bool) -> 
     click.echo(f"robotscope: serving on {url} (Ctrl+C to stop)", err=True)
     if not no_browser:
         open_browser_later(url)
-    uvicorn.run(app, host=host, port=port, log_level="warning", server_header=False)
+    uvicorn.run(app, **uvicorn_options(host, port))

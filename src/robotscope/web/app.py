@@ -4,22 +4,41 @@ See the package docstring (`robotscope.web`) and `API.md` for the endpoints.
 Everything is computed by the core (`parse`, `lint`, `compare.matrix`,
 `selftest`, the fetcher, the generator); this module only validates input,
 caps sizes and shapes the JSON.
+
+The CPU work of a request (analyse, generate, the self-test) runs in a
+`WorkerPool` of separate processes: a thread cannot be stopped, and one
+request within the size caps can need minutes (full verdicts try every rule
+of a 500 KiB file for each URL and matrix cell; some lint checks are
+quadratic in the rule count), so a worker that passes the time budget is
+killed, which really stops the work, and the request answers 422
+`too-complex`. At most `max_analyses` jobs run at once and `max_waiting`
+wait; past that, 503 `busy`.
 """
 
 from __future__ import annotations
 
 import ipaddress
 import json
+import logging
+import math
+import os
+import pickle
+import signal
+import subprocess
+import sys
+import threading
+from collections.abc import AsyncIterator, Callable, Mapping
+from contextlib import asynccontextmanager
 from functools import cache
 from importlib.resources import files
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
+import anyio
 import httpx
 from starlette.applications import Starlette
-from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
@@ -52,6 +71,16 @@ MAX_FIELD = 8192  # characters of one agent, URL or path
 MAX_BLOCKS = 100  # blocks of a generator spec
 MAX_RULES = 500  # allow and disallow paths of a generator spec, all blocks together
 MAX_SITEMAPS = 100  # sitemap URLs of a generator spec
+# Per-request limits (create_app parameters). The size caps above bound a request, not its
+# cost: full verdicts and some lint checks grow with rules x URL length or rules squared, so
+# the work itself is bounded by time, and by memory and answer size in its worker process.
+TIME_BUDGET = 10.0  # seconds one analyse / generate / selftest job may run in its worker
+BODY_TIMEOUT = 10.0  # seconds for the whole request body to arrive (a stalled client gets 408)
+MAX_ANALYSES = max(1, min(4, os.cpu_count() or 1))  # jobs running at once: one worker process per core
+MAX_WAITING = 8  # requests that may wait for a worker; one more is answered 503 `busy` at once
+MAX_RESPONSE = 32 * 1024 * 1024  # bytes of one JSON answer; a bigger one is 422 `too-complex`
+WORKER_MEMORY = 2 * 1024 * 1024 * 1024  # address space of one worker process (RLIMIT_AS, POSIX only)
+WORKER_START_TIMEOUT = 60.0  # seconds a new worker process may take to import robotscope
 # The catalogue crawlers whose verdict on `/` every generated file is also checked for:
 # the ones a site usually wants to keep (search and AI search).
 KEPT_PURPOSES = ("search", "ai-search")
@@ -72,6 +101,8 @@ SECURITY_HEADERS = [
 
 STATIC = Path(str(files("robotscope.web").joinpath("static")))
 
+logger = logging.getLogger("robotscope.web")
+
 # The generator's warnings, by a code the page translates.
 _WARNING_CODES = {STAGING_WARNING: "blocks-whole-site", OTHERS_BLOCKED_WARNING: "blocks-others"}
 
@@ -79,14 +110,32 @@ _WARNING_CODES = {STAGING_WARNING: "blocks-whole-site", OTHERS_BLOCKED_WARNING: 
 class ApiError(HTTPException):
     """An API error: answered as {"error": {"code", "message", ...}} with its status."""
 
-    def __init__(self, status: int, code: str, message: str, **extra: Any) -> None:
-        super().__init__(status, message)
+    def __init__(self, status: int, code: str, message: str, headers: dict[str, str] | None = None, **extra: Any) -> None:
+        super().__init__(status, message, headers)
         self.code = code
         self.extra = extra
 
 
-def _error(status: int, code: str, message: str, **extra: Any) -> JSONResponse:
-    return JSONResponse({"error": {"code": code, "message": message, **extra}}, status_code=status)
+def _error(status: int, code: str, message: str, headers: Mapping[str, str] | None = None, **extra: Any) -> JSONResponse:
+    return JSONResponse({"error": {"code": code, "message": message, **extra}}, status_code=status, headers=headers)
+
+
+def _describe(error: BaseException) -> str:
+    """One line about an exception: its type, message and where it was raised (for the log, never the client)."""
+    where = ""
+    tb = error.__traceback__
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    if tb is not None:
+        where = f" (at {os.path.basename(tb.tb_frame.f_code.co_filename)}:{tb.tb_lineno})"
+    text = " ".join(f"{type(error).__name__}: {error}".split())  # one line, whatever the message holds
+    if len(text) > 500:
+        text = text[:500] + "..."
+    return text + where
+
+
+def _internal_error() -> JSONResponse:
+    return _error(500, "internal-error", "the server failed on this request; the error has been logged")
 
 
 def _host_of(header: str) -> str:
@@ -100,7 +149,10 @@ class Guard:
     """Pure ASGI middleware: security headers on every response; Host checks on a loopback bind.
 
     Bound to loopback, only requests naming a loopback host are served, so a
-    web page cannot reach the API through DNS rebinding.
+    web page cannot reach the API through DNS rebinding. Any exception the
+    app lets through becomes the documented 500 `internal-error` JSON, with
+    the security headers (Starlette's own 500 page is sent outside this
+    middleware, as plain text without them) and one log line, no traceback.
     """
 
     def __init__(self, app: ASGIApp, loopback_only: bool) -> None:
@@ -111,43 +163,98 @@ class Guard:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        started = False
 
         async def send_with_headers(message: Message) -> None:
+            nonlocal started
             if message["type"] == "http.response.start":
+                started = True
                 message = {**message, "headers": [*message.get("headers", []), *SECURITY_HEADERS]}
             await send(message)
 
-        if self.loopback_only:
-            headers = dict(scope.get("headers", []))
-            host = _host_of(headers.get(b"host", b"").decode("latin-1")).lower()
-            if not is_loopback_host(host):
-                response = _error(421, "bad-host", f"this server answers only to localhost, not {host!r}")
-                await response(scope, receive, send_with_headers)
-                return
-        await self.app(scope, receive, send_with_headers)
+        try:
+            if self.loopback_only:
+                headers = dict(scope.get("headers", []))
+                host = _host_of(headers.get(b"host", b"").decode("latin-1")).lower()
+                if not is_loopback_host(host):
+                    response = _error(421, "bad-host", f"this server answers only to localhost, not {host!r}")
+                    await response(scope, receive, send_with_headers)
+                    return
+            await self.app(scope, receive, send_with_headers)
+        except Exception as error:  # noqa: BLE001 - every failure must still be an API answer
+            logger.error("internal error on %s %r: %s", scope.get("method"), scope.get("path"), _describe(error))
+            if not started:  # once a response has begun, the server can only close the connection
+                await _internal_error()(scope, receive, send_with_headers)
 
 
-async def read_json(request: Request) -> dict[str, Any]:
-    """The request's JSON object; 413 past MAX_BODY bytes, 415 unless JSON, 403 for a foreign Origin."""
+def _refuse_lone_surrogates(data: object) -> None:
+    """400 `bad-json` if any string of the body holds a lone surrogate (JSON `"\\ud800"`).
+
+    json.loads accepts such escapes, but the result is not Unicode: it cannot be
+    encoded as UTF-8, so the core's percent-encoding and the JSON answer would fail on it.
+    """
+    stack = [data]
+    while stack:  # iterative: the depth json.loads accepted must not recurse here again
+        item = stack.pop()
+        if isinstance(item, str):
+            if not item.isascii():
+                try:
+                    item.encode("utf-8")
+                except UnicodeEncodeError:
+                    raise ApiError(
+                        400, "bad-json", "the request body holds a lone surrogate escape such as \\ud800, which is not text"
+                    ) from None
+        elif isinstance(item, dict):
+            stack.extend(item)
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+
+
+async def read_json(request: Request, timeout: float = BODY_TIMEOUT) -> dict[str, Any]:
+    """The request's JSON object; 413 past MAX_BODY bytes, 415 unless JSON, 403 for a foreign Origin.
+
+    The whole body must arrive within `timeout` seconds (408 `body-timeout`), so a
+    client that stalls or trickles its body cannot hold a connection and a task forever.
+    """
     if request.headers.get("content-type", "").split(";")[0].strip().lower() != "application/json":
         raise ApiError(415, "unsupported-media-type", "send the request body as application/json")
     origin = request.headers.get("origin")
-    if origin is not None and httpx.URL(origin).netloc.decode("ascii", "replace") != request.headers.get("host", ""):
-        raise ApiError(403, "cross-origin", "requests from other origins are not accepted")
+    if origin is not None:
+        try:
+            netloc = httpx.URL(origin).netloc.decode("ascii", "replace")
+        except httpx.InvalidURL:
+            netloc = ""  # an Origin that is not even a URL is not this server's
+        if netloc != request.headers.get("host", ""):
+            raise ApiError(403, "cross-origin", "requests from other origins are not accepted")
     declared = request.headers.get("content-length")
-    if declared is not None and declared.isdigit() and int(declared) > MAX_BODY:
+    # isascii: str.isdigit() is also true for "²", which int() refuses.
+    if declared is not None and declared.isascii() and declared.isdigit() and int(declared) > MAX_BODY:
         raise ApiError(413, "too-large", f"the request body is over {MAX_BODY} bytes")
     body = bytearray()
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > MAX_BODY:
-            raise ApiError(413, "too-large", f"the request body is over {MAX_BODY} bytes")
+    try:
+        with anyio.fail_after(timeout):
+            async for chunk in request.stream():
+                body += chunk
+                if len(body) > MAX_BODY:
+                    raise ApiError(413, "too-large", f"the request body is over {MAX_BODY} bytes")
+    except TimeoutError:
+        # Connection: close, because the rest of the body may still come and is never read.
+        raise ApiError(
+            408, "body-timeout", f"the request body did not arrive within {timeout:g} seconds",
+            headers={"Connection": "close"},
+        ) from None
+    except ClientDisconnect:
+        raise ApiError(400, "bad-json", "the client disconnected before the request body was complete") from None
     try:
         data = json.loads(body)
+    except RecursionError:
+        raise ApiError(400, "bad-json", "the request body nests arrays or objects too deeply") from None
     except (ValueError, UnicodeDecodeError):
         raise ApiError(400, "bad-json", "the request body is not valid JSON") from None
     if not isinstance(data, dict):
         raise ApiError(400, "bad-json", "the request body must be a JSON object")
+    _refuse_lone_surrogates(data)
     return data
 
 
@@ -283,33 +390,366 @@ def selftest() -> dict[str, Any]:
     return {"total": len(cases), "passed": passed, "failed": len(cases) - passed, "cases": cases}
 
 
+# ---------- worker processes for the CPU work ----------
+
+
+class PoolBusy(Exception):
+    """Every worker is taken and the waiting room is full, or no worker became free in time."""
+
+
+class TooComplex(Exception):
+    """A job passed a limit of its worker; `limit` is "time", "memory" or "size"."""
+
+    def __init__(self, limit: str, message: str) -> None:
+        super().__init__(message)
+        self.limit = limit
+
+
+class WorkerFailed(Exception):
+    """A job raised or its worker process died: a bug, answered as 500 `internal-error`."""
+
+
+def _json_bytes(data: Any) -> bytes:
+    # Rendered as Starlette's JSONResponse renders, so an answer reads the same from a worker.
+    return json.dumps(data, ensure_ascii=False, allow_nan=False, indent=None, separators=(",", ":")).encode("utf-8")
+
+
+def _limit_memory(limit: int) -> None:
+    try:
+        import resource
+    except ImportError:  # not POSIX: the time budget still bounds the work
+        return
+    _, hard = resource.getrlimit(resource.RLIMIT_AS)
+    resource.setrlimit(resource.RLIMIT_AS, (limit if hard == resource.RLIM_INFINITY else min(limit, hard), hard))
+
+
+# A worker is a fresh interpreter, not a multiprocessing child: spawning one re-runs the
+# parent's __main__ script (fatal for a script without a main guard), and forking a server
+# that has threads can inherit held locks. The parent's sys.path comes as the first argument.
+_WORKER_CODE = (
+    "import json, sys; sys.path[:] = json.loads(sys.argv[1]); "
+    "from robotscope.web.app import _worker_main; _worker_main(int(sys.argv[2]))"
+)
+
+
+def _write_frame(stream: IO[bytes], data: bytes) -> None:
+    stream.write(len(data).to_bytes(8, "big"))
+    stream.write(data)
+    stream.flush()
+
+
+def _read_frame(stream: IO[bytes]) -> bytes:
+    head = stream.read(8)
+    size = int.from_bytes(head, "big") if len(head) == 8 else -1
+    data = stream.read(size) if size >= 0 else b""
+    if size < 0 or len(data) != size:
+        raise EOFError("the pipe closed in the middle of a message")
+    return data
+
+
+def _worker_main(memory: int) -> None:
+    """A worker process: jobs `(function, args)` arrive as pickled frames on stdin, answers leave on stdout.
+
+    Each answer is a pickled `(kind, value)` frame: ("ok", size) followed by a
+    frame of `size` JSON bytes, ("memory", None), or ("error", one line).
+    """
+    # Should Ctrl+C reach it anyway (no sessions on Windows), the server stops its workers itself.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if memory:
+        _limit_memory(memory)
+    answers = os.fdopen(os.dup(1), "wb")
+    os.dup2(2, 1)  # anything printed goes to stderr, never into an answer
+    jobs = sys.stdin.buffer
+    _write_frame(answers, pickle.dumps(("ready", os.getpid())))
+    while True:
+        try:
+            function, args = pickle.loads(_read_frame(jobs))
+        except EOFError:
+            return  # the server closed the pipe, or went away
+        body = b""
+        reply: tuple[str, Any]
+        try:
+            body = _json_bytes(function(*args))
+            reply = ("ok", len(body))
+        except MemoryError:
+            reply = ("memory", None)  # the job's objects are freed once this block is left
+        except Exception as error:  # noqa: BLE001 - reported to the server, which logs it
+            reply = ("error", _describe(error))
+        try:
+            _write_frame(answers, pickle.dumps(reply))
+            if reply[0] == "ok":
+                _write_frame(answers, body)
+        except OSError:
+            return
+        body = b""
+
+
+class _Worker:
+    """One worker process and the server's ends of its pipes.
+
+    A timer kills the process when an exchange takes too long: the blocking read
+    then ends, so no poll is needed and the same code runs on every platform.
+    """
+
+    def __init__(self, pool: WorkerPool) -> None:
+        self.pool = pool
+        path = json.dumps([entry for entry in sys.path if isinstance(entry, str)])
+        self.process = subprocess.Popen(
+            [sys.executable, "-c", _WORKER_CODE, path, str(pool.memory or 0)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            # POSIX: its own session, so a terminal's Ctrl+C goes to the server alone, which
+            # then stops its workers; a worker whose server vanished ends at the closed pipe.
+            start_new_session=True,
+        )
+        assert self.process.stdin is not None and self.process.stdout is not None
+        self.jobs: IO[bytes] = self.process.stdin
+        self.answers: IO[bytes] = self.process.stdout
+        self.expired = False
+        self.healthy = False  # true between jobs, once the worker has said it is ready
+
+    @property
+    def pid(self) -> int:
+        return self.process.pid
+
+    def _expire(self) -> None:
+        self.expired = True
+        self.process.kill()
+
+    def _exchange(self, timeout: float, job: bytes | None) -> tuple[Any, bytes]:
+        """Send `job` (if any) and read one answer, killing the process past `timeout` seconds."""
+        timer = threading.Timer(timeout, self._expire)
+        timer.daemon = True
+        timer.start()
+        try:
+            if job is not None:
+                _write_frame(self.jobs, job)
+            kind, value = pickle.loads(_read_frame(self.answers))
+            body = b""
+            if kind == "ok":
+                if value > self.pool.max_response:
+                    raise TooComplex(
+                        "size", f"the answer would be {value:,} bytes, over the limit of {self.pool.max_response:,}"
+                    )
+                body = _read_frame(self.answers)
+        except (EOFError, OSError, pickle.UnpicklingError) as error:
+            if self.expired:
+                raise TimeoutError from None
+            raise WorkerFailed(f"a worker process died: {_describe(error)}") from None
+        finally:
+            timer.cancel()
+        if self.expired:  # the answer came just as the timer fired: the process is gone all the same
+            raise TimeoutError
+        return (kind, value), body
+
+    def wait_ready(self) -> None:
+        try:
+            self._exchange(WORKER_START_TIMEOUT, None)
+        except TimeoutError:
+            raise WorkerFailed(f"a worker process did not start within {WORKER_START_TIMEOUT:g} seconds") from None
+        self.healthy = True
+
+    def call(self, function: Callable[..., Any], args: tuple[Any, ...]) -> bytes:
+        """Run one job and return its JSON bytes; a worker left unhealthy must be killed."""
+        pool = self.pool
+        job = pickle.dumps((function, args), protocol=pickle.HIGHEST_PROTOCOL)
+        self.healthy = False
+        try:
+            (kind, value), body = self._exchange(pool.budget, job)
+        except TimeoutError:
+            raise TooComplex(
+                "time",
+                f"this request needs more than {pool.budget:g} seconds of work, the time budget, and was stopped; "
+                "try fewer or shorter URLs and paths, or a smaller file",
+            ) from None
+        if kind == "memory":
+            limit = f"{pool.memory // 2**20} MiB of" if pool.memory else "the available"
+            raise TooComplex("memory", f"this request needs more than {limit} memory and was stopped")
+        self.healthy = True
+        if kind != "ok":
+            raise WorkerFailed(str(value))
+        return body
+
+    def kill(self) -> None:
+        if self.process.poll() is None:
+            self.process.kill()
+        self.process.wait(5)
+        for stream in (self.jobs, self.answers):
+            try:
+                stream.close()
+            except OSError:
+                pass
+
+
+class WorkerPool:
+    """Worker processes for the CPU work of requests: at most `size` jobs at once, each within `budget` seconds.
+
+    `run` blocks (call it in a thread): it waits for a free worker (at most
+    `waiting` requests wait, each at most `budget` seconds, else `PoolBusy`),
+    sends the job and waits for its answer. A worker that passes the budget is
+    killed, which stops the work for certain where a thread could not be
+    stopped, and a fresh one is started when next needed. Processes are
+    fresh interpreters (see `_WORKER_CODE`). `memory` caps each worker's
+    address space; `max_response` the bytes of one answer.
+    """
+
+    def __init__(
+        self,
+        size: int = MAX_ANALYSES,
+        waiting: int = MAX_WAITING,
+        budget: float = TIME_BUDGET,
+        memory: int | None = WORKER_MEMORY,
+        max_response: int = MAX_RESPONSE,
+    ) -> None:
+        if size < 1 or waiting < 0 or budget <= 0:
+            raise ValueError("a worker pool needs size >= 1, waiting >= 0 and budget > 0")
+        self.size = size
+        self.waiting = waiting
+        self.budget = budget
+        self.memory = memory
+        self.max_response = max_response
+        self._lock = threading.Lock()
+        self._slots = threading.Semaphore(size)
+        self._idle: list[_Worker] = []
+        self._admitted = 0  # requests running or waiting
+        self._closed = False
+        self.killed: list[int] = []  # process ids of the workers killed past the budget
+
+    def start(self) -> None:
+        """Start the workers now (at the app's startup) instead of on the first requests; reopens a closed pool."""
+        with self._lock:
+            self._closed = False
+            missing = self.size - len(self._idle)
+        started = [_Worker(self) for _ in range(missing)]  # all start in parallel
+        for worker in started:
+            try:
+                worker.wait_ready()
+            except WorkerFailed as error:
+                logger.warning("%s", error)
+                worker.kill()
+                continue
+            self._give_back(worker)
+
+    def run(self, function: Callable[..., Any], *args: Any) -> bytes:
+        """`function(*args)` in a worker, as JSON bytes; raises PoolBusy, TooComplex or WorkerFailed."""
+        with self._lock:
+            if self._closed:
+                raise PoolBusy("the server is shutting down")
+            if self._admitted >= self.size + self.waiting:
+                raise PoolBusy(f"the server is busy: {self._admitted} requests are running or waiting; try again shortly")
+            self._admitted += 1
+        try:
+            if not self._slots.acquire(timeout=self.budget):
+                raise PoolBusy(f"the server is busy: no worker became free within {self.budget:g} seconds")
+            try:
+                worker = self._take()
+                try:
+                    return worker.call(function, args)
+                except TooComplex as error:
+                    if error.limit == "time":
+                        self.killed.append(worker.pid)
+                        logger.warning("a job ran past its %g s budget; worker %d killed", self.budget, worker.pid)
+                    raise
+                finally:
+                    if worker.healthy:
+                        self._give_back(worker)
+                    else:
+                        worker.kill()
+            finally:
+                self._slots.release()
+        finally:
+            with self._lock:
+                self._admitted -= 1
+
+    def _take(self) -> _Worker:
+        with self._lock:
+            while self._idle:
+                worker = self._idle.pop()
+                if worker.process.poll() is None:
+                    return worker
+                worker.kill()  # died while idle (killed from outside): reap it
+        worker = _Worker(self)
+        try:
+            worker.wait_ready()
+        except WorkerFailed:
+            worker.kill()
+            raise
+        return worker
+
+    def _give_back(self, worker: _Worker) -> None:
+        with self._lock:
+            if not self._closed:
+                self._idle.append(worker)
+                return
+        worker.kill()
+
+    def pids(self) -> list[int]:
+        """The process ids of the idle workers (a running job's worker is not listed)."""
+        with self._lock:
+            return [worker.pid for worker in self._idle]
+
+    def close(self) -> None:
+        """Stop every idle worker now; busy ones stop when their job ends. Later jobs get PoolBusy."""
+        with self._lock:
+            self._closed = True
+            idle, self._idle = self._idle, []
+        for worker in idle:
+            worker.kill()
+
+
 def create_app(
     allow_private_fetch: bool = False,
     bound_to_loopback: bool = True,
     *,
     resolve: Resolver = system_resolve,
     transport: httpx.AsyncBaseTransport | None = None,
+    time_budget: float = TIME_BUDGET,
+    body_timeout: float = BODY_TIMEOUT,
+    max_analyses: int = MAX_ANALYSES,
+    max_waiting: int = MAX_WAITING,
 ) -> Starlette:
     """The web app. Bound to a non-loopback address, the fetch endpoint refuses non-public targets.
 
     `resolve` and `transport` are for tests: the name resolver the guard
     checks, and the transport under the guard (default: a real httpx one).
+    `time_budget` is the seconds of work one analyse, generate or selftest
+    request may take (then 422 `too-complex`), `body_timeout` the seconds a
+    request body may take to arrive (then 408 `body-timeout`); `max_analyses`
+    jobs run at once in worker processes and `max_waiting` more may wait
+    (then 503 `busy`). The pool is `app.state.workers`; its processes start
+    with the app's lifespan, or on first use.
     """
     guarded = not bound_to_loopback and not allow_private_fetch
+    pool = WorkerPool(max_analyses, max_waiting, time_budget)
+    retry_after = str(max(1, math.ceil(time_budget)))
+    selftest_body: bytes | None = None  # the bundled cases never change: run them once
+
+    async def compute(function: Callable[..., Any], *args: Any) -> Response:
+        """`function(*args)` in a worker process, within the budget, as the JSON response."""
+        try:
+            body = await anyio.to_thread.run_sync(pool.run, function, *args)
+        except PoolBusy as busy:
+            raise ApiError(503, "busy", str(busy), headers={"Retry-After": retry_after}) from None
+        except TooComplex as error:
+            raise ApiError(422, "too-complex", str(error), limit=error.limit) from None
+        return Response(body, media_type="application/json")
 
     async def api_analyse(request: Request) -> Response:
-        data = await read_json(request)
+        data = await read_json(request, body_timeout)
         text = _string(data, "text", limit=MAX_BODY)
         agent = _string(data, "agent")
         urls = _strings(data, "urls", MAX_URLS)
         paths = _strings(data, "paths", MAX_PATHS)
-        return JSONResponse(await run_in_threadpool(analyse, text, agent, urls, paths))
+        return await compute(analyse, text, agent, urls, paths)
 
     async def api_crawlers(request: Request) -> Response:
         return JSONResponse({"purposes": list(PURPOSES), "crawlers": [c.as_dict() for c in catalogue()]})
 
     async def api_selftest(request: Request) -> Response:
-        return JSONResponse(await run_in_threadpool(selftest))
+        nonlocal selftest_body
+        if selftest_body is None:
+            selftest_body = bytes((await compute(selftest)).body)
+        return Response(selftest_body, media_type="application/json")
 
     async def api_policies(request: Request) -> Response:
         from ..policy import POLICIES
@@ -323,7 +763,7 @@ def create_app(
         from ..policy import POLICIES
         from .fetching import fetch
 
-        data = await read_json(request)
+        data = await read_json(request, body_timeout)
         url = _string(data, "url").strip()
         policy = _string(data, "policy", "rfc9309")
         if policy not in POLICIES:
@@ -349,7 +789,7 @@ def create_app(
         return JSONResponse({**result.as_dict(), "text": body})
 
     async def api_generate(request: Request) -> Response:
-        data = await read_json(request)
+        data = await read_json(request, body_timeout)
         name = _string(data, "preset")
         agent = _string(data, "agent").strip()
         raw = data.get("spec")
@@ -357,6 +797,9 @@ def create_app(
             raise ApiError(422, "bad-field", "give either `preset` or `spec`, not both")
         if name == "allow-only" and not agent:
             raise ApiError(422, "bad-spec", "the allow-only preset needs `agent`: the one crawler to allow, e.g. Yeti")
+        if any(c in agent for c in "\r\n#"):
+            # As Spec.from_data refuses for a spec's agents: a line break would write extra lines into the file.
+            raise ApiError(422, "bad-spec", "`agent` cannot hold a line break or `#`")
         try:
             if raw is not None:
                 if not isinstance(raw, dict):
@@ -367,7 +810,7 @@ def create_app(
         except InvalidSpec as error:
             raise ApiError(422, "bad-spec", str(error)) from None
         _check_spec(spec)
-        return JSONResponse(await run_in_threadpool(generate_answer, spec))
+        return await compute(generate_answer, spec)
 
     async def index(request: Request) -> Response:
         return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
@@ -377,10 +820,26 @@ def create_app(
 
     async def on_http_error(request: Request, exc: Exception) -> Response:
         if isinstance(exc, ApiError):
-            return _error(exc.status_code, exc.code, exc.detail, **exc.extra)
+            return _error(exc.status_code, exc.code, exc.detail, exc.headers, **exc.extra)
         if isinstance(exc, HTTPException):
-            return _error(exc.status_code, "http-error", exc.detail)
+            return _error(exc.status_code, "http-error", exc.detail, exc.headers)
         raise exc  # pragma: no cover
+
+    async def on_unexpected(request: Request, exc: Exception) -> Response:
+        # Starlette's outermost middleware calls this only if the Guard itself failed; it
+        # answers outside the Guard, so the security headers are added here.
+        response = _internal_error()
+        for name, value in SECURITY_HEADERS:
+            response.headers[name.decode()] = value.decode()
+        return response
+
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        await anyio.to_thread.run_sync(pool.start)
+        try:
+            yield
+        finally:
+            pool.close()
 
     routes = [
         Route("/", index),
@@ -394,8 +853,10 @@ def create_app(
         Route("/api/{rest:path}", api_not_found, methods=["GET", "POST"]),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    app = Starlette(routes=routes, exception_handlers={HTTPException: on_http_error})
+    handlers = {HTTPException: on_http_error, Exception: on_unexpected}
+    app = Starlette(routes=routes, exception_handlers=handlers, lifespan=lifespan)
     app.add_middleware(Guard, loopback_only=bound_to_loopback)
+    app.state.workers = pool
     return app
 
 
