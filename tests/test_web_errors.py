@@ -187,7 +187,7 @@ def test_the_last_resort_handler_outside_the_guard(app: Any, monkeypatch: pytest
         raise RuntimeError("boom")
 
     monkeypatch.setattr(app_module, "catalogue", broken)
-    monkeypatch.setattr(app_module, "_describe", broken)
+    monkeypatch.setattr(app_module, "describe", broken)
     r = call(create_app(), "GET", "/api/crawlers", raise_app_exceptions=False)
     assert_error(r, 500, "internal-error")
 

@@ -21,9 +21,8 @@ from typing import Any
 import httpx
 import pytest
 
-from robotscope.web import app as app_module
-from robotscope.web import create_app
-from robotscope.web.app import PoolBusy, TooComplex, WorkerFailed, WorkerPool
+from robotscope.web import create_app, workers
+from robotscope.web.workers import PoolBusy, TooComplex, WorkerFailed, WorkerPool
 
 BASE = "http://127.0.0.1:8000"
 SMALL = {"text": "User-agent: *\nDisallow: /private/\n", "agent": "Googlebot", "urls": ["/private/x"], "paths": ["/"]}
@@ -104,7 +103,7 @@ class Active:
         self.peak = 0
         self.functions: list[str] = []
         self.pids: set[int] = set()
-        real = app_module._Worker.call
+        real = workers._Worker.call
 
         def call(worker: Any, function: Callable[..., Any], args: tuple[Any, ...]) -> bytes:
             with self.lock:
@@ -118,7 +117,7 @@ class Active:
                 with self.lock:
                     self.now -= 1
 
-        monkeypatch.setattr(app_module._Worker, "call", call)
+        monkeypatch.setattr(workers._Worker, "call", call)
 
 
 # ---------- the time budget ----------
@@ -228,7 +227,7 @@ def test_an_answer_over_the_size_limit_is_too_complex(make_app: Callable[..., An
     app.state.workers.max_response = 1000
     r, _ = post(app, SMALL)
     assert r.status_code == 422 and r.json()["error"]["limit"] == "size" and "1,000" in r.json()["error"]["message"]
-    app.state.workers.max_response = app_module.MAX_RESPONSE
+    app.state.workers.max_response = workers.MAX_RESPONSE
     assert post(app, SMALL)[0].status_code == 200  # its worker, with the big answer unread, was replaced
 
 
