@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+import robotscope.checks
 from robotscope import Severity, lint, parse
 from robotscope.checks import CHECKS
 from robotscope.parser import MAX_BYTES
@@ -26,7 +27,7 @@ CASES = [
     ),
     ("agentNotToken", "User-agent: Googlebot/2.1\nUser-agent: Googlebot Images\nDisallow: /\n", [1, 2], "User-agent: Googlebot-Image\nDisallow: /x\n"),
     ("agentWildcard", "User-agent: *bot\nDisallow: /\n", [1], "User-agent: *\nDisallow: /x\n"),
-    ("agentInvalid", "User-agent:\nUser-agent: 123\nDisallow: /x\n", [1, 2], "User-agent: bot\nDisallow: /x\n"),
+    ("agentInvalid", "User-agent:\nUser-agent: /bot\nDisallow: /x\n", [1, 2], "User-agent: bot\nDisallow: /x\n"),
     ("emptyGroup", "User-agent: *\nDisallow: /x\n\nUser-agent: quxbot\n", [4], "User-agent: quxbot\nDisallow:\n"),
     ("patternNoSlash", "User-agent: *\nDisallow: private\nDisallow: https://example.com/x\n", [2, 3], "User-agent: *\nDisallow: /private\nDisallow: *.pdf\n"),
     ("dollarNotAtEnd", "User-agent: *\nDisallow: /a$b\n", [2], "User-agent: *\nDisallow: /a$\n"),
@@ -140,3 +141,38 @@ def test_every_code_is_documented() -> None:
 
 def test_empty_disallow_is_not_a_complete_block() -> None:
     assert _lines("blocksAll", "User-agent: *\nDisallow:        \t# everything may be crawled\n") == []
+
+
+def test_shadowed_rule_names_the_winner_of_the_first_crawler_that_merges_it() -> None:
+    # x merges groups 1 and 2 (line 5 repeats line 2); y, named later, merges 2 and 3,
+    # where the allow on line 8 would win: line 5 is reported once, as x sees it.
+    text = "User-agent: x\nDisallow: /p\n\nUser-agent: x\nUser-agent: y\nDisallow: /p\n\nUser-agent: y\nAllow: /p\n"
+    found = {f.line: f for f in lint(parse(text)) if f.code == "shadowedRule"}
+    assert list(found) == [6] and "it repeats line 2" in found[6].message and found[6].lines == (2, 6)
+
+
+def test_shadowed_rule_inside_a_group_no_crawler_selects_is_not_reported() -> None:
+    assert _lines("shadowedRule", "User-agent: /bot\nDisallow: /p\nDisallow: /p\n") == []
+
+
+def test_first_match_order_names_the_earliest_broader_disallow() -> None:
+    text = "User-agent: *\nDisallow: /a*\nDisallow: /a\nDisallow: /ab\nDisallow: /a\nAllow: /abc/d\n"
+    (finding,) = [f for f in lint(parse(text)) if f.code == "firstMatchOrder"]
+    assert finding.line == 6 and finding.fix == "move this line above line 2" and finding.lines == (2, 6)
+
+
+def test_named_groups_past_the_step_budget_show_examples_without_a_count(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(robotscope.checks, "EXACT_STEPS", 10)
+    global_rules = "".join(f"Disallow: /g{i}/\n" for i in range(8))
+    text = f"User-agent: *\n{global_rules}\nUser-agent: aa\nDisallow: /x\n\nUser-agent: bb\nDisallow: /g1/\n"
+    first, second = [f for f in lint(parse(text)) if f.code == "namedGroupDropsGlobalRules"]
+    assert "/g4/ (line 6) and 3 more" in first.message and len(first.lines) == 1 + 8  # counted: 8 steps
+    assert "/g5/ (line 7) and maybe more" in second.message  # past the budget: the first examples only
+    assert "/g1/" not in second.message and second.lines == (2, 4, 5, 6, 7, 8, 14)
+
+
+def test_duplicate_agent_past_the_step_budget_lists_the_user_agent_lines_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(robotscope.checks, "EXACT_STEPS", 2)
+    text = "User-agent: a\nDisallow: /1\n\nUser-agent: a\nDisallow: /2\n\nUser-agent: b\nDisallow: /3\n\nUser-agent: b\nDisallow: /4\n"
+    first, second = [f for f in lint(parse(text)) if f.code == "duplicateAgent"]
+    assert first.lines == (1, 2, 4, 5) and second.lines == (7, 10)

@@ -7,6 +7,8 @@ from collections import Counter
 from pathlib import Path
 
 from robotscope import LineKind, lint, parse
+from robotscope.compare import matrix
+from robotscope.crawlers import catalogue
 from robotscope.parser import split_lines
 
 CORPUS = Path(__file__).parent / "corpus" / "robots"
@@ -47,7 +49,18 @@ def test_lint_never_raises_and_matches_the_reviewed_snapshot() -> None:
     files: Counter[str] = Counter()
     for path in sorted(CORPUS.iterdir()):
         found = lint(parse(path.read_bytes()))
+        json.dumps([f.as_dict() for f in found])
         findings.update(f.code for f in found)
         files.update({f.code for f in found})
     snapshot = json.loads((Path(__file__).parent / "snapshots" / "corpus_lint_codes.json").read_text())
     assert {code: {"findings": n, "files": files[code]} for code, n in findings.items()} == snapshot
+
+
+def test_every_file_gives_its_structure_as_json_and_its_matrix() -> None:
+    """What the web page shows of a file besides the findings (checked above), for every file."""
+    crawlers = catalogue()
+    for path in sorted(CORPUS.iterdir()):
+        robots = parse(path.read_bytes())
+        json.dumps(robots.as_dict())
+        rows = matrix(robots, crawlers, ["/"])
+        assert len(rows) == len(crawlers) and all(len(row.as_dict()["cells"]) == 1 for row in rows)

@@ -1,17 +1,22 @@
-"""Property tests (Hypothesis) of the parser and the matcher."""
+"""Property tests (Hypothesis) of the parser, the matcher, and everything run on file content."""
 
 from __future__ import annotations
 
+import json
 import re
 from functools import cache
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from robotscope import LineKind, parse
+from robotscope import LineKind, Robots, Verdict, lint, parse
+from robotscope.compare import Rulebook, agents_named, diff, matrix, probe_urls
+from robotscope.crawlers import catalogue
+from robotscope.generator import InvalidSpec, Spec, build
 from robotscope.matcher import priority
-from robotscope.patterns import compile_pattern, matches
-from robotscope.urls import normalise
+from robotscope.patterns import compile_pattern, example_target, matches
+from robotscope.render import quote_lines, render_findings, sarif, summary
+from robotscope.urls import normalise, target
 
 # Characters that make matching interesting: wildcards, anchors, escapes, non-ASCII.
 PATH_CHARS = st.sampled_from(list("/ab*$%2F4~-.?=é ツ") + ["%41", "%2f", "%7E", "%e3%83%84"])
@@ -180,3 +185,185 @@ def test_candidates_are_every_rule_that_matches_best_first(rule_list: list[tuple
     every_rule = [r for g in robots.groups for r in g.rules if r.normalised]
     expected = sorted((r for r in every_rule if reference_match(r.normalised, verdict.target)), key=priority)
     assert verdict.candidates == tuple(expected)
+
+
+# --- Never raises: every pure function a front end calls on file content -------------
+#
+# The parser never raises; neither may anything the CLI, the web API or a library
+# user runs on what it returns: lint (whose sitemap and pattern checks once raised
+# on `Sitemap: https://[oops]/s.xml`), the structure as JSON, the crawler matrix,
+# diff, verdicts for any agent and URL, and the renderers.
+
+# Values built to break URL and pattern handling: brackets, ports, escapes, anchors, controls, non-ASCII.
+JUNK_PIECES = [
+    "http://", "https://", "ftp://", "//", "[", "]", "[::1", "[::1]", "[oops]", "[v1.x]", ":", ":99999", ":-1",
+    "@", "%", "%4", "%zz", "%00", "%2F", "*", "**", "$", "?", "#", "/", " ", "\t", "\x00", "\x0b", "\x7f",
+    "é", "ツ", "\uff0f", "\u2100", "\ufeff", "\ud800", "\U0001f600", "a", "Z", "0", "-", "_", ".", "..",
+    "example.com", "xn--", "robots.txt", "<html>", "app.js", ".css", "/static/",
+]
+junk = st.lists(st.sampled_from(JUNK_PIECES) | st.text(max_size=3), max_size=10).map("".join)
+KEYS = [
+    "User-agent", "user-agent", "USER-AGENT", "Disallow", "Allow", "Sitemap", "sitemap", "Crawl-delay", "Host",
+    "Noindex", "Useragent", "Dissallow", "Site-map", "Content-Signal", "Foo", "", " Disallow", "Disallow ",
+]
+record_lines = st.one_of(
+    st.tuples(st.sampled_from(KEYS), st.sampled_from([":", ": ", " : ", "", " "]), junk).map("".join),
+    st.tuples(st.sampled_from(["User-agent: ", "user-agent:"]), st.sampled_from(["*", "Googlebot", "*bot", "Yeti Mobile", "", "bot/1.0"]) | junk).map("".join),
+    junk.map(lambda value: "# " + value),
+    junk,
+)
+robots_like = st.tuples(st.lists(record_lines, max_size=25), st.sampled_from(["\n", "\r\n", "\r"])).map(
+    lambda parts: parts[1].join(parts[0])
+)
+agents_junk = st.sampled_from(["*", "Googlebot", "Mozilla/5.0 (compatible; Googlebot/2.1)", "", " ", "\x00"]) | junk
+
+
+def everything_a_front_end_runs(robots: Robots, agent: str, url: str) -> None:
+    """Run each pure function a front end calls on a parsed file, checking the JSON they return."""
+    findings = lint(robots)
+    json.dumps([f.as_dict() for f in findings])
+    json.dumps(robots.as_dict())
+    render_findings(robots, findings, "robots.txt")
+    summary(findings, "robots.txt")
+    json.dumps(sarif(findings, "robots.txt", "0"))
+    verdict = robots.verdict(agent, url)
+    assert robots.can_fetch(agent, url) == verdict.allowed
+    json.dumps(verdict.as_dict())
+    if verdict.line is not None:
+        quote_lines(robots, verdict.line)
+    json.dumps([row.as_dict() for row in matrix(robots, catalogue(), ["/", url])])
+    other = parse("User-agent: *\nDisallow: /private/\n")
+    for old, new in ((robots, other), (other, robots)):
+        flips = diff(old, new, probe_urls(old, new) + [url], [*agents_named(old, new), agent])
+        json.dumps([f.as_dict() for f in flips])
+
+
+@given(st.binary(max_size=2000), agents_junk, junk)
+@settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow], deadline=None)
+def test_front_end_functions_never_raise_on_any_bytes(data: bytes, agent: str, url: str) -> None:
+    everything_a_front_end_runs(parse(data), agent, url)
+
+
+@given(robots_like, agents_junk, junk)
+@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow], deadline=None)
+def test_front_end_functions_never_raise_on_robots_like_text(text: str, agent: str, url: str) -> None:
+    everything_a_front_end_runs(parse(text), agent, url)
+    everything_a_front_end_runs(parse(text.encode("utf-8", "surrogatepass")), agent, url)
+
+
+@given(st.lists(st.tuples(agents_junk, st.lists(junk, max_size=3), st.lists(junk, max_size=3)), min_size=1, max_size=4), st.lists(junk, max_size=3))
+@settings(max_examples=100, suppress_health_check=[HealthCheck.too_slow], deadline=None)
+def test_generator_never_raises_on_any_spec_it_accepts(blocks: list[tuple[str, list[str], list[str]]], sitemaps: list[str]) -> None:
+    data = {"blocks": [{"agent": a, "allow": al, "disallow": dis} for a, al, dis in blocks], "sitemaps": sitemaps}
+    try:
+        spec = Spec.from_data(data)
+    except InvalidSpec:
+        return  # refused with its reason (a line break, `#`, no agent), as documented
+    generated = build(spec)
+    json.dumps([f.as_dict() for f in generated.findings])
+
+
+# --- The indexes behind lint and diff answer as the matcher does ------------------------
+
+# Up to 12 groups, most naming bot: a token named in 8 groups or more is answered from one merged index.
+group_files = st.lists(st.tuples(st.sampled_from(["*", "bot", "bot", "bot", "other"]), rules), max_size=12).map(
+    lambda groups: "\n".join(robots_text(r, a) for a, r in groups)
+)
+
+
+@given(group_files, paths, st.sampled_from(["bot", "other", "*", "nobody"]))
+@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+def test_rulebook_answers_as_the_matcher(text: str, path: str, token: str) -> None:
+    robots = parse(text)
+    ruleset = robots.rules_for("" if token == "*" else token)  # the `*` crawler's product token is empty
+    book = Rulebook(robots)
+    verdict_target = target(path)
+    assert book.groups(token) == ruleset.groups
+    assert sorted(book.matching(token, verdict_target), key=priority) == list(ruleset.candidates(verdict_target))
+    assert book.best(token, verdict_target) == ruleset.winner(verdict_target)
+    assert book.allows(token, verdict_target) == ruleset.allows(verdict_target)
+
+
+@given(st.lists(st.tuples(st.booleans(), one_bucket), min_size=30, max_size=60), one_bucket.filter(lambda p: "*" not in p and "$" not in p) | paths)
+@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+def test_rulebook_finds_every_rule_that_matches_among_many_wildcards(rule_list: list[tuple[bool, str]], path: str) -> None:
+    # Many wildcard rules under one start: found by their literals among the target's substrings.
+    robots = parse(robots_text(rule_list))
+    verdict_target = target(path)
+    every_rule = [r for g in robots.groups for r in g.rules if r.normalised]
+    expected = sorted((r for r in every_rule if reference_match(r.normalised, verdict_target)), key=priority)
+    assert sorted(Rulebook(robots).matching("*", verdict_target), key=priority) == expected
+
+
+class _Answers:
+    """A `Robots` behind the `Answers` protocol only, so that `diff` asks it about every pair."""
+
+    def __init__(self, robots: Robots) -> None:
+        self.robots = robots
+
+    def verdict(self, agent: str, url: str) -> Verdict:
+        return self.robots.verdict(agent, url)
+
+
+@given(group_files, group_files, st.lists(paths, max_size=4))
+@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+def test_diff_of_two_files_equals_asking_every_pair(old_text: str, new_text: str, extra: list[str]) -> None:
+    old, new = parse(old_text), parse(new_text)
+    urls = probe_urls(old, new) + extra + ["/robots.txt"]
+    agents = [*agents_named(old, new), "nobody", "Mozilla/5.0 (compatible; bot/1.0)"]
+    assert diff(old, new, urls, agents) == diff(_Answers(old), _Answers(new), urls, agents)
+
+
+# --- The checks that index rules find what their plain definitions find ---------------
+
+few_patterns = st.sampled_from(["/a", "/a/", "/ab", "/a*", "/a*b", "/a*b$", "/", "/*", "/a$", "*b", "/a/b/c", "/b", "/ab/c*d"])
+overlapping_files = st.lists(
+    st.tuples(st.sampled_from(["*", "x", "y", "z"]), st.lists(st.tuples(st.booleans(), few_patterns), max_size=6)), max_size=6
+).map(lambda groups: "\n".join(robots_text(r, a) for a, r in groups))
+
+
+def first_match_definition(robots: Robots) -> dict[int, int]:
+    """Allow line -> the disallow line firstMatchOrder names, trying every pair of the group.
+
+    A disallow meets the allows whose example path begins with the same two
+    characters as its own, or any allow when its example path is `/`.
+    """
+    named = {}
+    for group in robots.groups:
+        for allow in (r for r in group.rules if r.allow and r.normalised):
+            path = example_target(allow.normalised)
+            earlier = [
+                d.line
+                for d in group.rules
+                if not d.allow and d.normalised and example_target(d.normalised)[:2] in (path[:2], "/")
+                and d.line < allow.line and d.length < allow.length and matches(compile_pattern(d.normalised), path)
+            ]
+            if earlier:
+                named[allow.line] = min(earlier)
+    return named
+
+
+def shadowed_definition(robots: Robots) -> dict[int, int]:
+    """Shadowed line -> the line that beats it, for the first crawler (in file order) whose groups hold both."""
+    named: dict[int, int] = {}
+    for token in dict.fromkeys(t for g in robots.groups for t in g.agents):
+        merged = [r for g in robots.groups if token in g.agents for r in g.rules if r.normalised]
+        for rule in merged:
+            same = [r for r in merged if r.normalised == rule.normalised]
+            winner = min(same, key=lambda r: (not r.allow, r.line))
+            if rule is not winner:
+                named.setdefault(rule.line, winner.line)
+    return named
+
+
+@given(overlapping_files)
+@settings(max_examples=400, suppress_health_check=[HealthCheck.too_slow])
+def test_indexed_checks_find_what_their_definitions_find(text: str) -> None:
+    robots = parse(text)
+    findings = lint(robots)
+    assert {f.line: f.lines for f in findings if f.code == "firstMatchOrder"} == {
+        allow: tuple(sorted((allow, disallow))) for allow, disallow in first_match_definition(robots).items()
+    }
+    assert {f.line: f.lines for f in findings if f.code == "shadowedRule"} == {
+        line: tuple(sorted((line, winner))) for line, winner in shadowed_definition(robots).items()
+    }

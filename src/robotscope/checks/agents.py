@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from ..model import LineKind, Severity
 from ..robots import Robots
 from ..useragents import group_token
-from . import Hit, check
+from . import Budget, Hit, check
 
 
 @check("ruleOutsideGroup", Severity.ERROR, "an allow or disallow line before any user-agent line")
@@ -25,26 +25,29 @@ def rule_outside_group(robots: Robots) -> Iterator[Hit]:
 @check("duplicateAgent", Severity.WARNING, "the same crawler named in several groups, which are merged")
 def duplicate_agent(robots: Robots) -> Iterator[Hit]:
     lines_of: dict[str, list[int]] = defaultdict(list)
-    groups_of: dict[str, list[int]] = defaultdict(list)
+    groups_of: dict[str, dict[int, None]] = defaultdict(dict)  # an ordered set of group positions
     for line in robots.lines:
         if line.kind is LineKind.USER_AGENT and line.group is not None:
             token = group_token(line.value or "")
             if token is not None:
                 lines_of[token].append(line.number)
-                if line.group not in groups_of[token]:
-                    groups_of[token].append(line.group)
-    for token, groups in groups_of.items():
-        if len(groups) < 2:
+                groups_of[token][line.group] = None
+    # The rules are listed for every crawler only while that stays linear in the
+    # file: a hostile file names thousands of crawlers in the same large groups.
+    budget = Budget()
+    for token, positions in groups_of.items():
+        if len(positions) < 2:
             continue
+        groups = [robots.groups[g] for g in positions]
         involved = lines_of[token]
-        involved_rules = [r.line for g in groups for r in robots.groups[g].rules]
+        rule_lines = [r.line for g in groups for r in g.rules] if budget.take(sum(len(g.rules) for g in groups)) else []
         shown = ", ".join(str(n) for n in involved)
         yield Hit(
             involved[-1],
             f"`{token}` is named in {len(groups)} groups (user-agent lines {shown}); crawlers merge them, "
             "so rules far apart in the file apply together",
             "put all rules for this crawler in one group",
-            lines=(*involved, *involved_rules),
+            lines=(*involved, *rule_lines),
         )
 
 

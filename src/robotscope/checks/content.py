@@ -5,12 +5,12 @@ from __future__ import annotations
 import difflib
 import re
 from collections.abc import Iterator
-from urllib.parse import urlsplit
 
 from ..model import LineKind, Severity
 from ..parser import MAX_BYTES
 from ..robots import Robots
-from . import Hit, check
+from ..urls import path_and_query
+from . import Hit, check, split_url
 
 STANDARD_KEYS = {"user-agent": "User-agent", "allow": "Allow", "disallow": "Disallow", "sitemap": "Sitemap"}
 
@@ -227,12 +227,19 @@ def non_standard_directive(robots: Robots) -> Iterator[Hit]:
 @check("sitemapInvalid", Severity.ERROR, "a Sitemap value that is not an absolute http(s) URL")
 def sitemap_invalid(robots: Robots) -> Iterator[Hit]:
     for sitemap in robots.sitemaps:
-        parts = urlsplit(sitemap.value)
-        if parts.scheme in ("http", "https") and parts.netloc:
+        parts = split_url(sitemap.value)
+        if parts is None:
+            # `https://[oops]/s.xml`: a URL, but its host is no host; its path is kept in the example.
+            path = path_and_query(sitemap.value)
+            what = "has a host that is neither a host name nor an IP address"
+            example = "https://www.example.com" + (path if path != "/" else "/sitemap.xml")
+        elif parts.scheme in ("http", "https") and parts.netloc:
             continue
-        example = "https://www.example.com" + (sitemap.value if sitemap.value.startswith("/") else "/sitemap.xml")
+        else:
+            what = "is not an absolute http or https URL"
+            example = "https://www.example.com" + (sitemap.value if sitemap.value.startswith("/") else "/sitemap.xml")
         yield Hit(
             sitemap.line,
-            f"the sitemap `{sitemap.value}` is not an absolute http or https URL, so crawlers cannot use it",
+            f"the sitemap `{sitemap.value}` {what}, so crawlers cannot use it",
             f"write the full URL, e.g. `Sitemap: {example}`",
         )

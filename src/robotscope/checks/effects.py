@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import re
-from collections import defaultdict
-from collections.abc import Iterator
+from bisect import bisect_left
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Iterator
+from itertools import islice
 
-from ..matcher import select_groups
+from ..compare import Rulebook, group_positions, groups_by_token
 from ..model import Rule, Severity
-from ..patterns import compile_pattern, example_target, matches
+from ..patterns import Pattern, compile_pattern, example_target, matches
 from ..robots import Robots
-from . import Hit, check
+from . import Budget, Hit, check
 
 _ASSET_PATTERN = re.compile(r"\.(?:css|js|mjs)\b|/(?:assets|static|css|js|scripts|styles|wp-includes|_next|dist|build)(?:/|$)", re.IGNORECASE)
 
@@ -55,9 +57,16 @@ def blocks_all(robots: Robots) -> Iterator[Hit]:
             )
 
 
+# Messages name this many examples; past the step budget a check looks at only
+# _QUICK_CHECKS candidates for each, enough to find them on files built to be slow.
+_SHOWN = 5
+_QUICK_CHECKS = 50
+
+
 @check("namedGroupDropsGlobalRules", Severity.WARNING, "a named group that lacks disallow rules the `*` group has")
 def named_group_drops_global_rules(robots: Robots) -> Iterator[Hit]:
-    global_groups = tuple(g for g in robots.groups if "*" in g.agents)
+    book = Rulebook(robots)
+    global_groups = book.applying.get("*", ())
     if not global_groups:
         return
     # Rules that match something, once per pattern (patternNoSlash covers the others).
@@ -66,68 +75,147 @@ def named_group_drops_global_rules(robots: Robots) -> Iterator[Hit]:
             r.normalised: r for g in reversed(global_groups) for r in reversed(g.rules) if not r.allow and r.pattern[:1] in ("/", "*")
         }.values()
     )[::-1]
+    probes = [(rule, example_path(rule)) for rule in global_disallows]
+    blocking = {g.position for g in robots.groups if any(_blocks_everything(r) for r in g.rules)}
     # Crawlers that share exactly the same groups share one finding.
     tokens_by_groups: dict[tuple[int, ...], list[str]] = defaultdict(list)
-    for token in dict.fromkeys(t for g in robots.groups for t in g.agents if t != "*"):
-        tokens_by_groups[tuple(g.position for g in select_groups(robots.groups, token))].append(token)
-    for tokens in tokens_by_groups.values():
-        named = robots.rules_for(tokens[0])
-        if any(_blocks_everything(r) for r in named.rules):
+    for token, groups in book.applying.items():
+        if token != "*":
+            tokens_by_groups[group_positions(groups)].append(token)
+    budget = Budget()
+    for positions, tokens in tokens_by_groups.items():
+        if blocking.intersection(positions):
             continue
-        dropped = [r for r in global_disallows if named.allows(example_path(r))]
+        named = book.applying[tokens[0]]
+        exact = budget.take(len(probes))
+        allowed = (rule for rule, path in (probes if exact else probes[:_QUICK_CHECKS]) if book.allows(tokens[0], path))
+        dropped = list(allowed if exact else islice(allowed, _SHOWN + 1))
         if not dropped:
             continue
-        shown = ", ".join(f"{r.pattern} (line {r.line})" for r in dropped[:5])
-        more = f" and {len(dropped) - 5} more" if len(dropped) > 5 else ""
+        shown = ", ".join(f"{r.pattern} (line {r.line})" for r in dropped[:_SHOWN])
+        if exact:
+            more = f" and {len(dropped) - _SHOWN} more" if len(dropped) > _SHOWN else ""
+        else:
+            more = " and maybe more" if len(dropped) > _SHOWN or len(probes) > _QUICK_CHECKS else ""
         who = f"{tokens[0]} has its own group" if len(tokens) == 1 else ", ".join(tokens) + " have their own group"
         pronoun = "it" if len(tokens) == 1 else "they"
+        # Every user-agent line of the groups, unless a group many crawlers share makes that quadratic.
+        if budget.take(sum(len(g.agent_lines) for g in named)):
+            group_lines = sorted(n for g in named for n in g.agent_lines)
+        else:
+            group_lines = [min(g.agent_lines[0] for g in named)]
         yield Hit(
-            named.group_lines[0],
+            group_lines[0],
             f"{who}, so the `*` group does not apply: {pronoun} may fetch {shown}{more}, which every other crawler may not",
             f"repeat the `*` rules they should obey in their group, e.g. `Disallow: {dropped[0].pattern}`",
-            lines=(*named.group_lines, *(r.line for r in dropped)),
+            lines=(*group_lines, *(r.line for r in dropped)),
         )
+
+
+def _shadowed(rules: Iterable[Rule], reported: set[int]) -> Iterator[Hit]:
+    """A hit for each rule that another of `rules` with the same pattern beats, each line once."""
+    by_pattern: dict[str, list[Rule]] = defaultdict(list)
+    for rule in rules:
+        by_pattern[rule.normalised].append(rule)
+    for same in by_pattern.values():
+        if len(same) < 2:
+            continue
+        winner = min(same, key=lambda r: (not r.allow, r.line))
+        for rule in same:
+            if rule is winner or rule.line in reported:
+                continue
+            reported.add(rule.line)
+            if rule.allow == winner.allow:
+                why, fix = f"it repeats line {winner.line}", "delete the duplicate"
+            else:
+                why = f"line {winner.line} allows the same pattern and an allow wins a tie"
+                fix = "delete one of the two lines: decide whether the path is allowed or not"
+            yield Hit(rule.line, f"this rule never decides any URL: {why}", fix, lines=(rule.line, winner.line))
 
 
 @check("shadowedRule", Severity.WARNING, "a rule that can never decide any URL")
 def shadowed_rule(robots: Robots) -> Iterator[Hit]:
+    # The rules of every group that applies to a crawler compete. A pattern that only
+    # one group holds competes the same way whichever groups are merged with it, so
+    # it is settled once in its group; only patterns several groups hold are
+    # compared again for each set of groups some crawler merges, first crawler first
+    # (which decides the winner a message names).
+    holders = Counter(p for g in robots.groups for p in {r.normalised for r in g.rules if r.normalised})
+    shared = {g.position: [r for r in g.rules if holders[r.normalised] > 1] for g in robots.groups}
     reported: set[int] = set()
-    for token in dict.fromkeys(t for g in robots.groups for t in g.agents):
-        by_pattern: dict[str, list[Rule]] = defaultdict(list)
-        for group in select_groups(robots.groups, token):
-            for rule in group.rules:
-                if rule.normalised:
-                    by_pattern[rule.normalised].append(rule)
-        for same in by_pattern.values():
-            winner = min(same, key=lambda r: (not r.allow, r.line))
-            for rule in same:
-                if rule is winner or rule.line in reported:
-                    continue
-                reported.add(rule.line)
-                if rule.allow == winner.allow:
-                    why, fix = f"it repeats line {winner.line}", "delete the duplicate"
-                else:
-                    why = f"line {winner.line} allows the same pattern and an allow wins a tie"
-                    fix = "delete one of the two lines: decide whether the path is allowed or not"
-                yield Hit(rule.line, f"this rule never decides any URL: {why}", fix, lines=(rule.line, winner.line))
+    for group in robots.groups:
+        if group.agents:  # a group no crawler selects decides nothing
+            yield from _shadowed((r for r in group.rules if holders[r.normalised] == 1), reported)
+    merged: set[tuple[int, ...]] = set()
+    for groups in groups_by_token(robots).values():
+        positions = group_positions(groups)
+        if positions not in merged:
+            merged.add(positions)
+            yield from _shadowed((r for g in groups for r in shared[g.position]), reported)
+
+
+class _EarlierDisallows:
+    """The disallows of one group whose example paths begin with the same two characters.
+
+    Only the first rule of each pattern is kept (it is the earliest). Plain
+    patterns (no `*` or `$`) match the paths they begin, so they are looked up
+    by the path's prefix of each length they come in; the others are tried in
+    line order, so the first that matches is the earliest.
+    """
+
+    def __init__(self) -> None:
+        self._plain: dict[str, Rule] = {}
+        self._wildcards: dict[str, Rule] = {}
+        self._lengths: list[int] = []
+        self._compiled: list[tuple[Rule, Pattern]] = []
+        self._lines: list[int] = []
+
+    def add(self, rule: Rule) -> None:
+        """Keep `rule` (given in file order) unless its pattern is kept already."""
+        kept = self._plain if "*" not in rule.normalised and "$" not in rule.normalised else self._wildcards
+        kept.setdefault(rule.normalised, rule)
+
+    def seal(self) -> None:
+        """Index what was added; call once, before `first`."""
+        self._lengths = sorted({len(pattern) for pattern in self._plain})
+        self._compiled = [(rule, compile_pattern(rule.normalised)) for rule in self._wildcards.values()]
+        self._lines = [rule.line for rule in self._wildcards.values()]
+
+    def first(self, path: str, allow: Rule, budget: Budget) -> Rule | None:
+        """The earliest of these disallows that stands before `allow`, is shorter and matches `path`."""
+        best: Rule | None = None
+        for length in self._lengths:
+            if length >= allow.length or length > len(path):
+                break
+            rule = self._plain.get(path[:length])
+            if rule is not None and rule.line < allow.line and (best is None or rule.line < best.line):
+                best = rule
+        before = bisect_left(self._lines, allow.line if best is None else best.line)
+        tried = before if budget.take(before) else min(before, _QUICK_CHECKS)
+        for rule, pattern in islice(self._compiled, tried):
+            if rule.length < allow.length and matches(pattern, path):
+                return rule
+        return best
 
 
 @check("firstMatchOrder", Severity.WARNING, "an allow that wins only by length but stands after a broader disallow")
 def first_match_order(robots: Robots) -> Iterator[Hit]:
+    budget = Budget()
     for group in robots.groups:
-        disallows: dict[str, list[Rule]] = defaultdict(list)
+        # An allow meets the disallows whose example path begins like its own, and those
+        # whose example path is `/` (`Disallow: /`, `/*`).
+        disallows: dict[str, _EarlierDisallows] = defaultdict(_EarlierDisallows)
         for rule in group.rules:
             if not rule.allow and rule.normalised:
-                disallows[example_path(rule)[:2]].append(rule)
+                disallows[example_path(rule)[:2]].add(rule)
+        for kept in disallows.values():
+            kept.seal()
         for rule in group.rules:
             if not rule.allow or not rule.normalised:
                 continue
             path = example_path(rule)
-            earlier = [
-                d
-                for d in (*disallows.get(path[:2], ()), *disallows.get("/", ()))
-                if d.line < rule.line and d.length < rule.length and matches(compile_pattern(d.normalised), path)
-            ]
+            found = (disallows[key].first(path, rule, budget) for key in dict.fromkeys((path[:2], "/")) if key in disallows)
+            earlier = [d for d in found if d is not None]
             if earlier:
                 first = min(earlier, key=lambda d: d.line)
                 yield Hit(
@@ -142,17 +230,17 @@ def first_match_order(robots: Robots) -> Iterator[Hit]:
 
 @check("blocksAssets", Severity.WARNING, "rules that block CSS or JavaScript files")
 def blocks_assets(robots: Robots) -> Iterator[Hit]:
+    book = Rulebook(robots)
     for group in robots.groups:
         if not group.agents:
             continue
-        ruleset = robots.rules_for(group.agents[0])
         for rule in group.rules:
             if rule.allow or not rule.pattern or not _ASSET_PATTERN.search(rule.pattern):
                 continue
             path = example_path(rule)
             asset = path if re.search(r"\.(?:css|js|mjs)$", path) else path.rstrip("/") + "/app.js"
-            winners = ruleset.candidates(asset)
-            if winners and winners[0].line == rule.line:
+            winner = book.best(group.agents[0], asset)  # the group's first crawler stands for all
+            if winner is not None and winner.line == rule.line:
                 yield Hit(
                     rule.line,
                     f"this rule blocks {asset} and files like it; search engines render pages with their CSS and "

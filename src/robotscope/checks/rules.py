@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from urllib.parse import urlsplit
 
 from ..model import Rule, Severity
 from ..robots import Robots
-from . import Hit, check
+from ..urls import path_and_query
+from . import Hit, check, split_url
 
 _BAD_ESCAPE = re.compile(r"%(?![0-9A-Fa-f]{2})")
 _STARS = re.compile(r"\*+")
@@ -53,8 +53,12 @@ def pattern_no_slash(robots: Robots) -> Iterator[Hit]:
         pattern = rule.pattern
         if not pattern or pattern[0] in "/*":
             continue
-        parts = urlsplit(pattern)
-        if parts.scheme in ("http", "https") and parts.netloc:
+        parts = split_url(pattern)
+        if parts is None and pattern.lower().startswith(("http://", "https://")):
+            # A full URL with a host urlsplit rejects (`http://[::1/`): its path is still plain.
+            path = path_and_query(pattern)
+            why = "a rule holds a path, not a full URL"
+        elif parts is not None and parts.scheme in ("http", "https") and parts.netloc:
             path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
             why = "a rule holds a path, not a full URL"
         else:

@@ -1,0 +1,186 @@
+"""How lint and diff grow with the file: hostile shapes at doubling sizes.
+
+Each shape is a robots.txt built to make some check (or diff) compare many
+things with many others. For every size the script parses the file once,
+times each registered check on its own (so the slowest is visible), the whole
+of `lint`, and `diff` against a variant of the same file (every 7th rule
+turned around) over `probe_urls` x `agents_named`, at most 10,000 flips. Each cell shows seconds and,
+after the first size, the ratio to the size before: about 2 is linear, 4
+quadratic.
+
+    python benchmarks/bench_growth.py                    # n = 1,000 to 16,000 lines
+    python benchmarks/bench_growth.py --sizes 1000,2000 --shapes first-match
+    python benchmarks/bench_growth.py --limit 20         # skip what took longer than 20 s at a smaller size
+
+`tests/test_lint_total.py` runs these shapes at one moderate size under a
+time guard.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import inspect
+import re
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import NamedTuple
+
+from robotscope import parse
+from robotscope.checks import CHECKS
+from robotscope.compare import agents_named, diff, probe_urls
+from robotscope.linter import lint
+
+# Flips asked for at most, as `robotscope diff` does: one shape makes n/4 crawlers flip at
+# n/28 URLs each, an output quadratic in the file. (Versions of diff without `limit` list all.)
+FLIP_LIMIT = 10_000
+DIFF_OPTIONS = {"limit": FLIP_LIMIT} if "limit" in inspect.signature(diff).parameters else {}
+
+REALISTIC = (Path(__file__).parent.parent / "examples" / "robots.txt").read_text(encoding="utf-8")
+
+
+class Shape(NamedTuple):
+    name: str
+    what: str
+    build: Callable[[int], str]  # n -> a robots.txt of about n lines, under the 500 KiB parse limit up to n = 16,000
+
+
+def token(i: int) -> str:
+    """A distinct product token for each i, letters only: `ba`, `bb`, ..."""
+    letters = ""
+    while True:
+        i, digit = divmod(i, 26)
+        letters += chr(ord("a") + digit)
+        if not i:
+            return "b" + letters
+
+
+def distinct_agents(n: int) -> str:
+    named = "".join(f"User-agent: {token(i)}\nDisallow: /o{i}/\n" for i in range(n // 4))
+    return named + "User-agent: *\n" + "".join(f"Disallow: /g{i}/\n" for i in range(n // 2))
+
+
+def asset_rules(n: int) -> str:
+    rules = "".join(f"Disallow: /s/{i}.js\nDisallow: /*.v{i}.css$\n" for i in range(5))
+    return "".join(f"User-agent: *\n{rules}" for _ in range(n // 11))
+
+
+def first_match(n: int) -> str:
+    disallows = "".join(f"Disallow: /ab{i}\n" for i in range(n // 2))
+    return "User-agent: *\n" + disallows + "".join(f"Allow: /ab{i}/p.html\n" for i in range(n // 2))
+
+
+def glob_first_match(n: int) -> str:
+    disallows = "".join(f"Disallow: /a*b{i}z\n" for i in range(n // 2))
+    return "User-agent: *\n" + disallows + "".join(f"Allow: /a/c{i}/p.html\n" for i in range(n // 2))
+
+
+def same_agent(n: int) -> str:
+    return "".join(f"User-agent: yeti\nDisallow: /p{i}/\n" for i in range(n // 2))
+
+
+def shared_group(n: int) -> str:
+    # One group naming n/4 crawlers (with n/4 rules) that each have a group of their own too.
+    quarter = n // 4
+    shared = "".join(f"User-agent: {token(i)}\n" for i in range(quarter)) + "".join(f"Disallow: /s{i}/\n" for i in range(quarter))
+    return shared + "".join(f"User-agent: {token(i)}\nDisallow: /o{i}/\n" for i in range(quarter))
+
+
+def realistic(n: int) -> str:
+    # The example file (a few groups, wildcards, sitemaps) repeated to about n lines, each copy's paths under /vK/.
+    copies = max(1, n // REALISTIC.count("\n"))
+    return "\n".join(re.sub(r"(?im)^((?:dis)?allow: )/", rf"\g<1>/v{k}/", REALISTIC) for k in range(copies))
+
+
+SHAPES = [
+    Shape("distinct-agents", "n/4 groups, each naming its own crawler, and a `*` group with n/2 disallows", distinct_agents),
+    Shape("asset-rules", "n/11 `*` groups, each with 5 `/s/N.js` and 5 `/*.vN.css$` disallows", asset_rules),
+    Shape("first-match", "n/2 disallows `/abN`, then n/2 allows `/abN/p.html`", first_match),
+    Shape("glob-first-match", "n/2 disallows `/a*bNz`, then n/2 allows `/a/cN/p.html`", glob_first_match),
+    Shape("same-agent", "n/2 groups, all naming Yeti", same_agent),
+    Shape("shared-group", "one group naming n/4 crawlers with n/4 rules; each crawler has a group of its own too", shared_group),
+    Shape("realistic", "examples/robots.txt repeated to n lines, each copy's paths under `/vK/`", realistic),
+]
+
+
+def turned_around(text: str) -> str:
+    """The same file with every 7th rule's allow/disallow swapped: a new version to diff against."""
+    count = 0
+
+    def swap(match: re.Match[str]) -> str:
+        nonlocal count
+        count += 1
+        if count % 7:
+            return match.group()
+        return "Allow:" if match.group().lower() == "disallow:" else "Disallow:"
+
+    return re.sub(r"(?im)^(?:dis)?allow:", swap, text)
+
+
+def timed(function: Callable[[], object]) -> float:
+    gc.collect()
+    gc.disable()
+    try:
+        start = time.perf_counter()
+        function()
+        return time.perf_counter() - start
+    finally:
+        gc.enable()
+
+
+def measure(shape: Shape, n: int, skip: set[str]) -> dict[str, float | None]:
+    """Seconds per check, for `lint` and for `diff`, on the shape at size n (None: skipped)."""
+    text = shape.build(n)
+    robots, other = parse(text), parse(turned_around(text))
+    _ = robots.lines  # built on first use: not part of any one check
+    seconds: dict[str, float | None] = {}
+    for check in CHECKS:
+        seconds[check.code] = None if check.code in skip else timed(lambda run=check.run: list(run(robots)))
+    seconds["lint"] = None if "lint" in skip else timed(lambda: lint(robots))
+    urls, agents = probe_urls(robots, other), agents_named(robots, other)
+    seconds["diff"] = None if "diff" in skip else timed(lambda: diff(robots, other, urls, agents, **DIFF_OPTIONS))
+    return seconds
+
+
+def cell(now: float | None, before: float | None) -> str:
+    if now is None:
+        return "skipped"
+    ratio = f" ×{now / before:.1f}" if before and before >= 0.005 else ""
+    return f"{now:.3f}{ratio}"
+
+
+def run(sizes: list[int], shapes: list[Shape], limit: float, shown: int) -> None:
+    for shape in shapes:
+        print(f"\n### {shape.name}: {shape.what}\n")
+        results: list[dict[str, float | None]] = []
+        skip: set[str] = set()
+        for n in sizes:
+            results.append(measure(shape, n, skip))
+            skip |= {name for name, s in results[-1].items() if s is not None and s > limit}
+            print(f"  n={n:,} done", file=sys.stderr)
+        # The slowest checks at the largest size measured, then lint and diff.
+        slowest = {c.code: max(r[c.code] or 0.0 for r in results) for c in CHECKS}
+        checks = sorted(slowest, key=slowest.__getitem__, reverse=True)[:shown]
+        print("| | " + " | ".join(f"n={n:,}" for n in sizes) + " |")
+        print("|---|" + "---|" * len(sizes))
+        for name in [*checks, "lint", "diff"]:
+            cells = [cell(r[name], results[i - 1][name] if i else None) for i, r in enumerate(results)]
+            label = f"`{name}`" if name in checks else f"**{name}**"
+            print(f"| {label} | " + " | ".join(cells) + " |")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sizes", default="1000,2000,4000,8000,16000", help="comma-separated n (default: %(default)s)")
+    parser.add_argument("--shapes", default=",".join(s.name for s in SHAPES), help="comma-separated shape names")
+    parser.add_argument("--limit", type=float, default=30.0, help="skip at larger sizes what took longer than this (s)")
+    parser.add_argument("--checks", type=int, default=3, help="how many of the slowest checks to show (default: %(default)s)")
+    args = parser.parse_args()
+    wanted = args.shapes.split(",")
+    run([int(s) for s in args.sizes.split(",")], [s for s in SHAPES if s.name in wanted], args.limit, args.checks)
+
+
+if __name__ == "__main__":
+    main()

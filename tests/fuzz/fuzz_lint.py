@@ -1,0 +1,59 @@
+"""Fuzz target: lint, and every pure function a front end runs on a robots.txt, never raises.
+
+With atheris installed (`pip install atheris`), from the repository root:
+
+    python tests/fuzz/fuzz_lint.py tests/fuzz/seeds -max_total_time=60
+    python tests/fuzz/fuzz_lint.py tests/fuzz/seeds -runs=100000
+
+Without it, `check(data)` is a plain function: tests/test_lint_total.py runs
+it on every file of tests/fuzz/seeds/ (hostile inputs: bracketed hosts, NULs,
+lone CRs, a huge line, UTF-16, ...). Add each input a fuzzer finds there.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from robotscope import lint, parse
+from robotscope.compare import agents_named, diff, matrix, probe_urls
+from robotscope.crawlers import catalogue
+from robotscope.render import quote_lines, render_findings, sarif, summary
+
+SEEDS = Path(__file__).parent / "seeds"
+_OTHER = parse("User-agent: *\nDisallow: /private/\nAllow: /private/ok$\n\nUser-agent: Googlebot\nDisallow: /*.pdf$\n")
+
+
+def check(data: bytes) -> None:
+    """Parse `data` and run on it what the CLI and the web API run; raise only on a bug."""
+    robots = parse(data)
+    findings = lint(robots)
+    json.dumps([f.as_dict() for f in findings])
+    json.dumps(robots.as_dict())
+    render_findings(robots, findings, "fuzz.txt")
+    summary(findings, "fuzz.txt")
+    json.dumps(sarif(findings, "fuzz.txt", "0"))
+    # An agent and a URL taken from the input itself: its first line, split at the first space.
+    agent, _, url = data.decode("utf-8", "replace").partition("\n")[0].partition(" ")
+    verdict = robots.verdict(agent, url)
+    assert robots.can_fetch(agent, url) == verdict.allowed
+    json.dumps(verdict.as_dict())
+    if verdict.line is not None:
+        quote_lines(robots, verdict.line)
+    json.dumps([row.as_dict() for row in matrix(robots, catalogue(), ["/", url])])
+    for old, new in ((robots, _OTHER), (_OTHER, robots)):
+        flips = diff(old, new, [*probe_urls(old, new), url], [*agents_named(old, new), agent], limit=1000)
+        json.dumps([flip.as_dict() for flip in flips])
+
+
+def main() -> None:
+    import atheris  # optional: only the fuzzer needs it
+
+    atheris.instrument_all()
+    atheris.Setup(sys.argv, check)
+    atheris.Fuzz()
+
+
+if __name__ == "__main__":
+    main()
