@@ -41,11 +41,11 @@ BRACKETED = "User-agent: *\nDisallow: http://[::1/\nDisallow: https://[oops]/a?b
 
 def test_bracketed_hosts_are_findings_not_errors() -> None:
     findings = {(f.line, f.code): f for f in lint(parse(BRACKETED))}
-    assert findings[(2, "patternNoSlash")].fix == "write `Disallow: /`"
-    assert findings[(3, "patternNoSlash")].fix == "write `Disallow: /a?b=1`"
+    assert findings[(2, "patternNoSlash")].fix.render() == "write `Disallow: /`"
+    assert findings[(3, "patternNoSlash")].fix.render() == "write `Disallow: /a?b=1`"
     sitemap = findings[(4, "sitemapInvalid")]
-    assert "host that is neither a host name nor an IP address" in sitemap.message
-    assert sitemap.fix == "write the full URL, e.g. `Sitemap: https://www.example.com/s.xml`"
+    assert "host that is neither a host name nor an IP address" in sitemap.message.render()
+    assert sitemap.fix.render() == "write the full URL, e.g. `Sitemap: https://www.example.com/s.xml`"
 
 
 @pytest.mark.parametrize(

@@ -17,6 +17,7 @@ from functools import cache
 from importlib.resources import files
 from typing import Any, NamedTuple
 
+from .messages import Message, message
 from .useragents import product_token
 
 # Purposes, in the order a site owner reads them.
@@ -111,6 +112,17 @@ def recognise(agent: str) -> Crawler | None:
     return None
 
 
+@cache
+def search_engines() -> frozenset[str]:
+    """The tokens (lower-cased) of the search engines' main crawlers and the family tokens they obey.
+
+    The one list of search engines: the catalogue's `search` crawlers (Googlebot,
+    bingbot, Yeti, ...) and their fallbacks (`Yandex` for YandexBot).
+    """
+    main = [c for c in catalogue() if c.purpose == "search"]
+    return frozenset([c.token.lower() for c in main] + [c.fallback.lower() for c in main if c.fallback])
+
+
 def select(names: str) -> list[Crawler]:
     """Crawlers for an --agents value: `search`, `ai`, `all`, or a comma-separated list of tokens.
 
@@ -125,42 +137,45 @@ def select(names: str) -> list[Crawler]:
     return chosen
 
 
+# What blocking a crawler costs, by purpose: message codes (`explain.cost.other` for any other purpose).
 _COST = {
-    "search": "its pages drop out of {operator}'s search results over time",
-    "search-vertical": "{operator} stops crawling that kind of content (images, video, news or shopping) for its search features",
-    "ai-search": "the site stops being shown or linked in {operator}'s AI search answers; it does not opt out of AI training",
-    "ai-training": "content it fetches from now on is not used to train {operator}'s models",
-    "ai-control-token": "{token} sends no requests of its own: blocking it tells {operator} not to use content its other crawlers fetch for the purposes it controls",
-    "user-triggered": "it fetches pages when a user asks for them, so blocking it mostly stops those fetches; {obeys}",
-    "ads": "{operator} can no longer check ad landing pages on the site, which can hurt ads that point there",
-    "social-preview": "links to the site lose their preview (title, image) when shared on {operator}'s products",
-    "seo-tool": "the site drops out of {operator}'s SEO data (backlinks, audits); search engines are not affected",
-    "archive": "the site is no longer archived by {operator}",
-    "dataset": "the site is left out of {operator}'s open crawl data sets, which many AI models are trained on",
+    "search": "explain.cost.search",
+    "search-vertical": "explain.cost.search-vertical",
+    "ai-search": "explain.cost.ai-search",
+    "ai-training": "explain.cost.ai-training",
+    "ai-control-token": "explain.cost.ai-control-token",
+    "user-triggered": "explain.cost.user-triggered",
+    "ads": "explain.cost.ads",
+    "social-preview": "explain.cost.social-preview",
+    "seo-tool": "explain.cost.seo-tool",
+    "archive": "explain.cost.archive",
+    "dataset": "explain.cost.dataset",
 }
 
 
+# Whether it obeys robots.txt, by `obeys_robots` value: message codes.
 _OBEYS = {
-    "yes": "its operator documents that it obeys robots.txt",
-    "no": "its operator documents that robots.txt generally does not apply to it",
-    "partial": "its operator documents that robots.txt rules may not apply to it",
-    "unknown": "its operator does not document whether it obeys robots.txt",
-    "n/a": "it sends no requests of its own",
+    "yes": "explain.obeys.yes",
+    "no": "explain.obeys.no",
+    "partial": "explain.obeys.partial",
+    "unknown": "explain.obeys.unknown",
+    "n/a": "explain.obeys.n/a",
 }
 
 
-def obeys_text(crawler: Crawler) -> str:
-    return _OBEYS.get(crawler.obeys_robots, _OBEYS["unknown"])
+def obeys_text(crawler: Crawler) -> Message:
+    """What its operator documents about obeying robots.txt, as a message."""
+    return message(_OBEYS.get(crawler.obeys_robots, _OBEYS["unknown"]))
 
 
-def blocking_cost(crawler: Crawler) -> str:
-    """One sentence: what a site gives up by blocking this crawler."""
-    template = _COST.get(crawler.purpose, "{operator} stops crawling the site with {token}")
-    cost = template.format(operator=crawler.operator or crawler.token, token=crawler.token, obeys=obeys_text(crawler))
+def blocking_cost(crawler: Crawler) -> Message:
+    """One sentence, as a message: what a site gives up by blocking this crawler."""
+    code = _COST.get(crawler.purpose, "explain.cost.other")
+    cost = message(code, operator=crawler.operator or crawler.token, token=crawler.token, obeys=obeys_text(crawler))
     if crawler.purpose in ("ai-training", "ai-control-token", "dataset"):
         searchers = [c.token for c in siblings(crawler) if c.purpose in ("search", "search-vertical", "ai-search")]
         if searchers:
-            cost += f"; {crawler.operator}'s search crawlers ({', '.join(searchers[:3])}) are separate and not affected"
+            return message("explain.cost.searchers-unaffected", cost=cost, operator=crawler.operator, searchers=searchers[:3])
     return cost
 
 

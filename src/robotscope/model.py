@@ -3,13 +3,15 @@
 Everything here is immutable, holds no references back into a parser, and
 turns into JSON-ready dicts with ``as_dict()``, so the matcher, the linter and
 every front end can pass decisions around as data. Imports nothing from
-robotscope.
+robotscope but its messages (texts as data).
 """
 
 from __future__ import annotations
 
 import enum
 from typing import Any, NamedTuple
+
+from .messages import Message
 
 
 class LineKind(str, enum.Enum):
@@ -178,22 +180,24 @@ class Finding(NamedTuple):
     """A lint finding: what is wrong, where, what happens, and how to fix it.
 
     `line` is the line the finding is about (None for the whole file);
-    `lines` are every line involved, `line` included.
+    `lines` are every line involved, `line` included. `message` and `fix`
+    are texts as data (`robotscope.messages.Message`: a code and its
+    parameters), rendered in the user's language by the front ends.
     """
 
     code: str
     severity: Severity
     line: int | None
-    message: str
-    fix: str
+    message: Message
+    fix: Message
     lines: tuple[int, ...]
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self, lang: str = "en") -> dict[str, Any]:
         return {
             "code": self.code,
             "severity": self.severity.value,
             "line": self.line,
-            "message": self.message,
-            "fix": self.fix,
+            "message": self.message.as_dict(lang),
+            "fix": self.fix.as_dict(lang),
             "lines": list(self.lines),
         }

@@ -60,6 +60,19 @@ def matches(pattern: Pattern, target: str) -> bool:
     return target.find(last, pos) >= 0
 
 
+def matches_every_target(normalised: str) -> bool:
+    """True for `/`, `*`, `/*`, `*$`, `/*$` and the like: every target (which starts with `/`) matches.
+
+    The one predicate for "this rule covers the whole site": the matcher keeps
+    such a rule aside as the fallback, and the linter calls a disallow of this
+    kind a block of everything.
+    """
+    if not normalised:
+        return False  # an empty pattern matches nothing
+    first, *rest = compile_pattern(normalised).pieces
+    return first in ("", "/") and not any(rest) and (bool(rest) or not normalised.endswith("$"))
+
+
 def example_target(normalised: str) -> str:
     """A target that a pattern starting with `/` or `*` matches: each `*` as `x`, no end anchor.
 

@@ -11,16 +11,21 @@ from collections.abc import Callable, Iterable
 from typing import NamedTuple
 from urllib.parse import SplitResult, urlsplit
 
+from ..messages import Message, message
 from ..model import Severity
 from ..robots import Robots
 
 
 class Hit(NamedTuple):
-    """What a check found; `severity` overrides the check's default where given."""
+    """What a check found; `severity` overrides the check's default where given.
+
+    `message` and `fix` are catalogue messages, conventionally
+    `lint.<code>[.<variant>]` and `fix.<code>[.<variant>]`.
+    """
 
     line: int | None
-    message: str
-    fix: str
+    message: Message
+    fix: Message
     lines: tuple[int, ...] = ()
     severity: Severity | None = None
 
@@ -29,20 +34,25 @@ CheckFunction = Callable[[Robots], Iterable[Hit]]
 
 
 class Check(NamedTuple):
+    """A registered check; what it looks for is the message `summary.<code>`."""
+
     code: str
     severity: Severity
-    summary: str
     run: CheckFunction
+
+    @property
+    def summary(self) -> Message:
+        return message(f"summary.{self.code}")
 
 
 CHECKS: list[Check] = []
 
 
-def check(code: str, severity: Severity, summary: str) -> Callable[[CheckFunction], CheckFunction]:
+def check(code: str, severity: Severity) -> Callable[[CheckFunction], CheckFunction]:
     """Register a check under its stable `code` with its default severity."""
 
     def register(function: CheckFunction) -> CheckFunction:
-        CHECKS.append(Check(code, severity, summary, function))
+        CHECKS.append(Check(code, severity, function))
         return function
 
     return register

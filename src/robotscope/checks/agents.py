@@ -2,27 +2,25 @@
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Iterator
 
+from ..messages import message
 from ..model import LineKind, Severity
 from ..robots import Robots
 from ..useragents import group_token
 from . import Budget, Hit, check
 
 
-@check("ruleOutsideGroup", Severity.ERROR, "an allow or disallow line before any user-agent line")
+@check("ruleOutsideGroup", Severity.ERROR)
 def rule_outside_group(robots: Robots) -> Iterator[Hit]:
     for line in robots.lines:
         if line.kind in (LineKind.ALLOW, LineKind.DISALLOW) and line.group is None:
-            yield Hit(
-                line.number,
-                "this rule stands before any user-agent line, so it belongs to no group and no crawler obeys it",
-                "put `User-agent: *` (or the crawler's name) on a line above it",
-            )
+            yield Hit(line.number, message("lint.ruleOutsideGroup"), message("fix.ruleOutsideGroup"))
 
 
-@check("duplicateAgent", Severity.WARNING, "the same crawler named in several groups, which are merged")
+@check("duplicateAgent", Severity.WARNING)
 def duplicate_agent(robots: Robots) -> Iterator[Hit]:
     lines_of: dict[str, list[int]] = defaultdict(list)
     groups_of: dict[str, dict[int, None]] = defaultdict(dict)  # an ordered set of group positions
@@ -41,17 +39,15 @@ def duplicate_agent(robots: Robots) -> Iterator[Hit]:
         groups = [robots.groups[g] for g in positions]
         involved = lines_of[token]
         rule_lines = [r.line for g in groups for r in g.rules] if budget.take(sum(len(g.rules) for g in groups)) else []
-        shown = ", ".join(str(n) for n in involved)
         yield Hit(
             involved[-1],
-            f"`{token}` is named in {len(groups)} groups (user-agent lines {shown}); crawlers merge them, "
-            "so rules far apart in the file apply together",
-            "put all rules for this crawler in one group",
+            message("lint.duplicateAgent", token=token, count=len(groups), lines=involved),
+            message("fix.duplicateAgent"),
             lines=(*involved, *rule_lines),
         )
 
 
-@check("agentNotToken", Severity.WARNING, "a user-agent value that is more than a product token")
+@check("agentNotToken", Severity.WARNING)
 def agent_not_token(robots: Robots) -> Iterator[Hit]:
     for line in robots.lines:
         if line.kind is not LineKind.USER_AGENT or not line.value:
@@ -60,47 +56,73 @@ def agent_not_token(robots: Robots) -> Iterator[Hit]:
         if token is None or token == "*" or token == line.value.lower():
             continue
         written = line.value[: len(token)]
-        yield Hit(
-            line.number,
-            f"only the product token before the first character outside a-z, A-Z, `-` and `_` counts, "
-            f"so this group applies to `{written}`",
-            f"write `User-agent: {written}`",
-        )
+        yield Hit(line.number, message("lint.agentNotToken", token=written), message("fix.agentNotToken", token=written))
 
 
-@check("agentWildcard", Severity.ERROR, "a user-agent value with a wildcard, which matches no crawler")
+_DIGIT = re.compile(r"[A-Za-z_-]*")
+
+
+@check("agentStrictToken", Severity.INFO)
+def agent_strict_token(robots: Robots) -> Iterator[Hit]:
+    # RFC 9309's grammar has no digits in a token, and Google's parser stops at the
+    # first one; the crawler's own name has them, so nothing is to be renamed.
+    for line in robots.lines:
+        if line.kind is not LineKind.USER_AGENT or not line.value:
+            continue
+        token = group_token(line.value)
+        if token is None or token == "*" or not any(c.isdigit() for c in token):
+            continue
+        written = line.value[: len(token)]
+        strict = _DIGIT.match(written)
+        seen = strict.group() if strict is not None else ""
+        code = "lint.agentStrictToken.none" if not seen else "lint.agentStrictToken"
+        yield Hit(line.number, message(code, token=written, strict=seen), message("fix.agentStrictToken", token=written))
+
+
+@check("agentWildcard", Severity.ERROR)
 def agent_wildcard(robots: Robots) -> Iterator[Hit]:
     for line in robots.lines:
         if line.kind is LineKind.USER_AGENT and line.value and "*" in line.value and group_token(line.value) is None:
             name = line.value.replace("*", "")
-            fix = f"name the crawler exactly, e.g. `User-agent: {name}`, or use `User-agent: *` for all" if name else "write `User-agent: *`"
-            yield Hit(line.number, "wildcards do not work in user-agent values: this group matches no crawler", fix)
+            fix = message("fix.agentWildcard.named", name=name) if name else message("fix.agentWildcard")
+            yield Hit(line.number, message("lint.agentWildcard"), fix)
 
 
-@check("agentInvalid", Severity.ERROR, "a user-agent value with no product token")
+@check("agentInvalid", Severity.ERROR)
 def agent_invalid(robots: Robots) -> Iterator[Hit]:
     for line in robots.lines:
         if line.kind is LineKind.USER_AGENT and "*" not in (line.value or "") and group_token(line.value or "") is None:
-            what = f"`{line.value}` has" if line.value else "an empty value has"
-            yield Hit(
-                line.number,
-                f"{what} no product token (letters, `-` and `_`), so this line names no crawler",
-                "write the crawler's product token, e.g. `User-agent: Googlebot`, or `User-agent: *`",
-            )
+            what = message("lint.agentInvalid", value=line.value) if line.value else message("lint.agentInvalid.empty")
+            yield Hit(line.number, what, message("fix.agentInvalid"))
 
 
-@check("emptyGroup", Severity.INFO, "a group without rules: its crawlers may fetch everything")
+@check("emptyGroup", Severity.INFO)
 def empty_group(robots: Robots) -> Iterator[Hit]:
     for group in robots.groups:
         if not group.rules and group.agents:
-            who = (
-                "every crawler without a group of its own"
-                if "*" in group.agents
-                else ", ".join(group.agents) + " (the `*` group does not apply to them)"
-            )
-            yield Hit(
-                group.agent_lines[0],
-                f"this group has no rules, so {who} may fetch everything",
-                "add the rules meant for them, or `Disallow:` to say so explicitly",
-                lines=group.agent_lines,
-            )
+            if "*" in group.agents:
+                found = message("lint.emptyGroup.star")
+            else:
+                found = message("lint.emptyGroup", agents=list(group.agents))
+            yield Hit(group.agent_lines[0], found, message("fix.emptyGroup"), lines=group.agent_lines)
+
+
+@check("recordSplitsGroup", Severity.WARNING)
+def record_splits_group(robots: Robots) -> Iterator[Hit]:
+    # `User-agent: a / Crawl-delay: 5 / User-agent: b / Disallow: /x`: RFC 9309 makes a
+    # and b one group (a record does not end it), while the standard library, Protego
+    # and the 1996 draft start a new group at `User-agent: b`, leaving a without rules.
+    for group in robots.groups:
+        first, last = group.agent_lines[0], group.agent_lines[-1]
+        between = [r for r in group.records if first < r.line < last]
+        if not between or not group.rules:
+            continue
+        record = between[0]
+        before = [line for line in group.agent_lines if line < record.line]
+        after = [line for line in group.agent_lines if line > record.line]
+        yield Hit(
+            record.line,
+            message("lint.recordSplitsGroup", key=record.key, before=before, after=after, start=after[0]),
+            message("fix.recordSplitsGroup", key=record.key),
+            lines=(*group.agent_lines, record.line),
+        )

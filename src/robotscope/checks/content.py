@@ -6,6 +6,7 @@ import difflib
 import re
 from collections.abc import Iterator
 
+from ..messages import message
 from ..model import LineKind, Severity
 from ..parser import MAX_BYTES
 from ..robots import Robots
@@ -41,56 +42,18 @@ def google_key(key: str) -> str | None:
     return None
 
 
-# Records outside RFC 9309 that crawlers know: who honours them, who ignores them.
+# Records outside RFC 9309 that crawlers know, with the severity of finding one; what
+# each is, who honours it and who ignores it is the message `lint.nonStandardDirective.<key>`.
 NON_STANDARD = {
-    "crawl-delay": (
-        Severity.INFO,
-        ("Crawl-delay is not part of RFC 9309: Bing honours it (seconds between fetches) and so does "
-        "Anthropic's ClaudeBot, but Google ignores it and Yandex has ignored it since February 2018"),
-        "to slow Googlebot, answer with 429 or 503 for a while; for Yandex use the crawl-rate setting in Yandex Webmaster",
-    ),
-    "host": (
-        Severity.WARNING,
-        "Host was a Yandex-only record naming the main mirror; Yandex dropped it in March 2018 and no other crawler reads it",
-        "remove it and redirect the other hosts to the main one with 301 redirects",
-    ),
-    "clean-param": (
-        Severity.INFO,
-        "Clean-param is read by Yandex only (URL parameters that do not change the page); every other crawler ignores it",
-        "keep it for Yandex; use canonical links for other search engines",
-    ),
-    "request-rate": (
-        Severity.INFO,
-        "Request-rate comes from the never-adopted robots.txt 2.0 proposal; Google ignores it and no major search engine documents support for it",
-        "remove it, or use Crawl-delay for Bing",
-    ),
-    "visit-time": (
-        Severity.INFO,
-        "Visit-time comes from the never-adopted robots.txt 2.0 proposal; Google ignores it and no major search engine documents support for it",
-        "remove it",
-    ),
-    "noindex": (
-        Severity.WARNING,
-        "Noindex in robots.txt does nothing: Google stopped supporting it on 1 September 2019 and other search engines never did",
-        'use <meta name="robots" content="noindex"> or an X-Robots-Tag: noindex header, and leave the page crawlable so it is seen',
-    ),
-    "nofollow": (
-        Severity.WARNING,
-        "Nofollow in robots.txt does nothing: Google stopped supporting it on 1 September 2019 and other search engines never did",
-        'use <meta name="robots" content="nofollow"> or an X-Robots-Tag: nofollow header',
-    ),
-    "content-signal": (
-        Severity.INFO,
-        ("Content-Signal (Cloudflare's Content Signals Policy) states preferences for search, ai-input and ai-train "
-        "(yes or no); it does not block crawling, and a signal left out neither grants nor restricts that use"),
-        "keep Allow/Disallow rules for what crawlers may fetch; write signals as e.g. Content-Signal: search=yes, ai-train=no",
-    ),
-    "content-usage": (
-        Severity.INFO,
-        ("Content-Usage comes from the IETF AI preferences drafts (aipref, not yet an RFC): it states usage preferences "
-        "such as train-ai=n for a path and does not block crawling"),
-        "keep Allow/Disallow rules for what crawlers may fetch; check the draft revision your crawlers follow",
-    ),
+    "crawl-delay": Severity.INFO,
+    "host": Severity.WARNING,
+    "clean-param": Severity.INFO,
+    "request-rate": Severity.INFO,
+    "visit-time": Severity.INFO,
+    "noindex": Severity.WARNING,
+    "nofollow": Severity.WARNING,
+    "content-signal": Severity.INFO,
+    "content-usage": Severity.INFO,
 }
 
 _TYPOS = {
@@ -121,50 +84,66 @@ def did_you_mean(key: str) -> str | None:
     return _KNOWN_KEYS[close[0]] if close else None
 
 
-@check("htmlContent", Severity.ERROR, "the body is an HTML page, not a robots.txt")
+def unreadable(robots: Robots) -> bool:
+    """An HTML page or a UTF-16/UTF-32 file: one whole-file finding says it, not one per line."""
+    return robots.encoding is not None or looks_like_html(robots)
+
+
+@check("encodingNotUtf8", Severity.ERROR)
+def encoding_not_utf8(robots: Robots) -> Iterator[Hit]:
+    if robots.encoding is not None:
+        name = robots.encoding.split("-")[0].upper() + "-" + robots.encoding.split("-")[1]
+        yield Hit(None, message("lint.encodingNotUtf8", encoding=name), message("fix.encodingNotUtf8"))
+
+
+@check("htmlContent", Severity.ERROR)
 def html_content(robots: Robots) -> Iterator[Hit]:
-    if looks_like_html(robots):
-        yield Hit(
-            None,
-            "the file looks like an HTML page (an error or login page served as robots.txt), so every line is ignored and crawlers may fetch everything",
-            "serve a plain-text robots.txt at /robots.txt, or answer 404 if you have none",
-        )
+    if robots.encoding is None and looks_like_html(robots):
+        yield Hit(None, message("lint.htmlContent"), message("fix.htmlContent"))
 
 
-@check("oversize", Severity.ERROR, "the file is over the 500 KiB that crawlers must parse")
+_RECORD_KINDS = (LineKind.ALLOW, LineKind.DISALLOW, LineKind.USER_AGENT)
+
+
+@check("oversize", Severity.ERROR)
 def oversize(robots: Robots) -> Iterator[Hit]:
     if not robots.truncated:
         return
-    lost = [line for line in robots.overflow if line.kind in (LineKind.ALLOW, LineKind.DISALLOW, LineKind.USER_AGENT)]
-    shown = ", ".join(f"line {line.number} ({line.key}: {line.value})" for line in lost[:5])
-    more = f" and {len(lost) - 5} more" if len(lost) > 5 else ""
-    first = robots.overflow[0].number if robots.overflow else None
-    yield Hit(
-        None,
-        f"the file is {robots.size:,} bytes; only the first {MAX_BYTES:,} are parsed, so {len(robots.overflow):,} lines "
-        f"from line {first} on are ignored" + (f", with these records: {shown}{more}" if lost else ""),
-        "shorten the file below 500 KiB: merge rules with wildcards and remove rules for pages that no longer exist",
-        lines=tuple(line.number for line in lost),
-    )
+    first = len(robots.lines) + 1
+    # The records the limit drops: from the whole file where it is small enough to read
+    # again, else from the lines past the limit that are kept.
+    whole = robots.without_limit()
+    if whole is not None:
+        lost = sorted(
+            [n for g in whole.groups for n in g.agent_lines if n >= first] + [r.line for g in whole.groups for r in g.rules if r.line >= first]
+        )
+        shown = [message("lint.record-at", line=n, key=whole.line(n).key, value=whole.line(n).value) for n in lost[:5]]
+    else:
+        lines = [line for line in robots.overflow if line.kind in _RECORD_KINDS]
+        lost = [line.number for line in lines]
+        shown = [message("lint.record-at", line=line.number, key=line.key, value=line.value) for line in lines[:5]]
+    about = {"size": robots.size, "limit": MAX_BYTES, "count": robots.overflow_line_count, "first": first}
+    if lost:
+        more = message("lint.more", count=len(lost) - 5) if len(lost) > 5 else message("lint.nothing")
+        found = message("lint.oversize.records", **about, records=shown, more=more)
+    else:
+        found = message("lint.oversize", **about)
+    yield Hit(None, found, message("fix.oversize"), lines=tuple(lost[:1000]))
 
 
-@check("invalidUtf8", Severity.ERROR, "bytes that are not UTF-8")
+@check("invalidUtf8", Severity.ERROR)
 def invalid_utf8(robots: Robots) -> Iterator[Hit]:
-    if not robots.invalid_utf8:
+    if not robots.invalid_utf8 or robots.encoding is not None:
         return
     for line in robots.lines:
         if "\ufffd" in line.raw:
-            yield Hit(
-                line.number,
-                "this line has bytes that are not UTF-8; they are read as U+FFFD, so its rule matches no real URL",
-                "save the file as UTF-8 (or percent-encode the path, e.g. /caf%C3%A9/)",
-            )
+            yield Hit(line.number, message("lint.invalidUtf8"), message("fix.invalidUtf8"))
 
 
-@check("missingColon", Severity.ERROR, "a record without a colon is ignored")
+@check("missingColon", Severity.ERROR)
 def missing_colon(robots: Robots) -> Iterator[Hit]:
-    if looks_like_html(robots):
-        return  # htmlContent says it once for the whole file
+    if unreadable(robots):
+        return  # htmlContent or encodingNotUtf8 says it once for the whole file
     for line in robots.lines:
         if line.kind is not LineKind.INVALID or line.key is None:
             continue
@@ -174,72 +153,71 @@ def missing_colon(robots: Robots) -> Iterator[Hit]:
             continue
         shown = STANDARD_KEYS.get(meaning or "", _KNOWN_KEYS.get(key, line.key))
         corrected = f"{shown}: {line.value}".rstrip()
-        effect = f", so {line.value} is not blocked" if meaning == "disallow" and line.value else ""
-        google = (
-            "; Google's parser would still read it as a rule"
-            if meaning is not None and line.value and len(line.value.split()) == 1
-            else ""
-        )
-        yield Hit(line.number, f"this line has no colon and is ignored under RFC 9309{effect}{google}", f"write `{corrected}`")
+        google = meaning is not None and bool(line.value) and len((line.value or "").split()) == 1
+        if meaning == "disallow" and line.value:
+            found = message("lint.missingColon.disallow.google" if google else "lint.missingColon.disallow", value=line.value)
+        else:
+            found = message("lint.missingColon.google" if google else "lint.missingColon")
+        yield Hit(line.number, found, message("fix.write", line=corrected))
 
 
-@check("invalidLine", Severity.WARNING, "a line that is no record at all")
+@check("invalidLine", Severity.WARNING)
 def invalid_line(robots: Robots) -> Iterator[Hit]:
-    if looks_like_html(robots):
-        return  # htmlContent says it once for the whole file
+    if unreadable(robots):
+        return  # htmlContent or encodingNotUtf8 says it once for the whole file
     for line in robots.lines:
         if line.kind is LineKind.INVALID and line.key is not None:
             key = line.key.lower()
             if google_key(key) is None and key not in _KNOWN_KEYS:
-                yield Hit(line.number, "this line is not a `key: value` record, so every crawler ignores it", "delete it, or make it a comment with `#`")
+                yield Hit(line.number, message("lint.invalidLine"), message("fix.invalidLine"))
 
 
-@check("unknownDirective", Severity.WARNING, "a key robotscope does not know")
+@check("unknownDirective", Severity.WARNING)
 def unknown_directive(robots: Robots) -> Iterator[Hit]:
-    if looks_like_html(robots):
-        return  # htmlContent says it once for the whole file
+    if unreadable(robots):
+        return  # htmlContent or encodingNotUtf8 says it once for the whole file
     for line in robots.lines:
         if line.kind is not LineKind.OTHER or line.key is None or line.key.lower() in NON_STANDARD:
             continue
         suggestion = did_you_mean(line.key)
         if suggestion is None:
-            yield Hit(line.number, f"`{line.key}` is not a robots.txt key, so crawlers ignore this line", "delete it, or check the spelling of the key")
+            yield Hit(line.number, message("lint.unknownDirective", key=line.key), message("fix.unknownDirective"))
             continue
-        google = google_key(line.key)
-        google_note = "; Google's parser accepts this spelling, other crawlers do not" if google else ""
+        code = "lint.unknownDirective.google" if google_key(line.key) else "lint.unknownDirective.typo"
         severity = Severity.ERROR if suggestion.lower() in STANDARD_KEYS else None
         yield Hit(
             line.number,
-            f"`{line.key}` is not a robots.txt key, so this line is ignored under RFC 9309{google_note}",
-            f"did you mean `{suggestion}`? write `{suggestion}: {line.value}`",
+            message(code, key=line.key),
+            message("fix.unknownDirective.typo", suggestion=suggestion, line=f"{suggestion}: {line.value}"),
             severity=severity,
         )
 
 
-@check("nonStandardDirective", Severity.INFO, "a record outside RFC 9309: who honours it and who ignores it")
+@check("nonStandardDirective", Severity.INFO)
 def non_standard_directive(robots: Robots) -> Iterator[Hit]:
     for line in robots.lines:
         if line.kind is LineKind.OTHER and line.key is not None and line.key.lower() in NON_STANDARD:
-            severity, message, fix = NON_STANDARD[line.key.lower()]
-            yield Hit(line.number, message, fix, severity=severity)
+            key = line.key.lower()
+            yield Hit(
+                line.number,
+                message(f"lint.nonStandardDirective.{key}"),
+                message(f"fix.nonStandardDirective.{key}"),
+                severity=NON_STANDARD[key],
+            )
 
 
-@check("sitemapInvalid", Severity.ERROR, "a Sitemap value that is not an absolute http(s) URL")
+@check("sitemapInvalid", Severity.ERROR)
 def sitemap_invalid(robots: Robots) -> Iterator[Hit]:
     for sitemap in robots.sitemaps:
         parts = split_url(sitemap.value)
         if parts is None:
             # `https://[oops]/s.xml`: a URL, but its host is no host; its path is kept in the example.
             path = path_and_query(sitemap.value)
-            what = "has a host that is neither a host name nor an IP address"
+            code = "lint.sitemapInvalid.host"
             example = "https://www.example.com" + (path if path != "/" else "/sitemap.xml")
         elif parts.scheme in ("http", "https") and parts.netloc:
             continue
         else:
-            what = "is not an absolute http or https URL"
+            code = "lint.sitemapInvalid"
             example = "https://www.example.com" + (sitemap.value if sitemap.value.startswith("/") else "/sitemap.xml")
-        yield Hit(
-            sitemap.line,
-            f"the sitemap `{sitemap.value}` {what}, so crawlers cannot use it",
-            f"write the full URL, e.g. `Sitemap: {example}`",
-        )
+        yield Hit(sitemap.line, message(code, value=sitemap.value), message("fix.sitemapInvalid", example=example))

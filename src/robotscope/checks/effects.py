@@ -8,10 +8,13 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator
 from itertools import islice
 
-from ..compare import Rulebook, group_positions, groups_by_token
-from ..model import Rule, Severity
-from ..patterns import Pattern, compile_pattern, example_target, matches
+from ..crawlers import search_engines
+from ..matcher import priority
+from ..messages import Message, message
+from ..model import Group, Rule, Severity
+from ..patterns import Pattern, compile_pattern, example_target, matches, matches_every_target
 from ..robots import Robots
+from ..rulebook import Rulebook, group_positions, groups_by_token
 from . import Budget, Hit, check
 
 _ASSET_PATTERN = re.compile(r"\.(?:css|js|mjs)\b|/(?:assets|static|css|js|scripts|styles|wp-includes|_next|dist|build)(?:/|$)", re.IGNORECASE)
@@ -22,39 +25,24 @@ def example_path(rule: Rule) -> str:
 
 
 def _blocks_everything(rule: Rule) -> bool:
-    pattern = compile_pattern(rule.normalised)
-    return not rule.allow and bool(rule.normalised) and not pattern.anchored and pattern.pieces in (("/",), ("",))
+    return not rule.allow and matches_every_target(rule.normalised)
 
 
-# Search engine crawlers whose complete block is almost never meant; a
-# complete block of other named crawlers (AI, SEO tools) usually is.
-_SEARCH_ENGINES = frozenset(
-    ["googlebot", "bingbot", "yeti", "baiduspider", "yandex", "yandexbot", "duckduckbot", "applebot", "slurp", "seznambot", "naverbot", "msnbot"]
-)
-
-
-@check("blocksAll", Severity.WARNING, "a group that disallows the whole site with nothing allowed back")
+@check("blocksAll", Severity.WARNING)
 def blocks_all(robots: Robots) -> Iterator[Hit]:
+    # A complete block of a search engine is almost never meant; of other named
+    # crawlers (AI, SEO tools) it usually is.
+    engines = search_engines()
     for group in robots.groups:
         blocker = next((r for r in group.rules if _blocks_everything(r)), None)
         if blocker is None or any(r.allow and r.pattern for r in group.rules):
             continue
+        lines = (*group.agent_lines, blocker.line)
         if "*" in group.agents:
-            yield Hit(
-                blocker.line,
-                "every crawler without a group of its own may fetch nothing on this site "
-                "(a staging robots.txt shipped to production looks exactly like this)",
-                "if this is not meant, remove the line or narrow it to the paths to hide, e.g. `Disallow: /private/`",
-                lines=(*group.agent_lines, blocker.line),
-            )
-        elif _SEARCH_ENGINES.intersection(group.agents):
-            engines = ", ".join(sorted(_SEARCH_ENGINES.intersection(group.agents)))
-            yield Hit(
-                blocker.line,
-                f"{engines} may fetch nothing on this site, so its pages drop out of that search engine",
-                "if this is not meant, remove the line or narrow it to the paths to hide",
-                lines=(*group.agent_lines, blocker.line),
-            )
+            yield Hit(blocker.line, message("lint.blocksAll.star"), message("fix.blocksAll.star"), lines=lines)
+        elif engines.intersection(group.agents):
+            named = sorted(engines.intersection(group.agents))
+            yield Hit(blocker.line, message("lint.blocksAll.search", engines=named), message("fix.blocksAll"), lines=lines)
 
 
 # Messages name this many examples; past the step budget a check looks at only
@@ -63,16 +51,21 @@ _SHOWN = 5
 _QUICK_CHECKS = 50
 
 
-@check("namedGroupDropsGlobalRules", Severity.WARNING, "a named group that lacks disallow rules the `*` group has")
+@check("namedGroupDropsGlobalRules", Severity.WARNING)
 def named_group_drops_global_rules(robots: Robots) -> Iterator[Hit]:
     book = Rulebook(robots)
     global_groups = book.applying.get("*", ())
     if not global_groups:
         return
-    # Rules that match something, once per pattern (patternNoSlash covers the others).
+    # Rules that match something, once per pattern (patternNoSlash covers the others), but
+    # not a block of everything: repeating that in a named group would block the crawler
+    # the group exists for (an "only this crawler may crawl" file is meant as it is).
     global_disallows = list(
         {
-            r.normalised: r for g in reversed(global_groups) for r in reversed(g.rules) if not r.allow and r.pattern[:1] in ("/", "*")
+            r.normalised: r
+            for g in reversed(global_groups)
+            for r in reversed(g.rules)
+            if not r.allow and r.pattern[:1] in ("/", "*") and not matches_every_target(r.normalised)
         }.values()
     )[::-1]
     probes = [(rule, example_path(rule)) for rule in global_disallows]
@@ -87,18 +80,22 @@ def named_group_drops_global_rules(robots: Robots) -> Iterator[Hit]:
         if blocking.intersection(positions):
             continue
         named = book.applying[tokens[0]]
+        if _allows_everything(named):
+            continue  # `Disallow:` or `Allow: /` alone: this crawler is meant to fetch everything
         exact = budget.take(len(probes))
-        allowed = (rule for rule, path in (probes if exact else probes[:_QUICK_CHECKS]) if book.allows(tokens[0], path))
+        # Dropped: a `*` disallow no rule of the named group meets. Where the named group
+        # has its own allow for the path, it allows it by design.
+        allowed = (rule for rule, path in (probes if exact else probes[:_QUICK_CHECKS]) if book.best(tokens[0], path) is None)
         dropped = list(allowed if exact else islice(allowed, _SHOWN + 1))
         if not dropped:
             continue
-        shown = ", ".join(f"{r.pattern} (line {r.line})" for r in dropped[:_SHOWN])
+        shown = [message("lint.rule-at", pattern=r.pattern, line=r.line) for r in dropped[:_SHOWN]]
         if exact:
-            more = f" and {len(dropped) - _SHOWN} more" if len(dropped) > _SHOWN else ""
+            more = message("lint.more", count=len(dropped) - _SHOWN) if len(dropped) > _SHOWN else message("lint.nothing")
+        elif len(dropped) > _SHOWN or len(probes) > _QUICK_CHECKS:
+            more = message("lint.maybe-more")
         else:
-            more = " and maybe more" if len(dropped) > _SHOWN or len(probes) > _QUICK_CHECKS else ""
-        who = f"{tokens[0]} has its own group" if len(tokens) == 1 else ", ".join(tokens) + " have their own group"
-        pronoun = "it" if len(tokens) == 1 else "they"
+            more = message("lint.nothing")
         # Every user-agent line of the groups, unless a group many crawlers share makes that quadratic.
         if budget.take(sum(len(g.agent_lines) for g in named)):
             group_lines = sorted(n for g in named for n in g.agent_lines)
@@ -106,10 +103,16 @@ def named_group_drops_global_rules(robots: Robots) -> Iterator[Hit]:
             group_lines = [min(g.agent_lines[0] for g in named)]
         yield Hit(
             group_lines[0],
-            f"{who}, so the `*` group does not apply: {pronoun} may fetch {shown}{more}, which every other crawler may not",
-            f"repeat the `*` rules they should obey in their group, e.g. `Disallow: {dropped[0].pattern}`",
+            message("lint.namedGroupDropsGlobalRules", agents=tokens, count=len(tokens), rules=shown, more=more),
+            message("fix.namedGroupDropsGlobalRules", line=f"Disallow: {dropped[0].pattern}"),
             lines=(*group_lines, *(r.line for r in dropped)),
         )
+
+
+def _allows_everything(groups: tuple[Group, ...]) -> bool:
+    """True when the groups' only rules say "everything is allowed": empty Disallows and allows of `/`."""
+    rules = [r for g in groups for r in g.rules]
+    return bool(rules) and all((not r.allow and not r.normalised) or (r.allow and matches_every_target(r.normalised)) for r in rules)
 
 
 def _shadowed(rules: Iterable[Rule], reported: set[int]) -> Iterator[Hit]:
@@ -126,14 +129,13 @@ def _shadowed(rules: Iterable[Rule], reported: set[int]) -> Iterator[Hit]:
                 continue
             reported.add(rule.line)
             if rule.allow == winner.allow:
-                why, fix = f"it repeats line {winner.line}", "delete the duplicate"
+                found, fix = message("lint.shadowedRule.repeat", other=winner.line), message("fix.shadowedRule.repeat")
             else:
-                why = f"line {winner.line} allows the same pattern and an allow wins a tie"
-                fix = "delete one of the two lines: decide whether the path is allowed or not"
-            yield Hit(rule.line, f"this rule never decides any URL: {why}", fix, lines=(rule.line, winner.line))
+                found, fix = message("lint.shadowedRule.tie", other=winner.line), message("fix.shadowedRule.tie")
+            yield Hit(rule.line, found, fix, lines=(rule.line, winner.line))
 
 
-@check("shadowedRule", Severity.WARNING, "a rule that can never decide any URL")
+@check("shadowedRule", Severity.WARNING)
 def shadowed_rule(robots: Robots) -> Iterator[Hit]:
     # The rules of every group that applies to a crawler compete. A pattern that only
     # one group holds competes the same way whichever groups are merged with it, so
@@ -198,7 +200,28 @@ class _EarlierDisallows:
         return best
 
 
-@check("firstMatchOrder", Severity.WARNING, "an allow that wins only by length but stands after a broader disallow")
+def first_match_order_fix(group: Group) -> Message:
+    """The fix of a firstMatchOrder finding: an order of the group's rules that serves both kinds of parser.
+
+    Longest first (allow before disallow of the same length: RFC 9309's own
+    ranking) makes the first matching line the longest match, so a
+    first-match parser and an RFC 9309 one agree. Moving one allow up alone
+    can let it shadow a longer disallow below it. With wildcards no order
+    serves both: first-match parsers read `*` and `$` literally.
+    """
+    rules = [r for r in group.rules if r.normalised]
+    if any("*" in r.normalised or "$" in r.normalised for r in rules):
+        return message("fix.firstMatchOrder.wildcards")
+    order = [r.line for r in sorted(rules, key=priority)]
+    if len(order) > _ORDER_SHOWN:
+        return message("fix.firstMatchOrder.sort", count=len(order), order=order)
+    return message("fix.firstMatchOrder", order=order)
+
+
+_ORDER_SHOWN = 12  # line numbers a fix lists; a longer group is told to sort its rules
+
+
+@check("firstMatchOrder", Severity.WARNING)
 def first_match_order(robots: Robots) -> Iterator[Hit]:
     budget = Budget()
     for group in robots.groups:
@@ -210,6 +233,7 @@ def first_match_order(robots: Robots) -> Iterator[Hit]:
                 disallows[example_path(rule)[:2]].add(rule)
         for kept in disallows.values():
             kept.seal()
+        fix: Message | None = None  # one for the group, made on its first finding
         for rule in group.rules:
             if not rule.allow or not rule.normalised:
                 continue
@@ -218,17 +242,12 @@ def first_match_order(robots: Robots) -> Iterator[Hit]:
             earlier = [d for d in found if d is not None]
             if earlier:
                 first = min(earlier, key=lambda d: d.line)
-                yield Hit(
-                    rule.line,
-                    f"RFC 9309 crawlers obey this allow because it is longer, but parsers that take the first matching "
-                    f"line (urllib.robotparser before its 2026 RFC 9309 update, many older crawlers) stop at line "
-                    f"{first.line} and block {path}",
-                    f"move this line above line {first.line}",
-                    lines=(rule.line, first.line),
-                )
+                if fix is None:
+                    fix = first_match_order_fix(group)
+                yield Hit(rule.line, message("lint.firstMatchOrder", other=first.line, path=path), fix, lines=(rule.line, first.line))
 
 
-@check("blocksAssets", Severity.WARNING, "rules that block CSS or JavaScript files")
+@check("blocksAssets", Severity.WARNING)
 def blocks_assets(robots: Robots) -> Iterator[Hit]:
     book = Rulebook(robots)
     for group in robots.groups:
@@ -241,9 +260,4 @@ def blocks_assets(robots: Robots) -> Iterator[Hit]:
             asset = path if re.search(r"\.(?:css|js|mjs)$", path) else path.rstrip("/") + "/app.js"
             winner = book.best(group.agents[0], asset)  # the group's first crawler stands for all
             if winner is not None and winner.line == rule.line:
-                yield Hit(
-                    rule.line,
-                    f"this rule blocks {asset} and files like it; search engines render pages with their CSS and "
-                    "JavaScript, so blocked assets can make pages look broken to them",
-                    "allow the assets back, e.g. `Allow: /*.css$` and `Allow: /*.js$`, or narrow the rule",
-                )
+                yield Hit(rule.line, message("lint.blocksAssets", asset=asset), message("fix.blocksAssets"))

@@ -13,7 +13,8 @@ Template syntax (the same in every catalogue):
   `Message` is rendered in the same language.
 - `{name:,}`: a Python format specification (here thousands separators).
 - `{name|plural:rule:rules}`: the number and the singular or plural word
-  ("1 rule", "2 rules"); English only needs it.
+  ("1 rule", "2 rules"); `{name|pick:has:have}` the word alone. English
+  only needs them.
 - `{name|을}`: the parameter followed by the Korean particle that fits its
   last sound: 을/를, 은/는, 이/가, 과/와, 으로/로 (and 이라는/라는,
   이에요/예요). Written with the form that follows a final consonant.
@@ -104,9 +105,10 @@ def render(msg: Message, lang: str = DEFAULT_LANG) -> str:
         text = _text(value, spec, lang)
         if filter_ is None:
             return text
-        if filter_.startswith("plural:"):
-            _, one, many = filter_.split(":", 2)
-            return f"{text} {one if value == 1 else many}"
+        if filter_.startswith(("plural:", "pick:")):
+            kind, one, many = filter_.split(":", 2)
+            word = one if value == 1 else many
+            return f"{text} {word}" if kind == "plural" else word
         return text + particle(text, filter_)
 
     return _FIELD.sub(field, template)
@@ -162,7 +164,7 @@ def final_sound(text: str) -> str | None:
     lowered = stripped.lower()
     if lowered.endswith("ng"):
         return "ㅇ"
-    if lowered[-1] == "l":
+    if lowered[-1] == "l" or lowered.endswith("le"):  # `Google` 구글, `Apple` 애플
         return "ㄹ"
     if lowered[-1] in _LATIN_CONSONANT:
         return "ㄱ"
