@@ -19,6 +19,8 @@ import pytest
 from robotscope import parse
 from robotscope.compat import RobotFileParser, crawl_delay
 
+from .conftest import Server
+
 AGENT = "test_robotparser"
 
 # One file, read by two spellings of the same crawler (CPython's two figtree cases).
@@ -217,7 +219,7 @@ def test_crawl_delay_belongs_to_the_user_agent_lines_right_above_it(agent: str, 
     parser.parse(RECORDS_PER_RUN.splitlines())
     old = urllib.robotparser.RobotFileParser()
     old.parse(RECORDS_PER_RUN.splitlines())
-    assert parser.crawl_delay(agent) == old.crawl_delay(agent) == delay
+    assert parser.crawl_delay(agent) == delay and str(old.crawl_delay(agent)) == str(delay)
     assert parser.can_fetch(agent, "/x") is (agent == "c")
 
 
@@ -231,7 +233,7 @@ def test_a_real_file_keeps_each_crawlers_delay_to_itself() -> None:
     old = urllib.robotparser.RobotFileParser()
     old.parse(path.read_text().splitlines())
     for agent, delay in (("Slurp", 2), ("bingbot", 2), ("Googlebot", 1)):
-        assert crawl_delay(robots, agent) == old.crawl_delay(agent) == delay
+        assert crawl_delay(robots, agent) == delay and str(old.crawl_delay(agent)) == str(delay)
 
 
 @pytest.mark.parametrize("value", ["-5", "-0.5", "inf", "-inf", "nan", "1e999", "five", ""])
@@ -246,3 +248,12 @@ def test_valid_crawl_delays(value: str, delay: float) -> None:
     parser = RobotFileParser()
     parser.parse(["User-agent: *", f"Crawl-delay: {value}"])
     assert parser.crawl_delay("bot") == delay
+
+
+def test_an_unreachable_robots_txt_disallows_all_but_robots_txt_itself(server: Server) -> None:
+    # One reading everywhere (policy.verdict_for, Robots, the CLI): RFC 9309, Section 2.2.2.
+    server.serve("/robots.txt", 503, b"down")
+    parser = RobotFileParser(server.url("/robots.txt"))
+    parser.read()
+    assert parser.disallow_all
+    assert parser.can_fetch("bot", server.url("/robots.txt")) and not parser.can_fetch("bot", server.url("/x"))

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from robotscope import crawlers, parse
-from robotscope.compare import apply_profile, matrix
+from robotscope.compare import matrix
+from robotscope.profiles import answer
 
 # Real User-Agent strings as operators document them, and the catalogue token they must resolve to.
 USER_AGENTS = [
@@ -70,23 +71,24 @@ def test_selections() -> None:
 
 def test_fallback_profile_changes_the_answer_and_says_so() -> None:
     robots = parse("User-agent: *\nAllow: /\n\nUser-agent: Googlebot\nDisallow: /photos/\n")
-    image = crawlers.get("Googlebot-Image")
-    assert image is not None
-    result = apply_profile(robots, image, "/photos/1.jpg")
+    result = answer(robots, "Googlebot-Image", "/photos/1.jpg")
     assert result.rfc.allowed and not result.verdict.allowed and result.changed
-    assert result.verdict.line == 5
-    assert result.profile is not None and "obeys the Googlebot group" in result.profile
+    assert result.verdict.line == 5 and result.verdict.agent_token == "googlebot-image"
+    assert result.profile is not None and "obeys the Googlebot group" in result.profile.render()
+    assert result.note is not None and "RFC 9309 alone would say allowed" in result.note.render()
+    # The same through a full User-Agent string.
+    assert not answer(robots, "Googlebot-Image/1.0", "/photos/1.jpg").verdict.allowed
 
 
 def test_adsbot_ignores_the_global_group() -> None:
     robots = parse("User-agent: *\nDisallow: /\n")
     adsbot = crawlers.get("AdsBot-Google")
     assert adsbot is not None and adsbot.ignores_global
-    result = apply_profile(robots, adsbot, "/landing")
+    result = answer(robots, "AdsBot-Google", "/landing")
     assert not result.rfc.allowed and result.verdict.allowed and result.changed
     named = parse("User-agent: AdsBot-Google\nDisallow: /landing\n")
-    assert not apply_profile(named, adsbot, "/landing").verdict.allowed
-    assert apply_profile(named, adsbot, "/landing").profile is None
+    assert not answer(named, "AdsBot-Google", "/landing").verdict.allowed
+    assert answer(named, "AdsBot-Google", "/landing").profile is None
 
 
 def test_matrix_groups_rows_by_purpose() -> None:

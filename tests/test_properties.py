@@ -10,12 +10,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from robotscope import LineKind, Robots, Verdict, lint, parse
-from robotscope.compare import Rulebook, agents_named, diff, matrix, probe_urls
+from robotscope.compare import agents_named, diff, matrix, probe_urls
 from robotscope.crawlers import catalogue
 from robotscope.generator import InvalidSpec, Spec, build
 from robotscope.matcher import priority
 from robotscope.patterns import compile_pattern, example_target, matches
 from robotscope.render import quote_lines, render_findings, sarif, summary
+from robotscope.rulebook import Rulebook
 from robotscope.urls import normalise, target
 
 # Characters that make matching interesting: wildcards, anchors, escapes, non-ASCII.

@@ -10,6 +10,7 @@ import importlib as _importlib
 import typing as _typing
 
 from . import crawlers as crawlers  # the catalogue module, re-exported
+from .generator import generate
 from .linter import lint
 from .model import Finding, Group, Line, LineKind, Reason, Record, Rule, Severity, Verdict
 from .robots import Robots, parse
@@ -56,6 +57,7 @@ __all__ = [
     "Verdict",
     "fetch_robots",
     "fetch_robots_async",
+    "generate",
     "lint",
     "parse",
     "product_token",

@@ -18,8 +18,10 @@ import urllib.parse
 from collections.abc import Iterable
 from urllib.robotparser import RequestRate
 
+from .matcher import is_robots_txt
 from .model import Record
 from .robots import Robots, parse
+from .urls import target
 from .useragents import product_token
 
 
@@ -116,7 +118,8 @@ class RobotFileParser:
         unknown file as disallowing everything.
         """
         if self.disallow_all:
-            return False
+            # The one reading of "unreachable" (policy.verdict_for): /robots.txt itself stays allowed.
+            return is_robots_txt(target(url))
         if self.allow_all:
             return True
         if not self.last_checked or self._robots is None:

@@ -31,7 +31,7 @@ from operator import itemgetter
 from typing import Any
 
 from .model import Group, Reason, Rule, Verdict
-from .patterns import Pattern, compile_pattern, matches
+from .patterns import Pattern, compile_pattern, matches, matches_every_target
 from .urls import target as url_target
 
 _ROBOTS_TXT = "/robots.txt"
@@ -49,7 +49,22 @@ def priority(rule: Rule) -> tuple[int, bool, int]:
 
 
 def is_robots_txt(target: str) -> bool:
+    """RFC 9309, Section 2.2.2: the /robots.txt URI is implicitly allowed (its query aside)."""
     return target.startswith(_ROBOTS_TXT) and (len(target) == 11 or target[11] == "?")
+
+
+def outcome(rule: Rule | None, target: str, grouped: bool) -> tuple[bool, Reason]:
+    """The one reading of a match: whether `target` is allowed, and why, given the best matching `rule`.
+
+    `/robots.txt` is always allowed; no matching rule means allowed (no group
+    applied at all when `grouped` is false); otherwise the rule decides.
+    `Robots.can_fetch` inlines the same reading on its fast path.
+    """
+    if is_robots_txt(target):
+        return True, Reason.ROBOTS_TXT
+    if rule is None:
+        return True, Reason.NO_MATCH if grouped else Reason.NO_GROUP
+    return rule.allow, Reason.RULE
 
 
 # Rule shapes, cheapest test first; the two-piece globs (`/*.pdf$`, `/*?`)
@@ -119,13 +134,6 @@ def _union(literals: set[str]) -> str:
         return branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
 
     return emit(sorted(literals))
-
-
-def _matches_everything(rule: Rule) -> bool:
-    """True for `/`, `*`, `/*`, `*$` and the like: every target (which starts with `/`) matches."""
-    pattern = compile_pattern(rule.normalised)
-    first, *rest = pattern.pieces
-    return first in ("", "/") and not any(rest) and (bool(rest) or not pattern.anchored)
 
 
 def _bucket_key(rule: Rule) -> str:
@@ -231,7 +239,7 @@ class RuleSet:
         everything: list[Rule] = []
         others: list[Rule] = []
         for rule in anywhere:
-            (everything if _matches_everything(rule) else others).append(rule)
+            (everything if matches_every_target(rule.normalised) else others).append(rule)
         self._fallback = everything[0] if everything else None
         anywhere = others
         self._buckets: dict[str, _Keyed] = {}
@@ -359,14 +367,7 @@ class RuleSet:
         """The full verdict for `url`, with every matching rule."""
         target = url_target(url)
         candidates = self.candidates(target)
-        if is_robots_txt(target):
-            reason, winner = Reason.ROBOTS_TXT, None
-        elif not self.groups:
-            reason, winner = Reason.NO_GROUP, None
-        elif not candidates:
-            reason, winner = Reason.NO_MATCH, None
-        else:
-            reason, winner = Reason.RULE, candidates[0]
-        allowed = winner is None or winner.allow
+        allowed, reason = outcome(candidates[0] if candidates else None, target, bool(self.groups))
+        winner = candidates[0] if reason is Reason.RULE else None
         line = None if winner is None else winner.line
         return Verdict(allowed, winner, line, reason, self.token, self.group_lines, candidates, url, target)

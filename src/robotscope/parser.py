@@ -98,8 +98,11 @@ def decode(data: str | bytes, errors: str = "replace", limit: int = MAX_BYTES) -
     """
     if isinstance(data, str):
         if len(data) * 4 <= limit:
-            # Cannot exceed the limit: no decoding round trip needed.
-            return _finish(data, "", len(data.encode("utf-8", "surrogatepass")), False)
+            # Cannot exceed the limit: no decoding round trip needed. A UTF-16 file that a
+            # page decoded as UTF-8 (its BOM as U+FFFD, NULs kept) is still told by its NULs.
+            start = data[:514].lstrip("\ufffd")  # the BOM's bytes, replaced
+            wide = wide_encoding(start[:512].encode("utf-8", "surrogatepass")) if "\x00" in start else None
+            return _finish(data, "", len(data.encode("utf-8", "surrogatepass")), False, wide)
         data = data.encode("utf-8", "surrogatepass")
     size = len(data)
     head, tail = data, b""

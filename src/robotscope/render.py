@@ -6,10 +6,13 @@ decide where output goes. Imports only the core.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Mapping
 from typing import Any
 
 from .checks import CHECKS
-from .model import Finding, Reason, Severity, Verdict
+from .messages import DEFAULT_LANG, message
+from .model import Finding, Severity
 from .robots import Robots
 
 _CONTEXT = 2  # lines shown before and after the deciding line
@@ -20,51 +23,50 @@ def quote_lines(robots: Robots, focus: int, context: int = _CONTEXT) -> list[str
     last = len(robots.lines) + robots.overflow_line_count
     first_shown, last_shown = max(1, focus - context), min(last, focus + context)
     width = len(str(last_shown))
-    return [
-        f"  {'>' if n == focus else ' '} {n:>{width}} | {robots.line(n).raw}"
-        for n in range(first_shown, last_shown + 1)
-    ]
+    out = []
+    for n in range(first_shown, last_shown + 1):
+        try:
+            raw = robots.line(n).raw
+        except IndexError:
+            break  # a fetched file cut at the limit: later lines were counted, not kept
+        out.append(f"  {'>' if n == focus else ' '} {n:>{width}} | {raw}")
+    return out
 
 
-def explain(verdict: Verdict) -> str:
-    """One sentence saying why the verdict came out as it did."""
-    token = verdict.agent_token or "(no token)"
-    if verdict.reason is Reason.ROBOTS_TXT:
-        return "/robots.txt itself is always allowed (RFC 9309, Section 2.2.2)."
-    if verdict.reason is Reason.UNAVAILABLE:
-        return "There is no usable robots.txt (a 4xx, or redirects that lead nowhere), so every URL is allowed."
-    if verdict.reason is Reason.UNREACHABLE:
-        return "robots.txt is unreachable (a server error, 429, timeout or network error), so every URL is disallowed."
-    if verdict.reason is Reason.NO_GROUP:
-        return f"No group names {token} and there is no `*` group, so every URL is allowed."
-    if verdict.reason is Reason.NO_MATCH:
-        return f"No rule of the group used matches {verdict.target}, so it is allowed."
-    rule = verdict.rule
-    assert rule is not None  # Reason.RULE always names its rule
-    others = len(verdict.candidates) - 1
-    contest = f", the longest of {others + 1} matching rules" if others else ""
-    kind = "Allow" if rule.allow else "Disallow"
-    return f"Line {rule.line} ({kind}: {rule.pattern}) decides: it matches {verdict.target} with length {rule.length}{contest}."
+def printable(text: str) -> str:
+    """`text` safe to print on a terminal: control characters (NUL, ESC, ...) shown as \\xNN escapes."""
+    if text.isprintable():
+        return text
+    return _CONTROL.sub(lambda m: "".join(f"\\x{ord(c):02x}" if ord(c) < 256 else f"\\u{ord(c):04x}" for c in m.group()), text)
 
 
-def render_verdict(robots: Robots, verdict: Verdict, agent: str) -> str:
-    """A verdict as text: the answer, why, the token and group used, and the deciding line in context."""
-    answer = "ALLOWED   " if verdict.allowed else "DISALLOWED"
-    out = [f"{answer} {verdict.url}", f"  {explain(verdict)}"]
-    source = "" if verdict.agent_token == agent.strip().lower() else f' (from "{agent}")'
-    out.append(f"  agent token: {verdict.agent_token or '(none)'}{source}")
-    if verdict.group_lines:
-        numbers = ", ".join(str(n) for n in verdict.group_lines)
-        out.append(f"  group used: user-agent line{'s' if len(verdict.group_lines) > 1 else ''} {numbers}")
-    else:
-        out.append("  group used: none")
-    if verdict.line is not None:
-        out.extend(quote_lines(robots, verdict.line))
-    if len(verdict.candidates) > 1 or (verdict.candidates and verdict.rule is None):
-        out.append("  matching rules, best first:")
+# C0 and C1 controls, DEL, and the bidirectional overrides that can hide text on a terminal.
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]+")
+
+
+def render_verdict(robots: Robots, view: Mapping[str, Any], agent: str, lang: str = DEFAULT_LANG) -> str:
+    """A verdict view (`views.verdict_view`) as text: the answer, why, notes, token and group, the deciding line."""
+    def text(code: str, **params: Any) -> str:
+        return message(code, **params).render(lang)
+
+    answer = text("verdict.allowed" if view["allowed"] else "verdict.disallowed")
+    width = max(len(text("verdict.allowed")), len(text("verdict.disallowed")))
+    out = [f"{answer:<{width}} {printable(view['url'])}", f"  {printable(view['explanation']['text'])}"]
+    out.extend(f"  {text('label.note')}: {printable(note['text'])}" for note in view["notes"])
+    token = view["agent_token"] or text("label.no-token")
+    source = "" if view["agent_token"] == agent.strip().lower() else f" ({text('label.agent-from', agent=printable(agent))})"
+    out.append(f"  {text('label.agent-token')}: {token}{source}")
+    lines = view["group_lines"]
+    used = text("label.group-lines", count=len(lines), lines=lines) if lines else text("label.no-group")
+    out.append(f"  {text('label.group-used')}: {used}")
+    if view["line"] is not None:
+        out.extend(printable(line) for line in quote_lines(robots, view["line"]))
+    candidates = view["candidates"]
+    if len(candidates) > 1 or (candidates and view["rule"] is None):
+        out.append(f"  {text('label.candidates')}:")
         out.extend(
-            f"    line {c.line}: {'Allow' if c.allow else 'Disallow'}: {c.pattern} (length {c.length})"
-            for c in verdict.candidates
+            "    " + printable(text("label.candidate", line=c["line"], rule=f"{c['kind'].capitalize()}: {c['pattern']}", length=c["length"]))
+            for c in candidates
         )
     return "\n".join(out)
 
@@ -72,34 +74,36 @@ def render_verdict(robots: Robots, verdict: Verdict, agent: str) -> str:
 _SARIF_LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
 
 
-def render_findings(robots: Robots, findings: list[Finding], name: str) -> str:
+def render_findings(robots: Robots, findings: list[Finding], name: str, lang: str = DEFAULT_LANG) -> str:
     """Findings as text: code, severity, the line quoted, what happens, the fix; then a summary."""
     out = []
+    fix = message("label.fix").render(lang)
     for f in findings:
         where = f"{name}:{f.line}" if f.line is not None else name
         out.append(f"{where}: {f.severity.value} {f.code}")
         if f.line is not None:
-            out.append(f"  {f.line} | {robots.line(f.line).raw}")
-        out.append(f"  {f.message}")
-        out.append(f"  fix: {f.fix}")
-    out.append(summary(findings, name))
+            out.append(printable(f"  {f.line} | {robots.line(f.line).raw}"))
+        out.append(printable(f"  {f.message.render(lang)}"))
+        out.append(printable(f"  {fix}: {f.fix.render(lang)}"))
+    out.append(summary(findings, name, lang))
     return "\n".join(out)
 
 
-def summary(findings: list[Finding], name: str) -> str:
-    counts = {s: sum(1 for f in findings if f.severity is s) for s in Severity}
+def summary(findings: list[Finding], name: str, lang: str = DEFAULT_LANG) -> str:
+    """`name: 2 errors, 1 info`, or `name: no findings`."""
     if not findings:
-        return f"{name}: no findings"
-    parts = [f"{n} {s.value}{'s' if n != 1 and s is not Severity.INFO else ''}" for s, n in counts.items() if n]
+        return f"{name}: {message('lint.summary.none').render(lang)}"
+    counts = {s: sum(1 for f in findings if f.severity is s) for s in Severity}
+    parts = [message(f"count.{s.value}", n=n).render(lang) for s, n in counts.items() if n]
     return f"{name}: " + ", ".join(parts)
 
 
-def sarif(findings: list[Finding], uri: str, version: str) -> dict[str, Any]:
+def sarif(findings: list[Finding], uri: str, version: str, lang: str = DEFAULT_LANG) -> dict[str, Any]:
     """Findings as a SARIF 2.1.0 log, one result per finding, for code scanning."""
     rules = [
         {
             "id": c.code,
-            "shortDescription": {"text": c.summary},
+            "shortDescription": {"text": c.summary.render(lang)},
             "defaultConfiguration": {"level": _SARIF_LEVEL[c.severity]},
         }
         for c in CHECKS
@@ -110,7 +114,7 @@ def sarif(findings: list[Finding], uri: str, version: str) -> dict[str, Any]:
             "ruleId": f.code,
             "ruleIndex": index[f.code],
             "level": _SARIF_LEVEL[f.severity],
-            "message": {"text": f"{f.message}. Fix: {f.fix}."},
+            "message": {"text": message("sarif.message", message=f.message, fix=f.fix).render(lang)},
             "locations": [
                 {
                     "physicalLocation": {

@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from urllib.parse import urlsplit
 
+from .messages import Message, message
+
 # RFC 3986, Section 2.3: unreserved characters, whose escapes are decoded.
 _UNRESERVED = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 _HEX = "0123456789ABCDEFabcdef"
@@ -109,7 +111,11 @@ def target(url: str) -> str:
 
 
 class InvalidURL(ValueError):
-    """A URL that has no robots.txt: not http or https, or without a host."""
+    """A URL robotscope cannot check or fetch: `reason` says why, as a message (its English text is `str()`)."""
+
+    def __init__(self, reason: Message) -> None:
+        super().__init__(reason.render())
+        self.reason = reason
 
 
 _DEFAULT_PORTS = {"http": 80, "https": 443}
@@ -123,10 +129,10 @@ def _ascii_host(host: str, url: str) -> str:
         return f"[{host}]"
     try:
         ascii_host = host.encode("idna").decode("ascii")
-    except UnicodeError as error:
-        raise InvalidURL(f"invalid host name {host!r} in {url!r}: {error}") from None
+    except UnicodeError:
+        raise InvalidURL(message("url.bad-host", host=host, url=url)) from None
     if not _HOST.fullmatch(ascii_host):
-        raise InvalidURL(f"invalid host name {host!r} in {url!r}")
+        raise InvalidURL(message("url.bad-host", host=host, url=url))
     return ascii_host
 
 
@@ -145,15 +151,42 @@ def robots_url(url: str) -> str:
     try:
         parts = urlsplit(url.strip())
         port = parts.port
-    except ValueError as error:
-        raise InvalidURL(f"not a valid URL: {url!r} ({error})") from None
+    except ValueError:
+        raise InvalidURL(message("url.malformed", url=url)) from None
     scheme = parts.scheme.lower()
     if scheme not in _DEFAULT_PORTS:
-        raise InvalidURL(f"not an http or https URL: {url!r}")
+        raise InvalidURL(message("url.not-http", url=url))
     host = parts.hostname or ""
     if not host:
-        raise InvalidURL(f"no host in URL: {url!r}")
+        raise InvalidURL(message("url.no-host", url=url))
     authority = _ascii_host(host, url).lower()
     if port is not None and port != _DEFAULT_PORTS[scheme]:
         authority += f":{port}"
     return f"{scheme}://{authority}/robots.txt"
+
+
+def checked_url(url: str) -> str:
+    """`url` itself if it can be checked: a path starting with `/`, or an absolute http(s) URL with a host.
+
+    Anything else (`::::`, `http://`, `javascript:alert(1)`, `''`, `not a
+    url`, `example.com/page`) raises `InvalidURL`: answering it as `/` would
+    be a confident answer to a question nobody asked.
+
+    >>> checked_url("/shop?id=1")
+    '/shop?id=1'
+    >>> checked_url("javascript:alert(1)")
+    Traceback (most recent call last):
+    ...
+    robotscope.urls.InvalidURL: `javascript:alert(1)` is neither a path starting with / nor an http or https URL
+    """
+    if url[:1] == "/" and url[1:2] != "/":
+        return url
+    if not url.strip():
+        raise InvalidURL(message("url.empty"))
+    if not _ABSOLUTE.match(url):
+        raise InvalidURL(message("url.not-path-or-url", url=url))
+    robots_url(url)  # a valid host and port
+    return url
+
+
+_ABSOLUTE = re.compile(r"https?://", re.IGNORECASE)

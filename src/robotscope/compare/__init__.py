@@ -1,0 +1,17 @@
+"""Verdicts side by side: across crawlers (`matrix`), across file versions (`diff`), for many URLs (`bulk_row`).
+
+Every answer here is the one all front ends give (`profiles.answer`: RFC
+9309 with the operator's documented crawler behaviour), so `matrix`,
+`check`, `diff` and `bulk` never disagree on the same crawler, URL and
+file. `diff` answers "which crawler/URL pairs flip between allowed and
+disallowed?", not "which lines changed?": reordering, comments and
+equivalent rewrites flip nothing. Pure: it only calls the core.
+"""
+
+from __future__ import annotations
+
+from .bulk import BulkRow, bulk_row
+from .diff import ANY_CRAWLER, Answers, Flip, agents_named, diff, probe_urls
+from .matrix import MatrixRow, matrix
+
+__all__ = ["ANY_CRAWLER", "Answers", "BulkRow", "Flip", "MatrixRow", "agents_named", "bulk_row", "diff", "matrix", "probe_urls"]

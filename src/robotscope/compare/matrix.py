@@ -1,0 +1,30 @@
+"""`matrix`: known crawlers (rows, by purpose) by paths (columns), each cell the answer front ends give."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any, NamedTuple
+
+from ..crawlers import PURPOSES, Crawler
+from ..messages import DEFAULT_LANG
+from ..profiles import Answer, answer, named_tokens
+from ..robots import Robots
+from ..views import verdict_view
+
+
+class MatrixRow(NamedTuple):
+    """One crawler's answers for each path of a matrix."""
+
+    crawler: Crawler
+    cells: tuple[Answer, ...]
+
+    def as_dict(self, lang: str = DEFAULT_LANG) -> dict[str, Any]:
+        return {"crawler": self.crawler.as_dict(), "cells": [verdict_view(cell, lang) for cell in self.cells]}
+
+
+def matrix(robots: Robots, crawlers: Iterable[Crawler], paths: Sequence[str]) -> list[MatrixRow]:
+    """Crawlers (rows, grouped by purpose) by paths (columns), operators' profiles applied."""
+    named = named_tokens(robots)
+    rows = [MatrixRow(c, tuple(answer(robots, c.token, p, named) for p in paths)) for c in crawlers]
+    rows.sort(key=lambda r: PURPOSES.index(r.crawler.purpose) if r.crawler.purpose in PURPOSES else len(PURPOSES))
+    return rows

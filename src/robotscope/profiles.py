@@ -1,0 +1,87 @@
+"""Operators' documented crawler behaviour, applied on top of RFC 9309: the one answer every front end gives.
+
+Some operators document how their crawlers pick a group beyond RFC 9309:
+Google's `Googlebot-Image` obeys a `Googlebot` group when no group names
+it, and `AdsBot-Google` ignores the `*` group. The crawler catalogue
+(`crawlers.csv`) holds these profiles; `ruleset_for` applies them, and
+`answer` gives the verdict with the plain RFC 9309 verdict beside it and a
+message whenever the profile chose the group. `check`, `matrix`, `diff`,
+`bulk`, the web page and the library all answer through here, so they never
+disagree on the same crawler, URL and file. Pure: it only calls the core.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from .crawlers import recognise
+from .matcher import RuleSet
+from .messages import Message, message
+from .model import Verdict
+from .robots import Robots
+from .useragents import product_token
+
+
+class Answer(NamedTuple):
+    """The verdict front ends show, the RFC 9309 verdict for the crawler's own token, and the profile used.
+
+    `profile` says how the operator's documented behaviour chose the group
+    (None when it did not apply, and then `verdict` is `rfc`).
+    """
+
+    verdict: Verdict
+    rfc: Verdict
+    profile: Message | None
+
+    @property
+    def changed(self) -> bool:
+        """Whether the profile changed the answer RFC 9309 alone gives."""
+        return self.verdict.allowed != self.rfc.allowed
+
+    @property
+    def note(self) -> Message | None:
+        """One line for users, when the profile changed the answer."""
+        if self.profile is None or not self.changed:
+            return None
+        return message(
+            "profile.changed",
+            profile=self.profile,
+            rfc=message("answer.allowed" if self.rfc.allowed else "answer.disallowed"),
+        )
+
+
+def named_tokens(robots: Robots) -> frozenset[str]:
+    """Every product token a group of the file names (`*` included)."""
+    return frozenset(token for group in robots.groups for token in group.agents)
+
+
+def ruleset_for(robots: Robots, agent: str, named: frozenset[str] | None = None) -> tuple[RuleSet, Message | None]:
+    """The rules `agent` obeys, its operator's profile applied, and the message saying how (None: RFC 9309 alone).
+
+    `named` (from `named_tokens`) saves recomputing it for many calls.
+    """
+    crawler = recognise(agent)
+    if crawler is None:
+        return robots.rules_for(agent), None
+    if named is None:
+        named = named_tokens(robots)
+    token = product_token(agent)
+    own = crawler.token.lower()
+    if token in named or own in named:
+        return robots.rules_for(agent), None
+    if crawler.fallback and crawler.fallback.lower() in named:
+        note = message("profile.fallback", token=crawler.token, operator=crawler.operator, fallback=crawler.fallback)
+        return robots.rules_for(crawler.fallback).with_token(token), note
+    if crawler.ignores_global and "*" in named:
+        note = message("profile.ignores-global", token=crawler.token, operator=crawler.operator)
+        return RuleSet(token, ()), note
+    return robots.rules_for(agent), None
+
+
+def answer(robots: Robots, agent: str, url: str, named: frozenset[str] | None = None) -> Answer:
+    """May `agent` fetch `url`? The verdict with the operator's profile applied, and the RFC 9309 one."""
+    rfc = robots.verdict(agent, url)
+    ruleset, profile = ruleset_for(robots, agent, named)
+    if profile is None:
+        return Answer(rfc, rfc, None)
+    return Answer(ruleset.verdict(url), rfc, profile)

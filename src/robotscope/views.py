@@ -1,0 +1,98 @@
+"""JSON-ready views of verdicts, findings and decisions, built once for every front end.
+
+The CLI (`--json` and its text), the web API and the in-browser build all
+show the same data through these functions: the core's values plus, for
+each text, its message (`code`, `params`) and that message rendered in the
+requested language. Pure: it only calls the core.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .messages import DEFAULT_LANG, Message, message
+from .model import Finding, Reason, Rule, Verdict
+from .parser import MAX_BYTES
+from .profiles import Answer, ruleset_for
+from .robots import Robots
+from .urls import InvalidURL, robots_url
+
+
+def rule_text(rule: Rule) -> str:
+    """A rule as written in the file: `Disallow: /private/`."""
+    return f"{'Allow' if rule.allow else 'Disallow'}: {rule.pattern}"
+
+
+def explanation(verdict: Verdict) -> Message:
+    """Why the verdict came out as it did: the deciding rule and what it beat, or why no rule decided."""
+    if verdict.reason is Reason.ROBOTS_TXT:
+        return message("explain.robots-txt")
+    if verdict.reason is Reason.UNAVAILABLE:
+        return message("explain.unavailable")
+    if verdict.reason is Reason.UNREACHABLE:
+        return message("explain.unreachable")
+    if verdict.reason is Reason.NO_GROUP:
+        return message("explain.no-group", token=verdict.agent_token or "(no token)")
+    if verdict.reason is Reason.NO_MATCH:
+        return message("explain.no-match", target=verdict.target)
+    rule = verdict.rule
+    assert rule is not None  # Reason.RULE always names its rule
+    about = {"line": rule.line, "rule": rule_text(rule), "target": verdict.target, "length": rule.length}
+    others = verdict.candidates[1:]
+    if not others:
+        return message("explain.only", **about)
+    runner_up = others[0]
+    if runner_up.length == rule.length:
+        tie = "explain.tie-allow" if rule.allow != runner_up.allow else "explain.tie-same"
+        return message(tie, **about, other=runner_up.line, other_rule=rule_text(runner_up))
+    return message("explain.longest", **about, count=len(verdict.candidates))
+
+
+def verdict_view(answer: Answer, lang: str = DEFAULT_LANG, notes: tuple[Message, ...] = ()) -> dict[str, Any]:
+    """A verdict as shown everywhere: `Verdict.as_dict()`, its explanation, and notes (profile, origin, ...)."""
+    verdict = answer.verdict
+    every_note = (*((answer.note,) if answer.note is not None else ()), *notes)
+    return {
+        **verdict.as_dict(),
+        "explanation": explanation(verdict).as_dict(lang),
+        "notes": [note.as_dict(lang) for note in every_note],
+        "rfc": {"allowed": answer.rfc.allowed, "line": answer.rfc.line, "reason": answer.rfc.reason.value},
+        "profile": None if answer.profile is None else answer.profile.as_dict(lang),
+    }
+
+
+def finding_view(finding: Finding, lang: str = DEFAULT_LANG) -> dict[str, Any]:
+    """A lint finding, its message and fix rendered in `lang`."""
+    return finding.as_dict(lang)
+
+
+def origin_note(url: str, home: str | None) -> Message | None:
+    """A note when `url` is on another origin than the robots.txt at `home` (a robots.txt URL), else None.
+
+    RFC 9309, Section 2.3: a robots.txt applies to the scheme, host and
+    port it was fetched from, and to nothing else.
+    """
+    if home is None or url[:1] == "/":
+        return None
+    try:
+        own = robots_url(url)
+    except InvalidURL:
+        return None
+    if own == home:
+        return None
+    return message("note.other-origin", url=url, home=home, applies=own)
+
+
+def overflow_note(robots: Robots, answer: Answer, agent: str, url: str) -> Message | None:
+    """A note when a rule past the 500 KiB limit would have decided `url`, had crawlers read that far."""
+    whole = robots.without_limit()
+    if whole is None:
+        return None
+    ruleset, _ = ruleset_for(whole, agent)
+    verdict = ruleset.verdict(url) if answer.profile is not None else whole.verdict(agent, url)
+    rule = verdict.rule
+    if rule is None or rule.line <= len(robots.lines) or verdict.reason is not Reason.RULE:
+        return None
+    would = message("answer.allowed" if rule.allow else "answer.disallowed")
+    code = "note.overflow-same" if verdict.allowed == answer.verdict.allowed else "note.overflow-flips"
+    return message(code, line=rule.line, rule=rule_text(rule), would=would, limit=MAX_BYTES)
