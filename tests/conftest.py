@@ -83,6 +83,12 @@ def respond(
     handler.wfile.write(body)
 
 
+@pytest.fixture(autouse=True)
+def english(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Output is in the locale's language by default; the tests read English unless they ask.
+    monkeypatch.setenv("ROBOTSCOPE_LANG", "en")
+
+
 @pytest.fixture
 def server() -> Iterator[Server]:
     s = Server()

@@ -43,7 +43,12 @@ def test_json_has_the_verdict_fields() -> None:
     assert code == 1
     data = json.loads(out)
     assert [v["allowed"] for v in data] == [False, True]
-    assert set(data[0]) == {"allowed", "rule", "line", "reason", "agent_token", "group_lines", "candidates", "url", "target", "findings"}
+    assert set(data[0]) == {
+        "allowed", "rule", "line", "reason", "agent_token", "group_lines", "candidates", "url", "target", "findings",
+        "explanation", "notes", "rfc", "profile",
+    }
+    assert data[0]["explanation"]["code"] == "explain.only" and data[0]["explanation"]["params"]["line"] == 18
+    assert data[0]["explanation"]["text"].startswith("Line 18 (Disallow: /) decides")
     assert data[0]["line"] == 18 and data[0]["rule"]["pattern"] == "/" and data[0]["group_lines"] == [16, 17]
     assert data[1]["reason"] == "robots-txt"
 

@@ -9,6 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from robotscope import parse
@@ -43,8 +44,10 @@ def test_matrix_json_schema() -> None:
     assert code == 0 and data["paths"] == ["/cart/"]
     rows = {r["crawler"]["token"]: r["cells"][0] for r in data["rows"]}
     assert rows["bingbot"]["allowed"] is False and rows["bingbot"]["line"] == 3 and rows["bingbot"]["profile"] is None
-    assert rows["AdsBot-Google"]["allowed"] is True and rows["AdsBot-Google"]["rfc_allowed"] is False
-    assert rows["AdsBot-Google"]["changed"] is True and "ignores the `*` group" in rows["AdsBot-Google"]["profile"]
+    assert rows["AdsBot-Google"]["allowed"] is True and rows["AdsBot-Google"]["rfc"]["allowed"] is False
+    adsbot = rows["AdsBot-Google"]
+    assert "ignores the `*` group" in adsbot["profile"]["text"]
+    assert [n["code"] for n in adsbot["notes"]] == ["profile.changed"]
 
 
 def test_diff_reports_flips_with_both_lines_and_exits_1(tmp_path: Path) -> None:
@@ -57,7 +60,7 @@ def test_diff_reports_flips_with_both_lines_and_exits_1(tmp_path: Path) -> None:
     flip = data["flips"][0]
     assert flip["old"]["allowed"] is True and flip["new"]["allowed"] is False and flip["new"]["line"] == 23
     code, out, _ = run("diff", EXAMPLE, str(new))
-    assert code == 1 and "1 verdicts flip" in out and "disallowed (line 23)" in out
+    assert code == 1 and "1 verdict flips" in out and "disallowed (line 23)" in out
 
 
 def test_diff_of_an_equivalent_rewrite_flips_nothing(tmp_path: Path) -> None:
@@ -173,7 +176,29 @@ def test_generate_bad_spec_fails_with_findings_and_one_line_errors(tmp_path: Pat
     bad = tmp_path / "bad.toml"
     bad.write_text("[[block]]\ndisallow = ['/x']\n")
     code, _, err = run("generate", "--spec", str(bad))
-    assert code == 2 and err.strip() == "robotscope: block 1 needs an `agent` (a product token such as Googlebot, or *)"
+    assert code == 2 and err.strip() == f"robotscope: {bad}: block 1 needs an `agent` (a product token such as Googlebot, or *)"
+
+
+@pytest.mark.parametrize(
+    ("spec", "line", "text"),
+    [
+        ('[[block]]\nagent = "*"\ndisalow = ["/private/"]\n', 3, "unknown key `disalow` in block 1: did you mean `disallow`?"),
+        ('[[block]]\nagent = "*"\n\n[[block]]\nagent = "x"\nallow = 5\n', 6, "`allow` in block 2 must be a list of strings"),
+        ('[[blok]]\nagent = "*"\n', 1, "unknown key `blok` at the top of the spec: did you mean `block`?"),
+    ],
+)
+def test_generate_spec_mistakes_name_the_key_and_line(tmp_path: Path, spec: str, line: int, text: str) -> None:
+    bad = tmp_path / "robots.toml"
+    bad.write_text(spec)
+    code, out, err = run("generate", "--spec", str(bad))
+    assert (code, out) == (2, "") and err.strip() == f"robotscope: {bad}:{line}: {text}"
+
+
+def test_generate_empty_spec_is_an_error(tmp_path: Path) -> None:
+    empty = tmp_path / "robots.toml"
+    empty.write_text("# nothing yet\n")
+    code, _, err = run("generate", "--spec", str(empty))
+    assert code == 2 and "no blocks and no sitemaps" in err
 
 
 def test_generate_block_ai_training_preset_lists_why() -> None:

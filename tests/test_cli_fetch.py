@@ -90,7 +90,7 @@ def test_lint_a_url(server: Server) -> None:
 
 def test_bad_urls_and_missing_urls_are_usage_errors(tmp_path: Path) -> None:
     code, _, err = run("fetch", "ftp://example.com/")
-    assert code == 2 and err.strip() == "robotscope: not an http or https URL: 'ftp://example.com/'"
+    assert code == 2 and err.strip() == "robotscope: `ftp://example.com/` is not an http or https URL"
     file = tmp_path / "robots.txt"
     file.write_text("User-agent: *\n")
     code, _, err = run("check", str(file), "bot")

@@ -154,7 +154,10 @@ def test_redirect_to_another_host(server: Server, other_server: Server, fetch: F
 
 
 def _stall(server: Server) -> Callable[[BaseHTTPRequestHandler], None]:
-    return lambda handler: server.stopping.wait(5)
+    def stall(handler: BaseHTTPRequestHandler) -> None:
+        server.stopping.wait(5)
+
+    return stall
 
 
 def _trickle(server: Server) -> Callable[[BaseHTTPRequestHandler], None]:

@@ -97,9 +97,9 @@ def test_lint_findings_on_a_bad_spec_and_a_failed_round_trip() -> None:
     result = build({"blocks": [{"agent": "*", "disallow": ["private/", "/cart/"]}, {"agent": "*bot", "disallow": ["/x"]}], "sitemaps": ["/sitemap.xml"]})
     codes = {(f.code, f.line) for f in result.findings}
     assert ("patternNoSlash", 2) in codes and ("sitemapInvalid", 8) in codes and ("agentWildcard", 5) in codes
-    # `*bot` names no crawler, so its rule does not do what the spec meant.
+    # `private/` matches no URL (patternNoSlash), and `*bot` names no crawler: neither does what was meant.
     failed = [c for c in result.checks if not c.ok]
-    assert [(c.agent, c.url) for c in failed] == [("*bot", "/x"), ("*bot", "/x/x")]
+    assert [(c.agent, c.url, c.effective) for c in failed] == [("*", "/private/", False), ("*bot", "/x", True), ("*bot", "/x/x", True)]
     assert not result.verified
 
 
@@ -125,4 +125,35 @@ def test_spec_allows_reads_the_spec_by_product_token_then_star() -> None:
     assert not spec_allows(spec, "Mozilla/5.0 (compatible; Googlebot/2.1)", "/g/x")
     assert spec_allows(spec, "Googlebot", "/other")
     assert not spec_allows(spec, "Bingbot", "/other")
-    assert spec_allows(Spec.from_data({"blocks": []}), "Bingbot", "/x")
+    assert spec_allows(Spec(()), "Bingbot", "/x")
+
+
+@pytest.mark.parametrize(
+    ("data", "key", "block", "text"),
+    [
+        ({"block": [{"agent": "*", "disalow": ["/private/"]}]}, "disalow", 1, "unknown key `disalow` in block 1: did you mean `disallow`?"),
+        ({"blok": [{"agent": "*", "disallow": ["/"]}]}, "blok", None, "unknown key `blok` at the top of the spec: did you mean `block`?"),
+        ({"blocks": [{"agent": "*"}], "sitemap": ["https://a/s.xml"]}, "sitemap", None, "did you mean `sitemaps`?"),
+        ({"blocks": [{"agent": "*", "comment": 5}]}, "comment", 1, "`comment` in block 1 must be a string"),
+        ({"blocks": [{"agent": "*", "allow": {"a": 1}}]}, "allow", 1, "`allow` in block 1 must be a list of strings"),
+        ({}, None, None, "the spec has no blocks and no sitemaps"),
+        ({"blocks": []}, None, None, "the spec has no blocks and no sitemaps"),
+    ],
+)
+def test_unknown_keys_wrong_types_and_empty_specs_name_the_key(data: dict[str, object], key: str | None, block: int | None, text: str) -> None:
+    with pytest.raises(InvalidSpec) as raised:
+        Spec.from_data(data)
+    assert (raised.value.key, raised.value.block) == (key, block) and text in str(raised.value)
+    assert raised.value.reason.render("ko") != raised.value.reason.render("en")
+
+
+def test_the_documented_spec_example_gives_the_documented_file() -> None:
+    import re
+    import tomllib
+    from pathlib import Path
+
+    from robotscope import generate
+
+    doc = (Path(__file__).parent.parent / "docs" / "generate-spec.md").read_text(encoding="utf-8")
+    spec, expected = re.findall(r"```(?:toml|text)\n(.*?)```", doc, re.DOTALL)[:2]
+    assert generate(tomllib.loads(spec)) == expected

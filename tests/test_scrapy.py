@@ -7,10 +7,12 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from scrapy.exceptions import IgnoreRequest
 from scrapy.http import Request, Response
+from scrapy.robotstxt import RobotParser as ScrapyRobotParser
 from scrapy.utils.test import get_crawler
 from twisted.internet.defer import Deferred
 
@@ -26,7 +28,7 @@ ROBOTS = b"User-agent: *\nDisallow: /private/\nAllow: /private/ok\n\nUser-agent:
 ERROR_PAGE = b"<!DOCTYPE html><html><body><h1>503 Service Unavailable</h1></body></html>"
 
 
-def crawl(mode: str, urls: list[str]) -> dict[str, object]:
+def crawl(mode: str, urls: list[str]) -> dict[str, Any]:
     done = subprocess.run([sys.executable, CRAWL, mode, *urls], capture_output=True, text=True, timeout=120, check=True)
     return json.loads(done.stdout.strip().splitlines()[-1])  # type: ignore[no-any-return]
 
@@ -98,10 +100,10 @@ def test_middleware_unreachable_origin_disallows(server: Server) -> None:
     assert server.url("/page") in result["fetched"] and dead not in result["fetched"]
 
 
-def _middleware() -> tuple[RobotsTxtMiddleware, Deferred[object]]:
+def _middleware() -> tuple[RobotsTxtMiddleware, Deferred[ScrapyRobotParser | None]]:
     crawler = get_crawler(settings_dict={"ROBOTSTXT_OBEY": True, "ROBOTSTXT_PARSER": "robotscope.integrations.scrapy.RobotParser"})
     middleware = RobotsTxtMiddleware(crawler)
-    waiting: Deferred[object] = Deferred()
+    waiting: Deferred[ScrapyRobotParser | None] = Deferred()
     middleware._parsers["example.com"] = waiting
     return middleware, waiting
 

@@ -375,8 +375,8 @@ def crawler_check(data: dict[str, Any], agent: str) -> dict[str, Any]:
 def test_generate_default_spec_blocks_the_whole_site_and_says_so(app: Any) -> None:
     data = generate(app, {})
     assert data["text"] == "User-agent: *\nDisallow: /\n"
-    assert [w["code"] for w in data["warnings"]] == ["blocks-whole-site"]
-    assert "staging" in data["warnings"][0]["message"]
+    assert [w["code"] for w in data["warnings"]] == ["generate.warning.blocks-whole-site"]
+    assert "staging" in data["warnings"][0]["text"]
     assert data["verified"] is True
     assert data["spec"] == {"blocks": [{"agent": "*", "allow": [], "disallow": ["/"], "comment": ""}], "sitemaps": []}
     assert crawler_check(data, "Googlebot")["allowed"] is False
@@ -390,7 +390,7 @@ def test_generate_block_ai_training(app: Any) -> None:
     assert data["warnings"] == [] and data["verified"] is True
     gptbot = next(c for c in data["checks"] if c["kind"] == "rule" and c["agent"] == "GPTBot")
     assert gptbot == {"kind": "rule", "agent": "GPTBot", "url": "/", "intended": False, "allowed": False,
-                      "line": gptbot["line"], "ok": True}
+                      "line": gptbot["line"], "effective": True, "ok": True}
     # Search and AI-search crawlers stay allowed, and the list says why each token is blocked.
     for agent in ("Googlebot", "bingbot", "Yeti", "OAI-SearchBot"):
         assert crawler_check(data, agent) | {"line": None} == {
@@ -402,8 +402,9 @@ def test_generate_allow_only(app: Any) -> None:
     data = generate(app, {"preset": "allow-only", "agent": "Yeti"})
     assert data["text"] == "User-agent: Yeti\nDisallow:\n\nUser-agent: *\nDisallow: /\n"
     assert crawler_check(data, "Yeti")["allowed"] is True and crawler_check(data, "Googlebot")["allowed"] is False
-    assert data["verified"] is True and [w["code"] for w in data["warnings"]] == ["blocks-others"]
-    assert "namedGroupDropsGlobalRules" in {f["code"] for f in data["findings"]}
+    assert data["verified"] is True and [w["code"] for w in data["warnings"]] == ["generate.warning.blocks-others"]
+    # Only Yeti may crawl, by design: the named group is not said to drop the `*` rules.
+    assert "namedGroupDropsGlobalRules" not in {f["code"] for f in data["findings"]}
     r = call(app, "POST", "/api/generate", json={"preset": "allow-only"})
     assert r.status_code == 422 and r.json()["error"]["code"] == "bad-spec" and "agent" in r.json()["error"]["message"]
 
@@ -431,7 +432,10 @@ def test_generate_lints_a_bad_path(app: Any) -> None:
     data = generate(app, {"spec": {"blocks": [{"agent": "*", "disallow": ["private/"]}]}})
     assert data["text"] == "User-agent: *\nDisallow: private/\n"  # written as entered
     finding = next(f for f in data["findings"] if f["code"] == "patternNoSlash")
-    assert finding["line"] == 2 and "/private/" in finding["fix"]
+    assert finding["line"] == 2 and "/private/" in finding["fix"]["text"]
+    # The rule matches no URL, so its intended verdict does not hold: the spec is not verified.
+    assert data["verified"] is False
+    assert [c["effective"] for c in data["checks"] if c["kind"] == "rule"] == [False]
 
 
 def test_generate_block_without_rules_and_sitemaps_at_the_end(app: Any) -> None:

@@ -136,7 +136,8 @@ def test_a_client_that_disconnects_mid_body_is_not_an_internal_error(app: Any, c
             "path": "/api/analyse", "raw_path": b"/api/analyse", "query_string": b"", "root_path": "",
             "headers": [(b"host", b"127.0.0.1"), (b"content-type", b"application/json")],
         }
-        parts = iter([{"type": "http.request", "body": b'{"te', "more_body": True}, {"type": "http.disconnect"}])
+        chunks: list[dict[str, Any]] = [{"type": "http.request", "body": b'{"te', "more_body": True}, {"type": "http.disconnect"}]
+        parts = iter(chunks)
 
         async def receive() -> dict[str, Any]:
             return next(parts, {"type": "http.disconnect"})

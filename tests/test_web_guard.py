@@ -97,7 +97,8 @@ def test_a_scoped_ipv6_address_is_forbidden() -> None:
 
 
 def test_every_table_row_is_forbidden_at_both_ends() -> None:
-    for network in (*_FORBIDDEN_V4, *_FORBIDDEN_V6):
+    networks: list[ipaddress.IPv4Network | ipaddress.IPv6Network] = [*_FORBIDDEN_V4, *_FORBIDDEN_V6]
+    for network in networks:
         for address in (network.network_address, network.broadcast_address):
             assert is_forbidden(address), (network, address)
 

@@ -154,7 +154,7 @@ def test_generate_and_selftest_run_in_the_workers(make_app: Callable[..., Any], 
     first = get(app, "/api/selftest")
     second = get(app, "/api/selftest")
     assert first.status_code == 200 and first.json()["failed"] == 0 and second.content == first.content
-    assert active.functions == ["generate_answer", "selftest"]  # the self-test ran once, its answer is kept
+    assert active.functions == ["generate_answer", "selftest_answer"]  # the self-test ran once, its answer is kept
 
 
 # ---------- concurrency ----------

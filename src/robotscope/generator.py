@@ -9,11 +9,13 @@ each rule decides a URL it covers, and lints the result. Pure: no I/O.
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
 from . import crawlers
 from .linter import lint
+from .messages import Message, message
 from .model import Finding
 from .patterns import example_target
 from .robots import Robots, parse
@@ -24,18 +26,26 @@ from .useragents import group_token, product_token
 # foundation models). Other control tokens (e.g. YandexAdditional) do not.
 _TRAINING_CONTROL_TOKENS = ("Google-Extended", "Applebot-Extended")
 
-STAGING_WARNING = (
-    "this file blocks the whole site for every crawler: right for a staging site, "
-    "wrong for production, where it removes the site from search engines"
-)
-OTHERS_BLOCKED_WARNING = (
-    "every crawler without a group of its own may fetch nothing on this site: "
-    "right when only the named crawlers should crawl, wrong otherwise"
-)
+STAGING_WARNING = message("generate.warning.blocks-whole-site")
+OTHERS_BLOCKED_WARNING = message("generate.warning.blocks-others")
+
+# The keys a spec may hold, at its top and in each block: anything else is a mistake
+# (a misspelt `disalow` silently dropped would write `Disallow:`, allowing everything).
+SPEC_KEYS = ("blocks", "block", "sitemaps")
+BLOCK_KEYS = ("agent", "allow", "disallow", "comment")
 
 
 class InvalidSpec(ValueError):
-    """A generator spec that cannot be written as a robots.txt."""
+    """A generator spec that cannot be written as a robots.txt: `reason` says why, `key` names the key at fault.
+
+    `block` is the 1-based block the key is in (None at the top of the spec).
+    """
+
+    def __init__(self, reason: Message, key: str | None = None, block: int | None = None) -> None:
+        super().__init__(reason.render())
+        self.reason = reason
+        self.key = key
+        self.block = block
 
 
 class Block(NamedTuple):
@@ -53,38 +63,59 @@ class Spec(NamedTuple):
     def from_data(cls, data: Mapping[str, Any]) -> Spec:
         """Read a spec from plain data: `{"blocks": [{"agent", "allow", "disallow"}], "sitemaps": [...]}`.
 
-        `block` is accepted for `blocks` (TOML's `[[block]]`).
+        `block` is accepted for `blocks` (TOML's `[[block]]`). Unknown or
+        misspelt keys, values of the wrong type and a spec without blocks or
+        sitemaps raise `InvalidSpec` naming the key.
         """
-        raw_blocks = data.get("blocks", data.get("block", []))
+        for key in data:
+            if key not in SPEC_KEYS:
+                raise InvalidSpec(_unknown(key, SPEC_KEYS, None), key)
+        if "blocks" in data and "block" in data:
+            raise InvalidSpec(message("spec.both-blocks"), "block")
+        key = "blocks" if "blocks" in data else "block"
+        raw_blocks = data.get(key, [])
         if not isinstance(raw_blocks, list):
-            raise InvalidSpec("`blocks` must be a list of tables, each with an `agent`")
+            raise InvalidSpec(message("spec.blocks-not-list", key=key), key)
         blocks = []
         for i, raw in enumerate(raw_blocks, start=1):
-            if not isinstance(raw, Mapping) or not isinstance(raw.get("agent"), str) or not raw["agent"].strip():
-                raise InvalidSpec(f"block {i} needs an `agent` (a product token such as Googlebot, or *)")
-            agent, comment = raw["agent"].strip(), str(raw.get("comment", ""))
+            if not isinstance(raw, Mapping):
+                raise InvalidSpec(message("spec.block-not-table", block=i), key, i)
+            for name in raw:
+                if name not in BLOCK_KEYS:
+                    raise InvalidSpec(_unknown(str(name), BLOCK_KEYS, i), str(name), i)
+            if not isinstance(raw.get("agent"), str) or not raw["agent"].strip():
+                raise InvalidSpec(message("spec.no-agent", block=i), "agent", i)
+            comment = raw.get("comment", "")
+            if not isinstance(comment, str):
+                raise InvalidSpec(message("spec.not-string", block=i, key="comment"), "comment", i)
+            agent = raw["agent"].strip()
             # A line break would write lines the spec does not hold; `#` would cut the agent short.
             if any(c in agent for c in "\r\n#") or any(c in comment for c in "\r\n"):
-                raise InvalidSpec(f"block {i}: the agent and the comment cannot hold a line break (and the agent no `#`)")
-            blocks.append(
-                Block(
-                    agent,
-                    _paths(raw.get("allow", []), f"block {i} `allow`"),
-                    _paths(raw.get("disallow", []), f"block {i} `disallow`"),
-                    comment,
-                )
-            )
-        return cls(tuple(blocks), _paths(data.get("sitemaps", []), "`sitemaps`"))
+                raise InvalidSpec(message("spec.line-break", block=i), "agent" if any(c in agent for c in "\r\n#") else "comment", i)
+            blocks.append(Block(agent, _paths(raw.get("allow", []), "allow", i), _paths(raw.get("disallow", []), "disallow", i), comment))
+        sitemaps = _paths(data.get("sitemaps", []), "sitemaps", None)
+        if not blocks and not sitemaps:
+            raise InvalidSpec(message("spec.empty"))
+        return cls(tuple(blocks), sitemaps)
 
 
-def _paths(value: Any, what: str) -> tuple[str, ...]:
+def _unknown(key: str, known: tuple[str, ...], block: int | None) -> Message:
+    close = difflib.get_close_matches(key.lower(), known, n=1, cutoff=0.6)
+    where = message("spec.where.block", block=block) if block is not None else message("spec.where.top")
+    if close:
+        return message("spec.unknown-key.typo", key=key, where=where, suggestion=close[0])
+    return message("spec.unknown-key", key=key, where=where, known=[f"`{k}`" for k in known if k != "block"])
+
+
+def _paths(value: Any, key: str, block: int | None) -> tuple[str, ...]:
+    where = message("spec.where.block", block=block) if block is not None else message("spec.where.top")
     if isinstance(value, str):
         value = [value]
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise InvalidSpec(f"{what} must be a list of strings")
+        raise InvalidSpec(message("spec.not-strings", key=key, where=where), key, block)
     for v in value:
         if "\n" in v or "\r" in v or "#" in v:
-            raise InvalidSpec(f"{what}: {v!r} cannot hold a line break or `#`")
+            raise InvalidSpec(message("spec.bad-path", key=key, where=where, value=v), key, block)
     return tuple(v.strip() for v in value)
 
 
@@ -101,15 +132,17 @@ def preset(name: str, agent: str | None = None) -> Spec:
     if name == "root-only":
         return Spec((Block("*", allow=("/$",), disallow=("/",)),))
     if name == "allow-only":
-        if not agent:
-            raise InvalidSpec("the allow-only preset needs the one crawler to allow, e.g. --only Yeti")
-        return Spec((Block(agent), Block("*", disallow=("/",))))
+        if not agent or not agent.strip():
+            raise InvalidSpec(message("spec.allow-only-agent"), "agent")
+        if any(c in agent for c in "\r\n#"):
+            raise InvalidSpec(message("spec.line-break", block=1), "agent", 1)
+        return Spec((Block(agent.strip()), Block("*", disallow=("/",))))
     if name == "block-ai-training":
         return Spec(
-            tuple(Block(c.token, disallow=("/",), comment=crawlers.blocking_cost(c)) for c in training_crawlers())
+            tuple(Block(c.token, disallow=("/",), comment=crawlers.blocking_cost(c).render("en")) for c in training_crawlers())
             + (Block("*"),)
         )
-    raise InvalidSpec(f"unknown preset {name!r}: use one of {', '.join(PRESETS)}")
+    raise InvalidSpec(message("spec.unknown-preset", name=name, presets=list(PRESETS)))
 
 
 def training_crawlers() -> list[crawlers.Crawler]:
@@ -146,17 +179,23 @@ def generate(spec: Spec | Mapping[str, Any]) -> str:
 
 
 class RoundTrip(NamedTuple):
-    """One intended effect of the spec, checked on the parsed output."""
+    """One intended effect of the spec, checked on the parsed output.
+
+    `effective` is false for a rule that can match no URL (a pattern that
+    starts with neither `/` nor `*`: lint's patternNoSlash): such a rule
+    never holds, whatever the verdict on the URL it was meant for.
+    """
 
     agent: str
     url: str
     intended: bool  # the rule's own kind: True for allow
     allowed: bool
     line: int | None
+    effective: bool = True
 
     @property
     def ok(self) -> bool:
-        return self.intended == self.allowed
+        return self.effective and self.intended == self.allowed
 
 
 class Generated(NamedTuple):
@@ -164,7 +203,7 @@ class Generated(NamedTuple):
     robots: Robots
     findings: list[Finding]
     checks: list[RoundTrip]
-    warnings: list[str]
+    warnings: list[Message]
 
     @property
     def verified(self) -> bool:
@@ -179,10 +218,15 @@ def build(spec: Spec | Mapping[str, Any]) -> Generated:
     checks = []
     for block in spec.blocks:
         rules = [(path, True) for path in block.allow] + [(path, False) for path in block.disallow]
-        for url in dict.fromkeys(u for path, _ in rules if path for u in _probes(path)):
+        for path, allow in rules:
+            if path and path[0] not in "/*":
+                verdict = robots.verdict(block.agent, example_target(path))
+                checks.append(RoundTrip(block.agent, example_target(path), allow, verdict.allowed, verdict.line, effective=False))
+        effective = [(path, allow) for path, allow in rules if path[:1] in ("/", "*")]
+        for url in dict.fromkeys(u for path, _ in effective for u in _probes(path)):
             # A longer rule of the same block may win a URL, so the intended verdict is
             # that of the block's own rules alone; the check is that the whole file agrees.
-            intended = _intended(rules, url)
+            intended = _intended(effective, url)
             verdict = robots.verdict(block.agent, url)
             checks.append(RoundTrip(block.agent, url, intended, verdict.allowed, verdict.line))
     return Generated(text, robots, lint(robots), checks, _warnings(robots))
@@ -194,7 +238,7 @@ def _probes(path: str) -> list[str]:
     return [url] if path.endswith("$") else [url, url.rstrip("/") + "/x"]
 
 
-def _warnings(robots: Robots) -> list[str]:
+def _warnings(robots: Robots) -> list[Message]:
     if robots.can_fetch("*", "/") or robots.can_fetch("*", "/index.html"):
         return []
     named = {t for g in robots.groups for t in g.agents if t != "*"}

@@ -14,8 +14,10 @@ import click
 from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn, TimeElapsedColumn
 
 from ..compare import BulkRow, bulk_row
-from ..urls import InvalidURL, robots_url
-from .common import Source, console, fail, fetch_options, load, open_cache
+from ..matcher import RuleSet
+from ..profiles import ruleset_for
+from ..urls import InvalidURL, checked_url, robots_url
+from .common import FetchSettings, Source, console, fail, fetch_options, load, open_cache
 
 _FIELDS = ["url", "agent_token", "allowed", "reason", "line", "rule", "robots_url"]
 # Origins whose robots.txt is kept in memory at once when fetching; the cache keeps the rest.
@@ -29,36 +31,52 @@ def _lines(stream: IO[bytes]) -> Iterator[tuple[str, int]]:
             yield url, len(raw)
 
 
+class _Checked:
+    """A robots.txt to check URLs against, with the crawler's rules looked up once (its profile applied)."""
+
+    def __init__(self, source: Source, agent: str) -> None:
+        self.source = source
+        self.agent = agent
+        self.ruleset: RuleSet | None = ruleset_for(source.robots, agent)[0] if source.rules_apply else None
+
+    def row(self, url: str) -> BulkRow:
+        if self.ruleset is not None:
+            return bulk_row(self.ruleset, url)
+        verdict = self.source.verdict(self.agent, url)  # the fetch decided allow-all or disallow-all
+        return BulkRow(url, verdict.agent_token, verdict.allowed, verdict.reason.value, None, None)
+
+
 class _Origins:
     """The robots.txt of each origin, fetched once each through the cache (most recently used kept)."""
 
-    def __init__(self, policy: str, cache: object) -> None:
-        self.policy, self.cache = policy, cache
-        self.sources: OrderedDict[str, Source] = OrderedDict()
+    def __init__(self, settings: FetchSettings, cache: object, agent: str) -> None:
+        self.settings, self.cache, self.agent = settings, cache, agent
+        self.checked: OrderedDict[str, _Checked] = OrderedDict()
 
-    def source_for(self, url: str) -> Source | None:
+    def checked_for(self, url: str) -> _Checked | None:
         try:
             origin = robots_url(url)
         except InvalidURL:
             return None
-        source = self.sources.get(origin)
-        if source is None:
+        checked = self.checked.get(origin)
+        if checked is None:
             from .common import Fetched
 
-            fetched = Fetched(origin, self.policy, self.cache)
-            source = Source(origin, fetched.robots, fetched)
-            if len(self.sources) >= _MAX_ORIGINS:
-                self.sources.popitem(last=False)
-            self.sources[origin] = source
-        self.sources.move_to_end(origin)
-        return source
+            fetched = Fetched(origin, self.settings, self.cache)
+            checked = _Checked(Source(origin, fetched.robots, fetched), self.agent)
+            if len(self.checked) >= _MAX_ORIGINS:
+                self.checked.popitem(last=False)
+            self.checked[origin] = checked
+        self.checked.move_to_end(origin)
+        return checked
 
 
-def _row(source: Source, agent: str, url: str) -> BulkRow:
-    if source.rules_apply:
-        return bulk_row(source.robots, agent, url)
-    verdict = source.verdict(agent, url)
-    return BulkRow(url, verdict.agent_token, verdict.allowed, verdict.reason.value, None, None)
+def _valid(url: str) -> bool:
+    try:
+        checked_url(url)
+    except InvalidURL:
+        return False
+    return True
 
 
 @click.command()
@@ -66,6 +84,7 @@ def _row(source: Source, agent: str, url: str) -> BulkRow:
 @click.option("--urls", "urls_file", required=True, metavar="FILE|-", help="URLs to check, one a line (`-` for standard input).")
 @click.option("--agent", default="*", show_default=True, help="Product token or User-Agent string of the crawler.")
 @click.option("--format", "output_format", type=click.Choice(["csv", "jsonl"]), default="csv", show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="Same as --format jsonl: one JSON object a line.")
 @click.option("--fetch", "fetch", is_flag=True, help="Fetch each URL's own origin's robots.txt (once per origin, through the cache).")
 @click.option("--no-progress", is_flag=True, help="No progress bar on stderr.")
 @fetch_options
@@ -74,18 +93,20 @@ def bulk(
     urls_file: str,
     agent: str,
     output_format: str,
+    as_json: bool,
     fetch: bool,
     no_progress: bool,
-    policy: str,
-    no_cache: bool,
-    cache_path: str | None,
+    fetching: FetchSettings,
 ) -> None:
     """Stream verdicts for many URLs as CSV or JSON lines, in constant memory.
 
     Checks every URL of --urls against ROBOTS (a file, `-` or a URL), or,
     with --fetch, against the robots.txt of each URL's own origin, fetched
     once per origin through the cache. Rows go to standard output as they
-    are decided; a progress bar goes to standard error.
+    are decided; a progress bar goes to standard error. A line that is
+    neither a path starting with / nor an http(s) URL gets the reason
+    `invalid-url`. The crawler's operator profile (Googlebot-Image obeys the
+    Googlebot group) is applied, as in every command.
 
     \b
     Examples:
@@ -96,9 +117,11 @@ def bulk(
         raise click.UsageError("give either ROBOTS or --fetch")
     if robots_file == "-" and urls_file == "-":
         raise click.UsageError("ROBOTS and --urls cannot both be standard input")
-    fixed = load(robots_file, policy, no_cache, cache_path) if robots_file is not None else None
-    cache = None if fixed is not None else open_cache(no_cache, cache_path)
-    origins = _Origins(policy, cache)
+    if as_json:
+        output_format = "jsonl"
+    fixed = _Checked(load(robots_file, fetching), agent) if robots_file is not None else None
+    cache = None if fixed is not None else open_cache(fetching)
+    origins = _Origins(fetching, cache, agent)
     try:
         stream = sys.stdin.buffer if urls_file == "-" else open(urls_file, "rb")  # noqa: SIM115 - closed below
     except OSError as error:
@@ -117,11 +140,11 @@ def bulk(
         with progress:
             task = progress.add_task("urls", total=total, count=0)
             for url, size in _lines(stream):
-                source = fixed or origins.source_for(url)
-                if source is None:
+                checked = _valid(url) and (fixed or origins.checked_for(url))
+                if not checked:
                     row, origin = BulkRow(url, "", False, "invalid-url", None, None), ""
                 else:
-                    row, origin = _row(source, agent, url), source.name
+                    row, origin = checked.row(url), checked.source.name
                 if writer is not None:
                     writer.writerow([*row, origin if fixed is None else ""])
                 else:

@@ -3,18 +3,32 @@
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 import click
 
 from ..linter import lint
-from ..model import Finding, Verdict
+from ..messages import message
+from ..model import Finding
 from ..render import render_verdict
-from .common import echo_json, echo_text, fetch_options, is_url, json_option, load
+from ..urls import InvalidURL, checked_url, robots_url
+from ..views import origin_note, overflow_note, verdict_view
+from .common import (
+    FetchSettings,
+    echo_json,
+    echo_text,
+    fail,
+    fetch_options,
+    is_url,
+    json_option,
+    lang_option,
+    load,
+)
 
 
-def findings_for(verdict: Verdict, findings: list[Finding]) -> list[Finding]:
+def findings_for(view: dict[str, Any], findings: list[Finding]) -> list[Finding]:
     """The findings about the lines a verdict involves: its rule, its group, its candidates."""
-    involved = {verdict.line, *verdict.group_lines, *(c.line for c in verdict.candidates)}
+    involved = {view["line"], *view["group_lines"], *(c["line"] for c in view["candidates"])}
     return [f for f in findings if involved.intersection(f.lines)]
 
 
@@ -22,38 +36,71 @@ def findings_for(verdict: Verdict, findings: list[Finding]) -> list[Finding]:
 @click.argument("robots_file", metavar="ROBOTS")
 @click.argument("agent")
 @click.argument("urls", nargs=-1, metavar="URL...")
+@click.option(
+    "--origin",
+    metavar="URL",
+    help="The site the robots.txt file belongs to (e.g. https://www.example.com), so URLs on other origins are flagged.",
+)
 @json_option
+@lang_option
 @fetch_options
 def check(
-    robots_file: str, agent: str, urls: tuple[str, ...], as_json: bool, policy: str, no_cache: bool, cache_path: str | None
+    robots_file: str,
+    agent: str,
+    urls: tuple[str, ...],
+    origin: str | None,
+    as_json: bool,
+    lang: str,
+    fetching: FetchSettings,
 ) -> None:
     """Check URLs against a robots.txt: a file, `-` for standard input, or a site's URL.
 
     With an http(s) URL as ROBOTS, its origin's robots.txt is fetched
     (through the cache unless --no-cache), and with no URL given, that URL
     itself is checked. AGENT is a product token (Googlebot) or a full
-    User-Agent string. Each URL may be a full URL or a path. Exit code 0
-    when every URL is allowed, 1 when any is disallowed.
+    User-Agent string. Each URL is a path starting with / or a full http(s)
+    URL. Where the crawler's operator documents how it picks a group
+    (Googlebot-Image obeys the Googlebot group), that is applied, with a
+    note when it changes the RFC 9309 answer. Exit code 0 when every URL is
+    allowed, 1 when any is disallowed, 2 for a bad URL or agent.
 
     \b
     Examples:
       robotscope check robots.txt Googlebot https://example.com/private/x /shop?id=1
       robotscope check https://example.com/private/x Googlebot --policy google
+      robotscope check robots.txt Bingbot https://example.com/a --origin https://example.com --lang ko
     """
     if not urls and not is_url(robots_file):
         raise click.UsageError("Missing argument 'URL...'.")
-    source = load(robots_file, policy, no_cache, cache_path)
+    if not agent.strip():
+        fail(message("cli.empty-agent"))
     urls = urls or (robots_file,)
-    verdicts = [source.verdict(agent, url) for url in urls]
+    try:
+        for url in urls:
+            checked_url(url)
+        home = robots_url(origin) if origin is not None else None
+    except InvalidURL as error:
+        fail(error.reason)
+    source = load(robots_file, fetching)
+    home = source.robots_url or home
+    views = []
+    for url in urls:
+        answer = source.answer(agent, url)
+        notes = tuple(
+            note
+            for note in (origin_note(url, home), overflow_note(source.robots, answer, agent, url) if source.rules_apply else None)
+            if note is not None
+        )
+        views.append(verdict_view(answer, lang, notes))
     if as_json:
         findings = lint(source.robots)
-        data = [{**v.as_dict(), "findings": [f.as_dict() for f in findings_for(v, findings)]} for v in verdicts]
+        data = [{**v, "findings": [f.as_dict(lang) for f in findings_for(v, findings)]} for v in views]
         if source.fetched is not None:
-            data = [{**item, "robots_txt": source.fetched.decision.as_dict()} for item in data]
+            data = [{**item, "robots_txt": source.fetched.decision.as_dict(lang)} for item in data]
         echo_json(data)
     else:
-        banner = source.banner()
+        banner = source.banner(lang)
         if banner is not None:
             click.echo(banner + "\n")
-        echo_text("\n\n".join(render_verdict(source.robots, v, agent) for v in verdicts))
-    sys.exit(0 if all(v.allowed for v in verdicts) else 1)
+        echo_text("\n\n".join(render_verdict(source.robots, v, agent, lang) for v in views))
+    sys.exit(0 if all(v["allowed"] for v in views) else 1)

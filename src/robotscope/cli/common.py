@@ -8,19 +8,23 @@ not bad usage: it is reported as each policy's decision.
 
 from __future__ import annotations
 
+import functools
 import json
+import os
 import re
 import sys
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
+from typing import TYPE_CHECKING, Any, NamedTuple, NoReturn, TypeVar
 
 import click
 from rich.console import Console
 
+from ..messages import LANGS, Message, language
 from ..model import Verdict
 from ..policy import POLICIES, Decision, verdict_for
+from ..profiles import Answer, answer, named_tokens
 from ..robots import Robots, parse
-from ..urls import InvalidURL
+from ..urls import InvalidURL, robots_url
 
 if TYPE_CHECKING:
     from ..fetcher import FetchResult
@@ -28,10 +32,41 @@ if TYPE_CHECKING:
 EXIT_USAGE = 2
 
 
-def fail(message: str) -> NoReturn:
+def fail(reason: str | Message, lang: str | None = None) -> NoReturn:
     """Print one line on stderr and exit with the usage code."""
-    click.echo(f"robotscope: {message}", err=True)
+    text = reason if isinstance(reason, str) else reason.render(lang or current_lang())
+    click.echo(f"robotscope: {text}", err=True)
     sys.exit(EXIT_USAGE)
+
+
+def current_lang() -> str:
+    """The language of this command: --lang, else ROBOTSCOPE_LANG or the locale (LC_ALL, LC_MESSAGES, LANG)."""
+    context = click.get_current_context(silent=True)
+    chosen = None if context is None else context.meta.get("robotscope.lang")
+    return chosen or default_lang()
+
+
+def default_lang() -> str:
+    for name in ("ROBOTSCOPE_LANG", "LC_ALL", "LC_MESSAGES", "LANG"):
+        value = os.environ.get(name)
+        if value:
+            return language(value)
+    return language(None)
+
+
+def _remember_lang(context: click.Context, _: click.Parameter, value: str | None) -> str:
+    lang = value or default_lang()
+    context.meta["robotscope.lang"] = lang
+    return lang
+
+
+lang_option = click.option(
+    "--lang",
+    type=click.Choice(LANGS),
+    callback=_remember_lang,
+    is_eager=True,
+    help="Language of the output (default: ROBOTSCOPE_LANG, else the locale; en if neither is Korean).",
+)
 
 
 def console(stderr: bool = False) -> Console:
@@ -83,25 +118,39 @@ def is_url(source: str) -> bool:
     return source.lower().startswith(("http://", "https://"))
 
 
-def open_cache(no_cache: bool, cache_path: str | None) -> Any:
-    """The cache to fetch through: False with --no-cache, else the --cache file or the default one.
+class FetchSettings(NamedTuple):
+    """How a command fetches robots.txt: the options every fetching command takes.
+
+    `--no-cache` (`reuse=False`) fetches even when a fresh copy is cached;
+    the answer is still stored and the last good copy stays available to a
+    policy that falls back to it (Google, Naver). `--forget` drops what the
+    cache holds for the origin first, the last good copy included.
+    """
+
+    policy: str = "rfc9309"
+    reuse: bool = True
+    forget: bool = False
+    cache_path: str | None = None
+    timeout: float = 10.0
+
+
+def open_cache(settings: FetchSettings) -> Any:
+    """The cache to fetch through: the --cache file or the default one.
 
     A cache that cannot be used (locked, read-only, uncreatable) is never an
     error: the fetch goes on without it, and the cache's one warning is
     printed with the fetch's. Opened once here, so a command that fetches
     many origins (bulk) warns once, not once per origin.
     """
-    if no_cache:
-        return False
     import sqlite3  # sqlite3 is needed only when fetching
 
     from ..cache import RobotsCache
 
     try:
-        return RobotsCache(cache_path)
+        return RobotsCache(settings.cache_path)
     except (OSError, sqlite3.Error, RuntimeError) as error:  # RuntimeError: Path.home() without a home
         # RobotsCache reports these itself; this only guards a failure outside its checks.
-        where = repr(cache_path) if cache_path is not None else "the default cache"
+        where = repr(settings.cache_path) if settings.cache_path is not None else "the default cache"
         click.echo(
             f"robotscope: warning: cannot open {where} ({error}); carrying on without caching", err=True
         )
@@ -111,16 +160,20 @@ def open_cache(no_cache: bool, cache_path: str | None) -> Any:
 class Fetched:
     """A robots.txt fetched for a command: the decision, and the file it leaves (empty if none)."""
 
-    def __init__(self, url: str, policy: str, cache: Any, timeout: float = 10.0) -> None:
+    def __init__(self, url: str, settings: FetchSettings, cache: Any) -> None:
         from ..fetcher import fetch_robots  # httpx is needed only when a URL is given
 
         try:
-            self.result: FetchResult = fetch_robots(url, policy=policy, cache=cache, timeout=timeout)
+            if settings.forget and hasattr(cache, "forget"):
+                cache.forget(robots_url(url))
+            self.result: FetchResult = fetch_robots(
+                url, policy=settings.policy, cache=cache, timeout=settings.timeout, reuse=settings.reuse
+            )
         except InvalidURL as error:
             fail(str(error))
         for warning in self.result.warnings:
             click.echo(f"robotscope: warning: {warning}", err=True)
-        self.decision: Decision = self.result.decisions[policy]
+        self.decision: Decision = self.result.decisions[settings.policy]
         self.robots = self.result.robots or parse("")
 
 
@@ -133,40 +186,53 @@ class Source:
         self.fetched = fetched
 
     def verdict(self, agent: str, url: str) -> Verdict:
-        if self.fetched is None:
-            return self.robots.verdict(agent, url)
-        return verdict_for(self.fetched.decision, self.fetched.result.robots, agent, url)
+        return self.answer(agent, url).verdict
+
+    def answer(self, agent: str, url: str) -> Answer:
+        """The answer every front end gives: RFC 9309 with the operator's profile, or the fetch decision."""
+        if self.rules_apply:
+            return answer(self.robots, agent, url, self._named)
+        assert self.fetched is not None  # rules_apply covers a local file
+        verdict = verdict_for(self.fetched.decision, self.fetched.result.robots, agent, url)
+        return Answer(verdict, verdict, None)
+
+    @functools.cached_property
+    def _named(self) -> frozenset[str]:
+        return named_tokens(self.robots)
+
+    @property
+    def robots_url(self) -> str | None:
+        """The robots.txt URL the file was fetched from, if it was."""
+        return None if self.fetched is None else self.fetched.result.robots_url
 
     @property
     def rules_apply(self) -> bool:
         """False when a fetch decided allow-all or disallow-all, so no rule of the file applies."""
         return self.fetched is None or self.fetched.decision.action in ("parse", "cached-copy")
 
-    def banner(self) -> str | None:
+    def banner(self, lang: str = "en") -> str | None:
         """One line on what the fetch concluded, or None for a local file."""
         if self.fetched is None:
             return None
         decision = self.fetched.decision
-        return f"{self.fetched.result.robots_url}: {decision.action}\n  {decision.explanation}"
+        return f"{self.fetched.result.robots_url}: {decision.action}\n  {decision.reason.render(lang)}"
 
 
-def fetch(url: str, policy: str, no_cache: bool, cache_path: str | None, timeout: float = 10.0) -> Fetched:
+def fetch(url: str, settings: FetchSettings) -> Fetched:
     """Fetch `url`'s robots.txt through the cache the options name (closed afterwards)."""
-    cache = open_cache(no_cache, cache_path)
+    cache = open_cache(settings)
     try:
-        return Fetched(url, policy, cache, timeout)
+        return Fetched(url, settings, cache)
     finally:
         if hasattr(cache, "close"):
             cache.close()
 
 
-def load(
-    source: str, policy: str = "rfc9309", no_cache: bool = False, cache_path: str | None = None, timeout: float = 10.0
-) -> Source:
+def load(source: str, settings: FetchSettings | None = None) -> Source:
     """A Source from a file, `-`, or an http(s) URL (its origin's robots.txt, fetched)."""
     if not is_url(source):
         return Source("<stdin>" if source == "-" else source, read_robots(source))
-    fetched = fetch(source, policy, no_cache, cache_path, timeout)
+    fetched = fetch(source, settings or FetchSettings())
     return Source(fetched.result.robots_url, fetched.robots, fetched)
 
 
@@ -174,22 +240,38 @@ _Command = TypeVar("_Command", bound=Callable[..., Any])
 
 
 def fetch_options(command: _Command) -> _Command:
-    """The options of every command that may fetch a robots.txt."""
-    for option in reversed(
-        [
-            click.option(
-                "--policy",
-                type=click.Choice(list(POLICIES)),
-                default="rfc9309",
-                show_default=True,
-                help="Whose reading of the HTTP outcome to apply when fetching.",
-            ),
-            click.option("--no-cache", is_flag=True, help="Fetch robots.txt even if a fresh copy is cached."),
-            click.option("--cache", "cache_path", metavar="PATH", help="The cache file (default: the user's cache directory)."),
-        ]
-    ):
-        command = option(command)
-    return command
+    """The options of every command that may fetch a robots.txt, passed on as one `fetching: FetchSettings`."""
+
+    @functools.wraps(command)
+    def with_settings(
+        *args: Any, policy: str, no_cache: bool, forget: bool, cache_path: str | None, timeout: float, **kwargs: Any
+    ) -> Any:
+        settings = FetchSettings(policy, not no_cache, forget, cache_path, timeout)
+        return command(*args, fetching=settings, **kwargs)
+
+    options = [
+        click.option(
+            "--policy",
+            type=click.Choice(list(POLICIES)),
+            default="rfc9309",
+            show_default=True,
+            help="Whose reading of the HTTP outcome to apply when fetching.",
+        ),
+        click.option(
+            "--no-cache",
+            is_flag=True,
+            help="Fetch robots.txt even if a fresh copy is cached (the answer is still stored, and the last good copy kept).",
+        ),
+        click.option("--forget", is_flag=True, help="Drop what the cache holds for the origin first, the last good copy included."),
+        click.option("--cache", "cache_path", metavar="PATH", help="The cache file (default: the user's cache directory)."),
+        click.option(
+            "--timeout", type=click.FloatRange(min=0.1), default=10.0, show_default=True, help="Seconds for each whole fetch."
+        ),
+    ]
+    wrapped: Any = with_settings
+    for option in reversed(options):
+        wrapped = option(wrapped)
+    return wrapped  # type: ignore[no-any-return]
 
 
 json_option = click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")

@@ -5,27 +5,60 @@ from __future__ import annotations
 import sys
 
 import click
+from rich.markup import escape
 from rich.table import Table
 
 from .. import crawlers
-from ..compare import ANY_CRAWLER, agents_named, diff, probe_urls
+from ..compare import ANY_CRAWLER, Answers, agents_named, diff, probe_urls
+from ..messages import message
 from ..model import Verdict
-from .common import console, echo_json, fail, fetch_options, json_option, load
+from ..urls import InvalidURL, checked_url
+from .common import (
+    FetchSettings,
+    Source,
+    console,
+    echo_json,
+    fail,
+    fetch_options,
+    json_option,
+    lang_option,
+    load,
+)
 from .matrix import agents_option
 
+# Flips shown at most: a hostile pair of files can flip thousands of crawlers at
+# thousands of URLs each.
+MAX_FLIPS = 10_000
 
-def _side(verdict: Verdict) -> str:
-    state = "[green]allowed[/]" if verdict.allowed else "[red]disallowed[/]"
-    return state + (f" (line {verdict.line})" if verdict.line is not None else f" ({verdict.reason.value})")
+
+def _side(verdict: Verdict, lang: str) -> str:
+    if verdict.allowed:
+        state = f"[green]{message('answer.allowed').render(lang)}[/]"
+    else:
+        state = f"[red]{message('answer.disallowed').render(lang)}[/]"
+    if verdict.line is not None:
+        return state + " " + escape(message("diff.line", line=verdict.line).render(lang))
+    return state + f" ({verdict.reason.value})"
+
+
+def _answers(source: Source) -> Answers:
+    """The parsed file itself wherever its rules decide (so `diff` takes its fast path), else the fetch decision."""
+    return source.robots if source.rules_apply else source
 
 
 def _read_urls(path: str) -> list[str]:
     try:
         stream = click.open_file(path, encoding="utf-8", errors="replace")
         with stream:
-            return [line.strip() for line in stream if line.strip() and not line.startswith("#")]
+            urls = [line.strip() for line in stream if line.strip() and not line.startswith("#")]
     except OSError as error:
         fail(f"cannot read {path!r}: {error.strerror or error}")
+    try:
+        for url in urls:
+            checked_url(url)
+    except InvalidURL as error:
+        fail(error.reason)
+    return urls
 
 
 @click.command("diff")
@@ -34,39 +67,58 @@ def _read_urls(path: str) -> list[str]:
 @click.option("--urls", "urls_file", metavar="FILE", help="URLs to compare, one a line (default: derived from both files' rules).")
 @agents_option("named")
 @json_option
+@lang_option
 @fetch_options
 def diff_command(
-    old_file: str, new_file: str, urls_file: str | None, agents: str, as_json: bool, policy: str, no_cache: bool, cache_path: str | None
+    old_file: str, new_file: str, urls_file: str | None, agents: str, as_json: bool, lang: str, fetching: FetchSettings
 ) -> None:
     """Which crawler/URL pairs flip between allowed and disallowed from OLD to NEW.
 
     Compares by effect, not by text: for the given URLs (or URLs derived from
     both files' rules) and crawlers (by default every crawler either file
     names, plus `*` for all others), it lists each pair whose verdict flips,
-    with the deciding line in each version. Exit code 1 when anything flips:
-    run it in CI before a deploy.
+    with the deciding line in each version. Verdicts are those `check` and
+    `matrix` give (operators' profiles applied). Exit code 1 when anything
+    flips: run it in CI before a deploy.
 
     \b
     Examples:
       robotscope diff robots.txt new/robots.txt
       robotscope diff https://example.com/ build/robots.txt --agents search --urls urls.txt
     """
-    old = load(old_file, policy, no_cache, cache_path)
-    new = load(new_file, policy, no_cache, cache_path)
+    old = load(old_file, fetching)
+    new = load(new_file, fetching)
     urls = _read_urls(urls_file) if urls_file else probe_urls(old.robots, new.robots)
     tokens = agents_named(old.robots, new.robots) if agents == "named" else [c.token for c in crawlers.select(agents)]
-    flips = diff(old, new, urls, tokens)
+    flips = diff(_answers(old), _answers(new), urls, tokens, limit=MAX_FLIPS + 1)
+    truncated = len(flips) > MAX_FLIPS
+    flips = flips[:MAX_FLIPS]
     if as_json:
-        echo_json({"old": old.name, "new": new.name, "urls": len(urls), "agents": tokens, "flips": [f.as_dict() for f in flips]})
+        echo_json(
+            {
+                "old": old.name,
+                "new": new.name,
+                "urls": len(urls),
+                "agents": tokens,
+                "flips": [f.as_dict() for f in flips],
+                "truncated": truncated,
+            }
+        )
     else:
         out = console()
         if not flips:
-            out.print(f"no change: {len(tokens)} crawlers x {len(urls)} URLs get the same verdicts", markup=False)
+            out.print(message("diff.none", agents=len(tokens), urls=len(urls)).render(lang), markup=False)
         else:
-            table = Table(title=f"{len(flips)} verdicts flip from {old.name} to {new.name}", title_justify="left")
-            for column in ("crawler", "URL", "old", "new"):
-                table.add_column(column)
+            if truncated:
+                title = message("diff.title.truncated", limit=MAX_FLIPS, old=old.name, new=new.name)
+            else:
+                title = message("diff.title", count=len(flips), old=old.name, new=new.name)
+            table = Table(title=escape(title.render(lang)), title_justify="left")
+            for column in ("crawler", "url", "old", "new"):
+                table.add_column(message(f"diff.column.{column}").render(lang))
+            others = message("diff.others").render(lang)
             for flip in flips:
-                table.add_row("* (others)" if flip.agent == ANY_CRAWLER else flip.agent, flip.url, _side(flip.old), _side(flip.new))
+                agent = others if flip.agent == ANY_CRAWLER else flip.agent
+                table.add_row(escape(agent), escape(flip.url), _side(flip.old, lang), _side(flip.new, lang))
             out.print(table)
     sys.exit(1 if flips else 0)

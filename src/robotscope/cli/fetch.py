@@ -3,43 +3,51 @@
 from __future__ import annotations
 
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from ..linter import lint
+from ..messages import message
 from ..model import Finding
-from ..render import render_findings
-from .common import echo_json, echo_text, fetch, fetch_options, json_option
+from ..render import printable, render_findings
+from .common import FetchSettings, echo_json, echo_text, fetch, fetch_options, json_option, lang_option
 
 if TYPE_CHECKING:
     from ..fetcher import FetchResult
 
 
-def render_fetch(result: FetchResult, findings: list[Finding]) -> str:
+def render_fetch(result: FetchResult, findings: list[Finding], lang: str) -> str:
     """A fetch as text: the chain, the response, every policy's decision side by side, the findings."""
-    out = [f"robots.txt: {result.robots_url}{'  (from cache)' if result.from_cache else ''}"]
-    out.extend(f"  {i}. {status} {url}" for i, (url, status) in enumerate(result.hops, 1))
+    def text(code: str, **params: Any) -> str:
+        return message(code, **params).render(lang)
+
+    cached = f"  ({text('fetch.from-cache')})" if result.from_cache else ""
+    out = [f"robots.txt: {result.robots_url}{cached}"]
+    out.extend(f"  {i}. {status} {printable(url)}" for i, (url, status) in enumerate(result.hops, 1))
     if result.error is not None:
-        out.append(f"error: {result.error.kind}: {result.error.message}")
-    size = f"{result.bytes_received} bytes" + (" (cut at the 500 KiB limit)" if result.truncated else "")
-    out.append(f"status: {result.status if result.status is not None else '-'}   content type: {result.content_type or '-'}   size: {size}")
-    out.append("decisions:")
+        out.append(f"{text('fetch.error')}: {result.error.kind}: {printable(result.error.message)}")
+    size = text("fetch.size", bytes=result.bytes_received)
+    if result.truncated:
+        size += f" ({text('fetch.cut')})"
+    status = result.status if result.status is not None else "-"
+    out.append(text("fetch.response", status=status, type=printable(result.content_type or "-"), size=size))
+    out.append(f"{text('fetch.decisions')}:")
     width = max(len(name) for name in result.decisions)
     for name, decision in result.decisions.items():
         mark = "*" if name == result.policy else " "
-        out.append(f"  {mark} {name:<{width}}  {decision.action:<12}  {decision.explanation}")
+        out.append(f"  {mark} {name:<{width}}  {decision.action:<12}  {decision.reason.render(lang)}")
     if result.robots is not None:
-        out.append(render_findings(result.robots, findings, result.robots_url))
+        out.append(render_findings(result.robots, findings, result.robots_url, lang))
     return "\n".join(out)
 
 
 @click.command("fetch")
 @click.argument("url")
 @json_option
-@click.option("--timeout", type=float, default=10.0, show_default=True, help="Seconds for the whole fetch.")
+@lang_option
 @fetch_options
-def fetch_command(url: str, as_json: bool, timeout: float, policy: str, no_cache: bool, cache_path: str | None) -> None:
+def fetch_command(url: str, as_json: bool, lang: str, fetching: FetchSettings) -> None:
     """Fetch a site's robots.txt the way crawlers do, and say what each search engine concludes.
 
     Shows the redirect chain, the status, content type and size, the
@@ -48,13 +56,14 @@ def fetch_command(url: str, as_json: bool, timeout: float, policy: str, no_cache
     disallow all, else 0.
 
     \b
-    Example:
+    Examples:
       robotscope fetch https://example.com/ --policy google
+      robotscope fetch https://example.com/ --no-cache --lang ko
     """
-    result = fetch(url, policy, no_cache, cache_path, timeout).result
+    result = fetch(url, fetching).result
     findings = lint(result.robots) if result.robots is not None else []
     if as_json:
-        echo_json({**result.as_dict(), "findings": [f.as_dict() for f in findings]})
+        echo_json({**result.as_dict(lang), "findings": [f.as_dict(lang) for f in findings]})
     else:
-        echo_text(render_fetch(result, findings))
+        echo_text(render_fetch(result, findings, lang))
     sys.exit(1 if result.decision == "disallow-all" else 0)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import sys
 import tomllib
 from typing import Any
@@ -10,9 +11,10 @@ from typing import Any
 import click
 
 from ..generator import PRESETS, Generated, InvalidSpec, Spec, build, preset
+from ..messages import message
 from ..model import Severity
 from ..render import render_findings
-from .common import echo_json, fail, json_option
+from .common import echo_json, fail, json_option, lang_option
 
 
 def _spec_from_flags(allow: tuple[str, ...], disallow: tuple[str, ...], sitemaps: tuple[str, ...]) -> dict[str, Any]:
@@ -26,7 +28,8 @@ def _spec_from_flags(allow: tuple[str, ...], disallow: tuple[str, ...], sitemaps
     return {"blocks": [{"agent": agent, **rules} for agent, rules in blocks.items()], "sitemaps": list(sitemaps)}
 
 
-def _read_spec(path: str) -> dict[str, Any]:
+def _read_spec(path: str) -> Spec:
+    """The spec in a TOML or JSON file; every mistake is one line naming the file, and the line where known."""
     try:
         with click.open_file(path, "rb") as handle:
             data = handle.read()
@@ -38,21 +41,50 @@ def _read_spec(path: str) -> dict[str, Any]:
         fail(f"{path}: not valid {'JSON' if path.endswith('.json') else 'TOML'}: {error}")
     if not isinstance(parsed, dict):
         fail(f"{path}: a spec is a table with `block`/`blocks` and `sitemaps`")
-    return parsed
+    try:
+        return Spec.from_data(parsed)
+    except InvalidSpec as error:
+        line = _line_of(data.decode("utf-8", "replace"), error)
+        if line is None:
+            fail(message("spec.in-file", path=path, reason=error.reason))
+        fail(message("spec.at-line", path=path, line=line, reason=error.reason))
 
 
-def _report(result: Generated) -> None:
+def _line_of(text: str, error: InvalidSpec) -> int | None:
+    """The line of the spec's text where the key at fault stands: in its block when the block is known."""
+    if error.key is None:
+        return None
+    lines = text.splitlines()
+    start = 0
+    if error.block is not None:
+        # The n-th `[[block]]` header (TOML), or the n-th `{` opening a block (JSON).
+        headers = [i for i, line in enumerate(lines) if re.match(r"\s*\[\[\s*blocks?\s*\]\]", line)]
+        if len(headers) >= error.block:
+            start = headers[error.block - 1]
+    name = re.escape(error.key)
+    # `key = ...` (TOML), `"key": ...` (JSON), or a table header `[[key]]`.
+    key = re.compile(rf"^\s*\"?{name}\"?\s*[=:]|[{{,]\s*\"?{name}\"?\s*[=:]|^\s*\[\[?\s*{name}\s*\]")
+    for number in range(start, len(lines)):
+        if key.search(lines[number]):
+            return number + 1
+    return None
+
+
+def _report(result: Generated, lang: str) -> None:
     """What the output means, on stderr: warnings, the round trip, the lint findings."""
     for warning in result.warnings:
-        click.echo(f"warning: {warning}", err=True)
+        click.echo(message("generate.warning", warning=warning).render(lang), err=True)
     failed = [c for c in result.checks if not c.ok]
-    if failed:
-        for check in failed:
-            want = "allowed" if check.intended else "disallowed"
-            click.echo(f"round trip: {check.agent} {check.url} should be {want} but is not", err=True)
-    else:
-        click.echo(f"round trip: all {len(result.checks)} intended verdicts hold", err=True)
-    click.echo(render_findings(result.robots, result.findings, "generated robots.txt"), err=True)
+    for check in failed:
+        if not check.effective:
+            click.echo(message("generate.round-trip.ineffective", agent=check.agent, url=check.url).render(lang), err=True)
+        else:
+            want = message("answer.allowed" if check.intended else "answer.disallowed")
+            click.echo(message("generate.round-trip.failed", agent=check.agent, url=check.url, want=want).render(lang), err=True)
+    if not failed:
+        click.echo(message("generate.round-trip.ok", count=len(result.checks)).render(lang), err=True)
+    name = message("generate.file").render(lang)
+    click.echo(render_findings(result.robots, result.findings, name, lang), err=True)
 
 
 @click.command()
@@ -64,6 +96,7 @@ def _report(result: Generated) -> None:
 @click.option("--sitemap", "sitemaps", multiple=True, metavar="URL", help="Add a Sitemap line (repeatable).")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), help="Write the file here instead of standard output.")
 @json_option
+@lang_option
 def generate(
     preset_name: str | None,
     only_agent: str | None,
@@ -73,6 +106,7 @@ def generate(
     sitemaps: tuple[str, ...],
     output: str | None,
     as_json: bool,
+    lang: str,
 ) -> None:
     """Write a robots.txt, then parse it back and lint it to prove it says what was meant.
 
@@ -92,7 +126,7 @@ def generate(
     """
     try:
         if spec_file is not None:
-            spec = Spec.from_data(_read_spec(spec_file))
+            spec = _read_spec(spec_file)
         elif preset_name is not None:
             spec = preset(preset_name, only_agent)
         elif allow or disallow:
@@ -100,7 +134,7 @@ def generate(
         else:
             spec = preset("staging")
     except InvalidSpec as error:
-        fail(str(error))
+        fail(error.reason)
     if sitemaps:
         spec = spec._replace(sitemaps=spec.sitemaps + sitemaps)
     result = build(spec)
@@ -108,18 +142,21 @@ def generate(
         echo_json(
             {
                 "text": result.text,
-                "warnings": result.warnings,
+                "warnings": [w.as_dict(lang) for w in result.warnings],
                 "verified": result.verified,
                 "checks": [c._asdict() | {"ok": c.ok} for c in result.checks],
-                "findings": [f.as_dict() for f in result.findings],
+                "findings": [f.as_dict(lang) for f in result.findings],
             }
         )
     else:
         if output is None:
             click.echo(result.text, nl=False)
         else:
-            with open(output, "w", encoding="utf-8") as handle:
-                handle.write(result.text)
-        _report(result)
+            try:
+                with open(output, "w", encoding="utf-8") as handle:
+                    handle.write(result.text)
+            except OSError as error:
+                fail(f"cannot write {output!r}: {error.strerror or error}")
+        _report(result, lang)
     errors = any(f.severity is Severity.ERROR for f in result.findings)
     sys.exit(0 if result.verified and not errors else 1)

@@ -8,9 +8,10 @@ import click
 
 from .. import __version__
 from ..linter import lint
+from ..messages import message
 from ..model import Severity
 from ..render import render_findings, sarif
-from .common import echo_json, echo_text, fetch_options, load
+from .common import FetchSettings, echo_json, echo_text, fetch_options, lang_option, load
 
 _SEVERITY_RANK = {Severity.INFO: 0, Severity.WARNING: 1, Severity.ERROR: 2}
 
@@ -33,9 +34,10 @@ _SEVERITY_RANK = {Severity.INFO: 0, Severity.WARNING: 1, Severity.ERROR: 2}
     show_default=True,
     help="The lowest severity that makes the exit code 1.",
 )
+@lang_option
 @fetch_options
 def lint_command(
-    robots_file: str, output_format: str, as_json: bool, fail_on: str, policy: str, no_cache: bool, cache_path: str | None
+    robots_file: str, output_format: str, as_json: bool, fail_on: str, lang: str, fetching: FetchSettings
 ) -> None:
     """Find the mistakes that silently change what a robots.txt means.
 
@@ -50,17 +52,18 @@ def lint_command(
       robotscope lint robots.txt --format sarif > robots.sarif
       robotscope lint https://example.com/ --fail-on warning
     """
-    source = load(robots_file, policy, no_cache, cache_path)
+    source = load(robots_file, fetching)
     if source.fetched is not None and source.fetched.result.robots is None:
         decision = source.fetched.decision
-        click.echo(f"{source.name}: {decision.action}: nothing to lint\n  {decision.explanation}")
+        nothing = message("lint.nothing-to-lint").render(lang)
+        click.echo(f"{source.name}: {decision.action}: {nothing}\n  {decision.reason.render(lang)}")
         sys.exit(1 if decision.action == "disallow-all" else 0)
     findings = lint(source.robots)
     if as_json or output_format == "json":
-        echo_json([f.as_dict() for f in findings])
+        echo_json([f.as_dict(lang) for f in findings])
     elif output_format == "sarif":
-        echo_json(sarif(findings, source.name, __version__))
+        echo_json(sarif(findings, source.name, __version__, lang))
     else:
-        echo_text(render_findings(source.robots, findings, source.name))
+        echo_text(render_findings(source.robots, findings, source.name, lang))
     threshold = _SEVERITY_RANK[Severity(fail_on)]
     sys.exit(1 if any(_SEVERITY_RANK[f.severity] >= threshold for f in findings) else 0)

@@ -6,12 +6,26 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 import click
+from rich.markup import escape
 from rich.table import Table
 
 from .. import crawlers
-from ..compare import MatrixRow, ProfiledVerdict, apply_profile
+from ..compare import MatrixRow
 from ..crawlers import Crawler
-from .common import Source, console, echo_json, fetch_options, json_option, load
+from ..messages import message
+from ..profiles import Answer
+from ..urls import InvalidURL, checked_url
+from .common import (
+    FetchSettings,
+    Source,
+    console,
+    echo_json,
+    fail,
+    fetch_options,
+    json_option,
+    lang_option,
+    load,
+)
 
 _F = TypeVar("_F", bound=Callable[..., Any])
 
@@ -26,33 +40,37 @@ def agents_option(default: str) -> Callable[[_F], _F]:
     )
 
 
-def cell_of(source: Source, crawler: Crawler, path: str) -> ProfiledVerdict:
-    """One matrix cell: the crawler's verdict with its operator profile, or the fetch decision."""
-    if source.rules_apply:
-        return apply_profile(source.robots, crawler, path)
-    verdict = source.verdict(crawler.token, path)
-    return ProfiledVerdict(verdict, verdict, None)
+def cell_of(source: Source, crawler: Crawler, path: str) -> Answer:
+    """One matrix cell: the answer `check` gives for the crawler (its profile applied), or the fetch decision."""
+    return source.answer(crawler.token, path)
 
 
-def _cell_text(cell: ProfiledVerdict, marks: dict[str, int]) -> str:
+def _cell_text(cell: Answer, marks: dict[str, int], lang: str) -> str:
     verdict = cell.verdict
-    text = "[green]allowed[/]" if verdict.allowed else "[red]blocked[/]"
+    word = message("matrix.allowed" if verdict.allowed else "matrix.blocked").render(lang)
+    text = f"[green]{word}[/]" if verdict.allowed else f"[red]{word}[/]"
     if verdict.line is not None:
         text += f" L{verdict.line}"
-    if cell.profile is not None and cell.changed:
-        number = marks.setdefault(cell.profile, len(marks) + 1)
+    note = cell.note
+    if note is not None:
+        number = marks.setdefault(note.render(lang), len(marks) + 1)
         text += f" [yellow]({number})[/]"
     return text
 
 
-def _summary(rows: list[MatrixRow], paths: tuple[str, ...]) -> list[str]:
+def _summary(rows: list[MatrixRow], paths: tuple[str, ...], lang: str) -> list[str]:
     lines = []
     for purpose in crawlers.PURPOSES:
         group = [r for r in rows if r.crawler.purpose == purpose]
         if group:
             blocked = sum(1 for r in group if not r.cells[0].verdict.allowed)
-            state = "all blocked" if blocked == len(group) else "all allowed" if blocked == 0 else f"{blocked} of {len(group)} blocked"
-            lines.append(f"{purpose}: {state} at {paths[0]}")
+            if blocked == len(group):
+                state = message("matrix.all-blocked", path=paths[0])
+            elif blocked == 0:
+                state = message("matrix.all-allowed", path=paths[0])
+            else:
+                state = message("matrix.some-blocked", blocked=blocked, count=len(group), path=paths[0])
+            lines.append(f"{purpose}: {state.render(lang)}")
     return lines
 
 
@@ -61,42 +79,48 @@ def _summary(rows: list[MatrixRow], paths: tuple[str, ...]) -> list[str]:
 @click.argument("paths", nargs=-1, metavar="[PATH...]")
 @agents_option("all")
 @json_option
+@lang_option
 @fetch_options
 def matrix(
-    robots_file: str, paths: tuple[str, ...], agents: str, as_json: bool, policy: str, no_cache: bool, cache_path: str | None
+    robots_file: str, paths: tuple[str, ...], agents: str, as_json: bool, lang: str, fetching: FetchSettings
 ) -> None:
     """Which known crawlers may fetch which paths, grouped by purpose.
 
     Rows are crawlers from the catalogue (`robotscope explain TOKEN` tells
     more of each), columns are PATHs (default `/`); each cell says allowed or
-    blocked and the deciding line. Where an operator documents a fallback
-    (Googlebot-Image obeys a Googlebot group) or that a crawler ignores the
-    `*` group (AdsBot-Google), the cell follows that profile and a note says
-    when it changed the answer.
+    blocked and the deciding line, as `check` would. Where an operator
+    documents a fallback (Googlebot-Image obeys a Googlebot group) or that a
+    crawler ignores the `*` group (AdsBot-Google), the cell follows that
+    profile and a note says when it changed the answer.
 
     \b
     Examples:
       robotscope matrix robots.txt / /products/ --agents ai
       robotscope matrix https://example.com/ --agents GPTBot,Googlebot,CCBot --json
     """
-    source = load(robots_file, policy, no_cache, cache_path)
+    try:
+        for path in paths:
+            checked_url(path)
+    except InvalidURL as error:
+        fail(error.reason)
+    source = load(robots_file, fetching)
     paths = paths or ("/",)
     chosen = crawlers.select(agents)
     rows = [MatrixRow(c, tuple(cell_of(source, c, p) for p in paths)) for c in chosen]
     rows.sort(key=lambda r: crawlers.PURPOSES.index(r.crawler.purpose))
     if as_json:
-        echo_json({"robots": source.name, "paths": list(paths), "rows": [r.as_dict() for r in rows]})
+        echo_json({"robots": source.name, "paths": list(paths), "rows": [r.as_dict(lang) for r in rows]})
         return
     out = console()
-    banner = source.banner()
+    banner = source.banner(lang)
     if banner is not None:
         out.print(banner, markup=False)
-    table = Table(title=f"{source.name}: who may fetch what", title_justify="left")
-    table.add_column("crawler")
-    table.add_column("operator")
-    table.add_column("obeys robots.txt")
+    title = message("matrix.title", name=source.name).render(lang)
+    table = Table(title=escape(title), title_justify="left")
+    for column in ("crawler", "operator", "obeys"):
+        table.add_column(message(f"matrix.column.{column}").render(lang))
     for path in paths:
-        table.add_column(path)
+        table.add_column(escape(path))
     marks: dict[str, int] = {}
     current = None
     for row in rows:
@@ -104,10 +128,10 @@ def matrix(
             current = row.crawler.purpose
             table.add_section()
             table.add_row(f"[bold]{current}[/]", *[""] * (len(paths) + 2))
-        cells = (_cell_text(c, marks) for c in row.cells)
-        table.add_row(row.crawler.token, row.crawler.operator, row.crawler.obeys_robots, *cells)
+        cells = (_cell_text(c, marks, lang) for c in row.cells)
+        table.add_row(escape(row.crawler.token), escape(row.crawler.operator), row.crawler.obeys_robots, *cells)
     out.print(table)
     for note, number in marks.items():
-        out.print(f"({number}) {note}; without that profile RFC 9309 gives the other answer", markup=False)
-    for line in _summary(rows, paths):
+        out.print(f"({number}) {note}", markup=False)
+    for line in _summary(rows, paths, lang):
         out.print(line, markup=False)

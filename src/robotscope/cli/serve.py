@@ -12,11 +12,15 @@ deadline for each request line and headers, which uvicorn itself lacks.
 from __future__ import annotations
 
 import asyncio
+import errno
+import socket
 import threading
 import webbrowser
 from typing import Any
 
 import click
+
+from .common import fail
 
 HEAD_TIMEOUT = 10.0  # seconds for a request line and headers to arrive
 KEEP_ALIVE = 5  # seconds an idle keep-alive connection is kept
@@ -130,6 +134,9 @@ def serve(host: str, port: int, no_browser: bool, allow_private_fetch: bool) -> 
         raise click.ClickException(f"the web tester needs the web extra: pip install 'robotscope[web]' ({error})") from None
 
     loopback = is_loopback_host(host)
+    # Bound here, before saying "serving on": a port in use is one clear line, not a traceback.
+    sock = _listen(host, port)
+    port = sock.getsockname()[1]
     app = create_app(allow_private_fetch=allow_private_fetch, bound_to_loopback=loopback)
     url = _browser_url(host, port)
     if not loopback and not allow_private_fetch:
@@ -137,4 +144,23 @@ def serve(host: str, port: int, no_browser: bool, allow_private_fetch: bool) -> 
     click.echo(f"robotscope: serving on {url} (Ctrl+C to stop)", err=True)
     if not no_browser:
         open_browser_later(url)
-    uvicorn.run(app, **uvicorn_options(host, port))
+    uvicorn.Server(uvicorn.Config(app, **uvicorn_options(host, port))).run(sockets=[sock])
+
+
+def _listen(host: str, port: int) -> socket.socket:
+    """A socket bound to `host:port` and listening, or one line on stderr and exit code 2."""
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)[0]
+        sock = socket.socket(family, kind, proto)
+    except OSError as error:
+        fail(f"cannot listen on {host}:{port}: {error.strerror or error}")
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(address)
+        sock.listen(2048)
+    except OSError as error:
+        sock.close()
+        why = "the port is in use" if error.errno == errno.EADDRINUSE else (error.strerror or str(error))
+        fail(f"cannot listen on {host}:{port}: {why}")
+    sock.set_inheritable(True)
+    return sock

@@ -1,9 +1,10 @@
 """The Starlette application behind `robotscope serve`: the JSON API and the static page.
 
 See the package docstring (`robotscope.web`) and `API.md` for the endpoints.
-Everything is computed by the core (`parse`, `lint`, `compare.matrix`,
-`selftest`, the fetcher, the generator); this module only validates input,
-caps sizes and shapes the JSON.
+Everything is computed by the core: `robotscope.analysis` builds the JSON of
+analyse, generate and selftest (the in-browser build calls the same
+functions), and the fetcher answers fetch; this module only routes,
+validates input, caps sizes and guards.
 
 The CPU work of a request (analyse, generate, the self-test) runs in a
 `WorkerPool` of separate processes: a thread cannot be stopped, and one
@@ -23,7 +24,6 @@ import logging
 import math
 from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import asynccontextmanager
-from functools import cache
 from importlib.resources import files
 from pathlib import Path
 from typing import Any
@@ -39,40 +39,23 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .. import __version__
-from ..compare import matrix
-from ..crawlers import PURPOSES, catalogue, recognise
-from ..generator import (
-    DEFAULT_SPEC,
-    OTHERS_BLOCKED_WARNING,
-    STAGING_WARNING,
-    InvalidSpec,
-    Spec,
-    build,
-    preset,
-    spec_allows,
-)
-from ..linter import lint
-from ..model import LineKind
-from ..robots import Robots, parse
-from ..selftest import run_cases
+from ..analysis import LIMITS, analyse, generate_answer, page_strings, selftest_answer, spec_limits
+from ..crawlers import PURPOSES, catalogue
+from ..generator import DEFAULT_SPEC, InvalidSpec, Spec, preset
+from ..messages import DEFAULT_LANG, LANGS, language
 from ..urls import InvalidURL
 from .guard import GuardedTransport, RefusedTarget, Resolver, system_resolve
 from .workers import MAX_ANALYSES, MAX_WAITING, TIME_BUDGET, PoolBusy, TooComplex, WorkerPool, describe
 
-MAX_BODY = 1024 * 1024  # bytes of request body: a robots.txt of up to 1 MB, as JSON
-MAX_URLS = 100  # URLs checked per analyse request
-MAX_PATHS = 20  # matrix columns per analyse request
-MAX_FIELD = 8192  # characters of one agent, URL or path
-MAX_BLOCKS = 100  # blocks of a generator spec
-MAX_RULES = 500  # allow and disallow paths of a generator spec, all blocks together
-MAX_SITEMAPS = 100  # sitemap URLs of a generator spec
+# The caps of `robotscope.analysis.LIMITS` (the page reads them from /api/info).
+MAX_BODY = LIMITS["max_body"]
+MAX_URLS = LIMITS["max_urls"]
+MAX_PATHS = LIMITS["max_paths"]
+MAX_FIELD = LIMITS["max_field"]
 # Per-request limits (create_app parameters). The size caps above bound a request, not its
 # cost: full verdicts and some lint checks grow with rules x URL length or rules squared, so
 # the work itself is bounded by time, and by memory and answer size in its worker process.
 BODY_TIMEOUT = 10.0  # seconds for the whole request body to arrive (a stalled client gets 408)
-# The catalogue crawlers whose verdict on `/` every generated file is also checked for:
-# the ones a site usually wants to keep (search and AI search).
-KEPT_PURPOSES = ("search", "ai-search")
 
 CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -92,8 +75,6 @@ STATIC = Path(str(files("robotscope.web").joinpath("static")))
 
 logger = logging.getLogger("robotscope.web")
 
-# The generator's warnings, by a code the page translates.
-_WARNING_CODES = {STAGING_WARNING: "blocks-whole-site", OTHERS_BLOCKED_WARNING: "blocks-others"}
 
 
 class ApiError(HTTPException):
@@ -233,6 +214,11 @@ async def read_json(request: Request, timeout: float = BODY_TIMEOUT) -> dict[str
     return data
 
 
+def _lang(value: object) -> str:
+    """The language a request asks for (`lang`: en or ko); anything else is the default."""
+    return language(value) if isinstance(value, str) else DEFAULT_LANG
+
+
 def _string(data: dict[str, Any], key: str, default: str = "", limit: int = MAX_FIELD) -> str:
     value = data.get(key, default)
     if value is None:
@@ -256,113 +242,6 @@ def _strings(data: dict[str, Any], key: str, limit: int) -> list[str]:
     if any(len(v) > MAX_FIELD for v in items):
         raise ApiError(422, "bad-field", f"an entry of `{key}` is longer than {MAX_FIELD} characters")
     return items
-
-
-def ignored_lines(robots: Robots) -> list[dict[str, Any]]:
-    """Lines no crawler applies: not `key: value`, rules before any user-agent, past the size limit."""
-    out: list[dict[str, Any]] = []
-    for line in robots.lines:
-        if line.kind is LineKind.INVALID:
-            out.append({"line": line.number, "reason": "invalid", "raw": line.raw})
-        elif line.kind in (LineKind.ALLOW, LineKind.DISALLOW) and line.group is None:
-            out.append({"line": line.number, "reason": "outside-group", "raw": line.raw})
-    out.extend({"line": line.number, "reason": "over-limit", "raw": line.raw} for line in robots.overflow[:1000])
-    return out
-
-
-def analyse(text: str, agent: str, urls: list[str], paths: list[str]) -> dict[str, Any]:
-    """Everything the page shows for one file: structure, findings, verdicts and the matrix."""
-    robots = parse(text)
-    structure = robots.as_dict()
-    del structure["lines"], structure["overflow"]
-    structure["line_count"] = len(robots.lines)
-    structure["kinds"] = [line.kind.value for line in robots.lines]
-    structure["ignored"] = ignored_lines(robots)
-    verdicts = []
-    if agent.strip():
-        for url in urls:
-            verdict = robots.verdict(agent, url)
-            positions = (robots.lines[n - 1].group for n in verdict.group_lines if n <= len(robots.lines))
-            groups = sorted({g for g in positions if g is not None})
-            verdicts.append(
-                {**verdict.as_dict(), "groups": groups, "agents": sorted({a for g in groups for a in robots.groups[g].agents})}
-            )
-    crawler = recognise(agent) if agent.strip() else None
-    rows = matrix(robots, catalogue(), paths) if paths else []
-    grouped: dict[str, list[dict[str, Any]]] = {}
-    for row in rows:
-        grouped.setdefault(row.crawler.purpose, []).append(row.as_dict())
-    return {
-        "structure": structure,
-        "findings": [f.as_dict() for f in lint(robots)],
-        "agent": {"input": agent, "crawler": None if crawler is None else crawler.as_dict()},
-        "verdicts": verdicts,
-        "matrix": {"paths": paths, "purposes": [{"purpose": p, "rows": r} for p, r in grouped.items()]},
-    }
-
-
-def _spec_data(spec: Spec) -> dict[str, Any]:
-    return {
-        "blocks": [
-            {"agent": b.agent, "allow": list(b.allow), "disallow": list(b.disallow), "comment": b.comment}
-            for b in spec.blocks
-        ],
-        "sitemaps": list(spec.sitemaps),
-    }
-
-
-def _check_spec(spec: Spec) -> None:
-    """Size caps the core leaves to its callers (422 `bad-spec`)."""
-    if len(spec.blocks) > MAX_BLOCKS:
-        raise ApiError(422, "bad-spec", f"the spec holds more than {MAX_BLOCKS} blocks")
-    if sum(len(b.allow) + len(b.disallow) for b in spec.blocks) > MAX_RULES:
-        raise ApiError(422, "bad-spec", f"the spec holds more than {MAX_RULES} allow and disallow paths")
-    if len(spec.sitemaps) > MAX_SITEMAPS:
-        raise ApiError(422, "bad-spec", f"the spec holds more than {MAX_SITEMAPS} sitemaps")
-    # Line breaks and `#` are refused by Spec.from_data itself.
-    for i, b in enumerate(spec.blocks, start=1):
-        if any(len(v) > MAX_FIELD for v in (b.agent, b.comment, *b.allow, *b.disallow)):
-            raise ApiError(422, "bad-spec", f"an entry of block {i} is longer than {MAX_FIELD} characters")
-    if any(len(v) > MAX_FIELD for v in spec.sitemaps):
-        raise ApiError(422, "bad-spec", f"a sitemap is longer than {MAX_FIELD} characters")
-
-
-def generate_answer(spec: Spec) -> dict[str, Any]:
-    """Generate, parse back, verify and lint one spec; also check named agents and kept crawlers on `/`."""
-    generated = build(spec)
-    checks = [{"kind": "rule", **c._asdict(), "ok": c.ok} for c in generated.checks]
-    seen = {(c.agent.lower(), c.url) for c in generated.checks}
-    agents = [b.agent for b in spec.blocks if b.agent != "*"]
-    agents += [c.token for c in catalogue() if c.purpose in KEPT_PURPOSES]
-    for agent in agents:
-        if (agent.lower(), "/") in seen:
-            continue
-        seen.add((agent.lower(), "/"))
-        intended = spec_allows(spec, agent, "/")
-        verdict = generated.robots.verdict(agent, "/")
-        checks.append(
-            {"kind": "crawler", "agent": agent, "url": "/", "intended": intended, "allowed": verdict.allowed,
-             "line": verdict.line, "ok": intended == verdict.allowed}
-        )
-    warnings = [
-        {"code": _WARNING_CODES.get(w, "other"), "message": w} for w in generated.warnings
-    ]
-    return {
-        "text": generated.text,
-        "warnings": warnings,
-        "verified": all(c["ok"] for c in checks),
-        "checks": checks,
-        "findings": [f.as_dict() for f in generated.findings],
-        "spec": _spec_data(spec),
-    }
-
-
-@cache
-def selftest() -> dict[str, Any]:
-    results = run_cases()
-    cases = [r.as_dict() for r in results]
-    passed = sum(1 for r in results if r.passed)
-    return {"total": len(cases), "passed": passed, "failed": len(cases) - passed, "cases": cases}
 
 
 def create_app(
@@ -390,7 +269,7 @@ def create_app(
     guarded = not bound_to_loopback and not allow_private_fetch
     pool = WorkerPool(max_analyses, max_waiting, time_budget)
     retry_after = str(max(1, math.ceil(time_budget)))
-    selftest_body: bytes | None = None  # the bundled cases never change: run them once
+    selftest_bodies: dict[str, bytes] = {}  # the bundled cases never change: run them once per language
 
     async def compute(function: Callable[..., Any], *args: Any) -> Response:
         """`function(*args)` in a worker process, within the budget, as the JSON response."""
@@ -408,24 +287,29 @@ def create_app(
         agent = _string(data, "agent")
         urls = _strings(data, "urls", MAX_URLS)
         paths = _strings(data, "paths", MAX_PATHS)
-        return await compute(analyse, text, agent, urls, paths)
+        return await compute(analyse, text, agent, urls, paths, _lang(data.get("lang")))
 
     async def api_crawlers(request: Request) -> Response:
         return JSONResponse({"purposes": list(PURPOSES), "crawlers": [c.as_dict() for c in catalogue()]})
 
     async def api_selftest(request: Request) -> Response:
-        nonlocal selftest_body
-        if selftest_body is None:
-            selftest_body = bytes((await compute(selftest)).body)
-        return Response(selftest_body, media_type="application/json")
+        lang = _lang(request.query_params.get("lang"))
+        if lang not in selftest_bodies:
+            selftest_bodies[lang] = bytes((await compute(selftest_answer, lang)).body)
+        return Response(selftest_bodies[lang], media_type="application/json")
 
     async def api_policies(request: Request) -> Response:
         from ..policy import POLICIES
 
-        return JSONResponse({"policies": [p.as_dict() for p in POLICIES.values()]})
+        lang = _lang(request.query_params.get("lang"))
+        return JSONResponse({"policies": [p.as_dict(lang) for p in POLICIES.values()]})
 
     async def api_info(request: Request) -> Response:
-        return JSONResponse({"version": __version__, "guarded_fetch": guarded, "max_body": MAX_BODY})
+        return JSONResponse({"version": __version__, "guarded_fetch": guarded, "fetch": True, "languages": list(LANGS), **LIMITS})
+
+    async def api_strings(request: Request) -> Response:
+        lang = _lang(request.query_params.get("lang"))
+        return JSONResponse({"lang": lang, "strings": page_strings(lang)})
 
     async def api_fetch(request: Request) -> Response:
         from ..policy import POLICIES
@@ -434,6 +318,7 @@ def create_app(
         data = await read_json(request, body_timeout)
         url = _string(data, "url").strip()
         policy = _string(data, "policy", "rfc9309")
+        lang = _lang(data.get("lang"))
         if policy not in POLICIES:
             raise ApiError(422, "bad-policy", f"unknown policy {policy!r}: choose one of {', '.join(POLICIES)}")
         if "://" not in url and url:
@@ -443,7 +328,7 @@ def create_app(
         try:
             result = await fetch(url, policy, under)
         except InvalidURL as error:
-            raise ApiError(422, "bad-url", str(error)) from None
+            raise ApiError(422, "bad-url", error.reason.render(lang)) from None
         except RefusedTarget as refused:
             raise ApiError(
                 403,
@@ -454,31 +339,29 @@ def create_app(
                 hops=[{"url": u, "status": s} for u, s in refused.hops],
             ) from None
         body = result.body.decode("utf-8", "replace") if result.status is not None and 200 <= result.status < 300 else ""
-        return JSONResponse({**result.as_dict(), "text": body})
+        return JSONResponse({**result.as_dict(lang), "text": body})
 
     async def api_generate(request: Request) -> Response:
         data = await read_json(request, body_timeout)
         name = _string(data, "preset")
         agent = _string(data, "agent").strip()
+        lang = _lang(data.get("lang"))
         raw = data.get("spec")
         if raw is not None and name:
             raise ApiError(422, "bad-field", "give either `preset` or `spec`, not both")
-        if name == "allow-only" and not agent:
-            raise ApiError(422, "bad-spec", "the allow-only preset needs `agent`: the one crawler to allow, e.g. Yeti")
-        if any(c in agent for c in "\r\n#"):
-            # As Spec.from_data refuses for a spec's agents: a line break would write extra lines into the file.
-            raise ApiError(422, "bad-spec", "`agent` cannot hold a line break or `#`")
         try:
             if raw is not None:
                 if not isinstance(raw, dict):
-                    raise InvalidSpec("`spec` must be an object: {\"blocks\": [...], \"sitemaps\": [...]}")
+                    raise ApiError(422, "bad-spec", "`spec` must be an object: {\"blocks\": [...], \"sitemaps\": [...]}")
                 spec = Spec.from_data(raw)
             else:
                 spec = preset(name, agent or None) if name else DEFAULT_SPEC
         except InvalidSpec as error:
-            raise ApiError(422, "bad-spec", str(error)) from None
-        _check_spec(spec)
-        return await compute(generate_answer, spec)
+            raise ApiError(422, "bad-spec", error.reason.render(lang), key=error.key, block=error.block) from None
+        over = spec_limits(spec)
+        if over is not None:
+            raise ApiError(422, "bad-spec", over.render(lang))
+        return await compute(generate_answer, spec, lang)
 
     async def index(request: Request) -> Response:
         return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
@@ -516,6 +399,7 @@ def create_app(
         Route("/api/selftest", api_selftest),
         Route("/api/policies", api_policies),
         Route("/api/info", api_info),
+        Route("/api/strings", api_strings),
         Route("/api/fetch", api_fetch, methods=["POST"]),
         Route("/api/generate", api_generate, methods=["POST"]),
         Route("/api/{rest:path}", api_not_found, methods=["GET", "POST"]),
