@@ -55,27 +55,36 @@ def named_tokens(robots: Robots) -> frozenset[str]:
     return frozenset(token for group in robots.groups for token in group.agents)
 
 
+def profile_for(agent: str, named: frozenset[str]) -> tuple[str | None, Message] | None:
+    """How the operator's profile picks `agent`'s groups in a file naming `named`, or None (RFC 9309 alone).
+
+    (token whose groups it obeys, the message saying so); the token is None
+    when it obeys no group (it ignores `*` and no group names it). Cheap: no
+    rules are looked at.
+    """
+    crawler = recognise(agent)
+    if crawler is None or product_token(agent) in named or crawler.token.lower() in named:
+        return None
+    if crawler.fallback and crawler.fallback.lower() in named:
+        return crawler.fallback, message("profile.fallback", token=crawler.token, operator=crawler.operator, fallback=crawler.fallback)
+    if crawler.ignores_global and "*" in named:
+        return None, message("profile.ignores-global", token=crawler.token, operator=crawler.operator)
+    return None
+
+
 def ruleset_for(robots: Robots, agent: str, named: frozenset[str] | None = None) -> tuple[RuleSet, Message | None]:
     """The rules `agent` obeys, its operator's profile applied, and the message saying how (None: RFC 9309 alone).
 
     `named` (from `named_tokens`) saves recomputing it for many calls.
     """
-    crawler = recognise(agent)
-    if crawler is None:
+    profile = profile_for(agent, named_tokens(robots) if named is None else named)
+    if profile is None:
         return robots.rules_for(agent), None
-    if named is None:
-        named = named_tokens(robots)
+    fallback, note = profile
     token = product_token(agent)
-    own = crawler.token.lower()
-    if token in named or own in named:
-        return robots.rules_for(agent), None
-    if crawler.fallback and crawler.fallback.lower() in named:
-        note = message("profile.fallback", token=crawler.token, operator=crawler.operator, fallback=crawler.fallback)
-        return robots.rules_for(crawler.fallback).with_token(token), note
-    if crawler.ignores_global and "*" in named:
-        note = message("profile.ignores-global", token=crawler.token, operator=crawler.operator)
+    if fallback is None:
         return RuleSet(token, ()), note
-    return robots.rules_for(agent), None
+    return robots.rules_for(fallback).with_token(token), note
 
 
 def answer(robots: Robots, agent: str, url: str, named: frozenset[str] | None = None) -> Answer:

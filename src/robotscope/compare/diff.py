@@ -10,7 +10,7 @@ from typing import Any, NamedTuple, Protocol
 from ..matcher import RuleSet, is_robots_txt
 from ..model import Group, Verdict
 from ..patterns import compile_pattern, example_target, matches
-from ..profiles import answer, named_tokens, ruleset_for
+from ..profiles import answer, named_tokens, profile_for
 from ..robots import Robots
 from ..rulebook import Rulebook, group_positions
 from ..urls import target
@@ -77,7 +77,7 @@ def diff(old: Answers, new: Answers, urls: Iterable[str], agents: Sequence[str],
         left = None if limit is None else limit - len(flips)
         if left == 0:
             break
-        if fast is not None and named is not None and files is not None and not _profiled(files, named, agent):
+        if fast is not None and named is not None and files is not None and not _profiled(named, agent):
             flips.extend(fast.flips([agent], left))
             continue
         for url in url_list:
@@ -92,9 +92,9 @@ def diff(old: Answers, new: Answers, urls: Iterable[str], agents: Sequence[str],
     return flips
 
 
-def _profiled(files: tuple[Robots, Robots], named: tuple[frozenset[str], frozenset[str]], agent: str) -> bool:
+def _profiled(named: tuple[frozenset[str], frozenset[str]], agent: str) -> bool:
     """Whether the operator's profile picks `agent`'s groups in either file (then RFC 9309 alone is not its answer)."""
-    return any(ruleset_for(robots, agent, names)[1] is not None for robots, names in zip(files, named, strict=True))
+    return any(profile_for(agent, names) is not None for names in named)
 
 
 class _FileDiff:
