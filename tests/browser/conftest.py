@@ -38,7 +38,8 @@ def base_url() -> Iterator[str]:
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
-    config = uvicorn.Config(create_app(), log_level="warning", ws="none", lifespan="off", http="h11")
+    app = create_app()
+    config = uvicorn.Config(app, log_level="warning", ws="none", lifespan="off", http="h11")
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
@@ -51,6 +52,9 @@ def base_url() -> Iterator[str]:
     server.should_exit = True
     thread.join(10)
     sock.close()
+    # Without the lifespan nothing else stops the analysis workers; left running, their
+    # Popen objects warn when collected, and the warning fails whichever test runs then.
+    app.state.workers.close()
 
 
 @pytest.fixture(scope="module")
@@ -71,12 +75,20 @@ def page(browser: Any, base_url: str) -> Iterator[Any]:
     page = context.new_page()
     page.set_default_timeout(10_000)
     dialogs: list[str] = []
-    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+
+    def dismiss(dialog: Any) -> None:
+        dialogs.append(dialog.message)
+        dialog.dismiss()
+
+    page.on("dialog", dismiss)
     page.dialogs = dialogs
     errors: list[str] = []  # console errors (a CSP violation is one) and uncaught exceptions
     page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.errors = errors
+    requests: list[str] = []  # every URL the page asks for, from the first load on
+    page.on("request", lambda r: requests.append(r.url))
+    page.requests = requests
     page.goto(base_url + "/")
     page.wait_for_selector("body[data-ready='1']")
     yield page

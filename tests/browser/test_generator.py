@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from .test_page import OUTPUT, analysed
+from .test_page import HANGUL, OUTPUT, analysed
 
 pytestmark = pytest.mark.usefixtures("isolated")
 
@@ -19,7 +19,7 @@ def generated(page: Any) -> None:
     page.wait_for_selector("#gen-result pre.gen-text")
 
 
-def test_generator_block_ai_training_then_default(page: Any) -> None:
+def test_generator_block_ai_training_then_default(page: Any, base_url: str) -> None:
     # The page says up front that a new spec blocks the whole site.
     assert "blocks the whole site" in page.inner_text("#gen-default-note")
     assert page.input_value("#gen-blocks .gen-agent") == "*"
@@ -56,7 +56,36 @@ def test_generator_block_ai_training_then_default(page: Any) -> None:
     warning = page.locator("#gen-result .gen-warning")
     assert warning.count() == 1 and warning.is_visible()
     assert "blocks the whole site" in warning.inner_text() and "staging" in warning.inner_text()
+    # The warning is the server's text, not a copy kept by the page.
+    expected = page.request.post(base_url + "/api/generate", data={"lang": "en"}).json()["warnings"]
+    assert warning.get_attribute("data-code") == expected[0]["code"] == "generate.warning.blocks-whole-site"
+    assert warning.locator("span").inner_text() == expected[0]["text"]
     assert page.errors == [] and page.dialogs == []
+
+
+def test_generator_texts_follow_the_language(page: Any) -> None:
+    page.click("#gen-go")
+    generated(page)
+    assert not HANGUL.search(page.inner_text("#gen-result .gen-warning"))
+    page.fill("#gen-blocks .gen-comment", "typed, not generated yet")
+    page.select_option("#lang", "ko")
+    # The last request is asked again in Korean; the form keeps what was typed.
+    page.wait_for_function("() => /[\\uac00-\\ud7a3]/.test(document.querySelector('#gen-result .gen-warning span')?.textContent)")
+    generated(page)
+    assert HANGUL.search(page.inner_text("#gen-result .gen-findings .message"))
+    assert page.input_value("#gen-blocks .gen-comment") == "typed, not generated yet"
+    assert page.inner_text("#gen-go") == "만들기"
+
+
+def test_a_rule_that_matches_no_url_is_marked(page: Any) -> None:
+    page.fill("#gen-blocks .gen-disallow", "private\n/x")
+    page.click("#gen-go")
+    generated(page)
+    row = page.locator("#gen-result table.gen-checks tr.check.fail")
+    assert row.count() == 1
+    assert "/private" in row.inner_text() and "matches no URL" in row.locator(".ineffective").inner_text()
+    assert page.locator("#gen-result .ineffective").count() == 1
+    assert "Round trip failed: 1 " in page.inner_text("#gen-result .gen-verified")
 
 
 def test_generator_allow_only_korean_and_narrow(browser: Any, base_url: str) -> None:
@@ -78,6 +107,7 @@ def test_generator_allow_only_korean_and_narrow(browser: Any, base_url: str) -> 
     generated(page)
     assert page.inner_text("#gen-result pre.gen-text").startswith("User-agent: Yeti\nDisallow:")
     assert page.locator("#gen-result .gen-warning").count() == 1
+    assert HANGUL.search(page.inner_text("#gen-result .gen-warning span"))
     page.click("#gen-add")
     assert page.locator("#gen-blocks .gen-block").count() == 3
     page.locator("#gen-blocks .gen-block").nth(2).locator(".gen-remove").click()

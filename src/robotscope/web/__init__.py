@@ -6,7 +6,7 @@ ASGI app that `robotscope serve` runs under uvicorn (keyword-only limits:
 Needs the `web` extra (starlette, uvicorn) and httpx for the fetch panel. The page (static/) is
 plain HTML, CSS and JavaScript shipped in the package: no CDN, no build step,
 no request to any third party. All user-facing strings live in
-static/i18n/<lang>.json (English and Korean).
+the core's message catalogues (`page.*` codes, served by GET /api/strings) (English and Korean).
 
 JSON API (full reference with examples: API.md next to this file). Every
 error is ``{"error": {"code": str, "message": str, ...}}`` with its status,

@@ -1,0 +1,181 @@
+/* robotscope's tester page: native ES modules, no dependencies, no build step.
+ *
+ * This module starts the page and runs the analysis: the back end chosen in
+ * index.html (backend.js), the language (i18n.js), the editor and one module
+ * per panel. Every server text comes in the language of its request, so a
+ * new language runs the analysis again and asks the other panels again.
+ */
+import { createBackend, loadSample } from "./backend.js";
+import { $, clear, el } from "./dom.js";
+import { refreshHighlight, setStatus, setText, startEditor, text } from "./editor.js";
+import { initialLanguage, lang, number, remember, t, useLanguage } from "./i18n.js";
+import { readShareLink, state, writeShareLink } from "./state.js";
+import { relangFetch, renderFetch, startFetch } from "./panels/fetch.js";
+import { renderFindings } from "./panels/findings.js";
+import { relangGenerator, renderGenerator, startGenerator } from "./panels/generator.js";
+import { pathsToCheck, renderMatrix } from "./panels/matrix.js";
+import { relangSelftest, renderSelftest, startSelftest } from "./panels/selftest.js";
+import { renderStatus, renderStructure } from "./panels/structure.js";
+import { highlightSelected, renderVerdicts, urlsToCheck } from "./panels/verdicts.js";
+
+const DEBOUNCE_MS = 300; // typing pauses this long before the file is analysed
+const SAMPLE_AGENT = "Googlebot";
+const SAMPLE_URLS = "/search/help\n/cart/checkout\n/files/report.pdf";
+
+let backend = null; // set once by start(): the one index.html names
+let timer = null;
+let seq = 0; // the newest analysis; older answers are dropped
+
+function schedule(delay = DEBOUNCE_MS) {
+  clearTimeout(timer);
+  timer = setTimeout(analyse, delay);
+}
+
+async function analyse() {
+  const mine = ++seq;
+  const body = { text: text(), agent: $("agent").value, urls: urlsToCheck(), paths: pathsToCheck(), lang: lang() };
+  const size = new TextEncoder().encode(body.text).length;
+  if (size > state.info.max_body) {
+    setStatus(t("status.tooLarge", { size: number(size), limit: number(state.info.max_body) }), "error");
+    delete document.body.dataset.busy; // an older analysis may still be out; its answer is dropped
+    return;
+  }
+  document.body.dataset.busy = "1";
+  try {
+    const result = await backend.analyse(body);
+    if (mine !== seq) return;
+    state.result = result;
+    renderResult();
+    highlightSelected(result);
+    writeShareLink(currentQuery());
+  } catch (error) {
+    if (mine === seq) setStatus(t("status.error", { message: error.message }), "error");
+  } finally {
+    if (mine === seq) delete document.body.dataset.busy;
+  }
+}
+
+/* The panels drawn from the analysis. */
+function renderResult() {
+  const r = state.result;
+  if (!r) return;
+  renderStatus(r.structure);
+  renderVerdicts(r);
+  renderFindings(r.findings);
+  renderStructure(r.structure);
+  renderMatrix(r.matrix);
+  refreshHighlight(); // the panels' new line links to the highlighted line are marked too
+}
+
+/* Switches every text of the page to `code`: labels now, server texts by asking again.
+ * `save`: the user picked it (a share link's language is not remembered). */
+async function switchLanguage(code, save) {
+  await useLanguage(backend, code);
+  if (save) remember(lang());
+  $("lang").value = lang();
+  renderResult();
+  if (state.info.fetch) renderFetch();
+  renderSelftest();
+  renderGenerator();
+  schedule(0);
+  if (state.info.fetch) relangFetch();
+  relangSelftest();
+  relangGenerator();
+}
+
+function currentQuery() {
+  return { t: text(), a: $("agent").value, u: $("urls").value, p: $("paths").value, l: lang() };
+}
+
+/* Puts a share link's input into the page, and its language if it has one. */
+async function openShareLink(link) {
+  $("agent").value = link.a;
+  $("urls").value = link.u;
+  $("paths").value = link.p;
+  setText(link.t);
+  if (link.l !== null && link.l !== lang() && state.info.languages.includes(link.l)) await switchLanguage(link.l, false);
+}
+
+/* The share link in the address bar: {link} (null when there is none), or {broken: true}. */
+async function linkInAddressBar() {
+  try {
+    return { link: await readShareLink(window.location.hash) };
+  } catch (e) {
+    return { broken: true };
+  }
+}
+
+function fillLanguageMenu(languages) {
+  const select = clear($("lang"));
+  for (const code of languages) select.append(el("option", { attrs: { value: code }, data: { i18n: "lang." + code } }));
+  select.addEventListener("change", (event) => {
+    switchLanguage(event.target.value, true).catch((error) => setStatus(t("status.error", { message: error.message }), "error"));
+  });
+}
+
+async function loadCrawlers() {
+  try {
+    const { crawlers } = await backend.crawlers();
+    const list = clear($("crawler-list"));
+    for (const c of crawlers) {
+      list.append(el("option", { attrs: { value: c.token, label: c.name + " — " + c.operator } }));
+      if (c.user_agent && c.user_agent !== c.token) list.append(el("option", { attrs: { value: c.user_agent, label: c.token } }));
+    }
+  } catch (e) { /* the agent field works without suggestions */ }
+}
+
+async function useSample() {
+  const sample = await loadSample();
+  if (!$("agent").value) $("agent").value = SAMPLE_AGENT;
+  if (!$("urls").value) $("urls").value = SAMPLE_URLS;
+  setText(sample);
+}
+
+async function share() {
+  await writeShareLink(currentQuery());
+  try {
+    await navigator.clipboard.writeText(window.location.href);
+    setStatus(t("status.copied"));
+  } catch (e) {
+    setStatus(t("status.shareInAddressBar"));
+  }
+}
+
+async function start() {
+  backend = await createBackend();
+  state.info = await backend.info();
+  fillLanguageMenu(state.info.languages);
+  const { link, broken } = await linkInAddressBar();
+  const linkLang = link && state.info.languages.includes(link.l) ? link.l : null;
+  await useLanguage(backend, linkLang || initialLanguage(state.info.languages));
+  $("lang").value = lang();
+
+  startEditor(schedule);
+  for (const id of ["agent", "urls", "paths"]) $(id).addEventListener("input", () => schedule());
+  $("load-sample").addEventListener("click", useSample);
+  $("clear").addEventListener("click", () => setText(""));
+  $("share").addEventListener("click", share);
+  $("fetch-panel").hidden = !state.info.fetch; // a back end without a network fetch has no fetch panel
+  if (state.info.fetch) startFetch(backend);
+  startSelftest(backend);
+  startGenerator(backend);
+  renderGenerator();
+  loadCrawlers();
+  window.addEventListener("hashchange", async () => {
+    const opened = await linkInAddressBar();
+    if (opened.link) openShareLink(opened.link);
+    if (opened.broken) setStatus(t("status.badLink"), "error");
+  });
+
+  if (link) {
+    await openShareLink(link);
+  } else if (broken) {
+    setStatus(t("status.badLink"), "error"); // kept in view: nothing is analysed until the user types
+  } else {
+    if (!$("paths").value) $("paths").value = "/"; // a reload may have kept the paths typed before
+    schedule(0);
+  }
+  document.body.dataset.ready = "1";
+}
+
+start().catch((error) => setStatus(String(error.message || error), "error"));

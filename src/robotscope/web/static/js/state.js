@@ -1,0 +1,67 @@
+/* What the page knows, shared by its modules, and the share link that carries its input.
+ *
+ * A share link keeps the whole input in the URL's fragment, which browsers
+ * never send to a server: `#z=` deflate-raw compressed, or `#j=` plain where
+ * CompressionStream is missing; both base64url of the JSON
+ * {t: robots.txt, a: agent, u: URLs, p: paths, l: language}. Links made
+ * before `l` existed still open, in the current language.
+ */
+
+export const state = {
+  info: null, // GET /api/info: version, languages, limits (max_body, max_urls, ...), fetch
+  result: null, // the last /api/analyse answer; its texts are in result.lang
+};
+
+function base64url(bytes) {
+  let binary = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode.apply(null, bytes.subarray(i, i + 0x8000));
+  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+function unbase64url(text) {
+  const binary = atob(text.replace(/-/g, "+").replace(/_/g, "/"));
+  return Uint8Array.from(binary, (c) => c.charCodeAt(0));
+}
+
+async function pipe(bytes, stream) {
+  const out = new Blob([bytes]).stream().pipeThrough(stream);
+  return new Uint8Array(await new Response(out).arrayBuffer());
+}
+
+/* The fragment (without #) that holds `query` ({t, a, u, p, l}). */
+async function encode(query) {
+  const json = new TextEncoder().encode(JSON.stringify(query));
+  if (typeof CompressionStream === "function") {
+    try { return "z=" + base64url(await pipe(json, new CompressionStream("deflate-raw"))); } catch (e) { /* plain below */ }
+  }
+  return "j=" + base64url(json);
+}
+
+/* The query a fragment holds, every field a string (l null when the link has none);
+ * null when the fragment holds no share link; throws when it holds a broken one. */
+export async function readShareLink(hash) {
+  const params = new URLSearchParams(hash.replace(/^#/, ""));
+  let bytes = null;
+  if (params.has("z") && typeof DecompressionStream === "function") {
+    bytes = await pipe(unbase64url(params.get("z")), new DecompressionStream("deflate-raw"));
+  } else if (params.has("j")) {
+    bytes = unbase64url(params.get("j"));
+  }
+  if (bytes === null) return null;
+  const data = JSON.parse(new TextDecoder().decode(bytes));
+  if (!data || typeof data !== "object") throw new Error("not a share link");
+  const text = (key) => (typeof data[key] === "string" ? data[key] : "");
+  return { t: text("t"), a: text("a"), u: text("u"), p: text("p"), l: typeof data.l === "string" ? data.l : null };
+}
+
+let writes = 0;
+
+/* Puts `query` in the address bar (no history entry); a later call wins over a slower earlier one. */
+export async function writeShareLink(query) {
+  const mine = ++writes;
+  const fragment = await encode(query);
+  if (mine !== writes) return;
+  const url = new URL(window.location.href);
+  url.hash = fragment;
+  history.replaceState(null, "", url.toString());
+}
