@@ -33,6 +33,7 @@ DYNAMIC = {
     "ignored.": {"invalid", "outside-group", "over-limit"},  # structure.ignored[].reason
     "lang.": set(LANGS),
     "gen.presetNote.": set(PRESETS),
+    "gen.preset.": set(PRESETS),  # the presets come from /api/info
 }
 
 

@@ -41,7 +41,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from .. import __version__
 from ..analysis import LIMITS, analyse, generate_answer, page_strings, selftest_answer, spec_limits
 from ..crawlers import PURPOSES, catalogue
-from ..generator import DEFAULT_SPEC, InvalidSpec, Spec, preset
+from ..generator import DEFAULT_SPEC, PRESETS, InvalidSpec, Spec, preset
 from ..messages import DEFAULT_LANG, LANGS, language
 from ..urls import InvalidURL
 from .guard import GuardedTransport, RefusedTarget, Resolver, system_resolve
@@ -305,7 +305,9 @@ def create_app(
         return JSONResponse({"policies": [p.as_dict(lang) for p in POLICIES.values()]})
 
     async def api_info(request: Request) -> Response:
-        return JSONResponse({"version": __version__, "guarded_fetch": guarded, "fetch": True, "languages": list(LANGS), **LIMITS})
+        return JSONResponse(
+            {"version": __version__, "guarded_fetch": guarded, "fetch": True, "languages": list(LANGS), "presets": list(PRESETS), **LIMITS}
+        )
 
     async def api_strings(request: Request) -> Response:
         lang = _lang(request.query_params.get("lang"))

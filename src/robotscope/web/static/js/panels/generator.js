@@ -13,7 +13,6 @@ import { state } from "../state.js";
 import { findingItem } from "./findings.js";
 
 const defaultBlocks = () => [{ agent: "*", allow: "", disallow: "/", comment: "" }];
-const PRESETS_WITH_NOTES = ["block-ai-training", "allow-only", "root-only", "staging", "allow-all"];
 
 let backend = null;
 const gen = {
@@ -29,6 +28,7 @@ let fieldIds = 0;
 
 export function startGenerator(theBackend) {
   backend = theBackend;
+  fillPresets();
   $("gen-preset").addEventListener("change", applyPreset);
   $("gen-only-apply").addEventListener("click", applyPreset);
   $("gen-only").addEventListener("keydown", (event) => {
@@ -114,7 +114,7 @@ function blockForm(block, i) {
 function renderPresetNote() {
   const name = $("gen-preset").value;
   $("gen-only-field").hidden = name !== "allow-only";
-  $("gen-preset-note").textContent = PRESETS_WITH_NOTES.includes(name) ? t("gen.presetNote." + name) : "";
+  $("gen-preset-note").textContent = state.info.presets.includes(name) ? t("gen.presetNote." + name) : "";
 }
 
 function applyPreset() {
@@ -232,4 +232,13 @@ function checkRow(c) {
     el("td", { cls: "num", text: c.line || "—" }),
     el("td", {}, [el("span", { cls: "badge " + (c.ok ? "pass" : "fail"), text: c.ok ? t("gen.yes") : t("gen.no") })]),
   ]);
+}
+
+// The presets are the server's (`/api/info`): the page keeps no list of its own.
+function fillPresets() {
+  const select = $("gen-preset");
+  for (const name of state.info.presets) {
+    // data-i18n relabels it on a language change; the text is set now, the labels being loaded already.
+    select.append(el("option", { attrs: { value: name }, data: { i18n: "gen.preset." + name }, text: t("gen.preset." + name) }));
+  }
 }
