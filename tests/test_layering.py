@@ -21,7 +21,7 @@ PACKAGE = Path(robotscope.__file__).parent
 
 # Layers, by module path (a package's name covers its modules).
 CORE = {
-    "analysis", "checks", "compare", "crawlers", "generator", "linter", "matcher", "messages", "model", "parser",
+    "analysis", "checks", "compare", "crawlers", "engines", "generator", "linter", "matcher", "messages", "model", "parser",
     "patterns", "policy", "profiles", "render", "robots", "rulebook", "selftest", "urls", "useragents", "views",
 }
 EDGES: dict[str, set[str]] = {

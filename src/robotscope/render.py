@@ -71,6 +71,21 @@ def render_verdict(robots: Robots, view: Mapping[str, Any], agent: str, lang: st
     return "\n".join(out)
 
 
+def render_readings(view: Mapping[str, Any], lang: str = DEFAULT_LANG) -> str:
+    """A readings view (`views.readings_view`) as text: one line per engine, the split marked."""
+    def text(code: str, **params: Any) -> str:
+        return message(code, **params).render(lang)
+
+    head = text("readings.split" if view["split"] else "readings.agree", url=printable(view["url"]))
+    out = [head]
+    width = max(len(name) for name in view["readings"])
+    for name, reading in view["readings"].items():
+        answer = text("verdict.allowed" if reading["allowed"] else "verdict.disallowed")
+        where = text("readings.line", line=reading["line"], rule=printable(reading["rule"])) if reading["line"] else reading["reason"]
+        out.append(f"  {name:<{width}}  {answer:<10} {where}")
+    return "\n".join(out)
+
+
 _SARIF_LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
 
 

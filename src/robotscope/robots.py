@@ -8,7 +8,8 @@ parsing; it only caches the merged rules of the crawlers it is asked about.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from .matcher import RuleSet, is_robots_txt, select_groups
 from .model import Line, LineKind, Verdict
@@ -16,6 +17,7 @@ from .parser import MAX_BYTES, count_lines, decode, read_lines, scan
 from .urls import plain_target, target
 from .useragents import product_token
 
+_T = TypeVar("_T")
 _MAX_CACHED_AGENTS = 256
 # Lines past the parse limit kept as `Line`s; the rest are only counted, so 10 MB of
 # line ends cost a count, not ten million objects.
@@ -39,6 +41,7 @@ class Robots:
         "_lines",
         "_overflow",
         "_overflow_count",
+        "_readings",
         "_rulesets",
         "_source",
         "_whole",
@@ -69,6 +72,7 @@ class Robots:
         self._lines: tuple[Line, ...] | None = None
         self._overflow: tuple[Line, ...] | None = None
         self._overflow_count: int | None = None
+        self._readings: dict[str, Any] = {}  # each engine's parse of the file, made on first use
         self._rulesets: dict[str | tuple[int, ...], RuleSet] = {}  # by agent, and by selected groups
 
     @property
@@ -130,6 +134,18 @@ class Robots:
         """True when the input was over the 500 KiB parse limit and its end was ignored."""
         return self.size > self._limit
 
+    @property
+    def source(self) -> str | bytes:
+        """The input exactly as given: engines read it each in their own way."""
+        return self._source
+
+    def reading(self, name: str, read: Callable[[Robots], _T]) -> _T:
+        """Engine `name`'s parse of this file, `read(self)` on first use and kept after."""
+        kept = self._readings.get(name)
+        if kept is None:
+            kept = self._readings[name] = read(self)
+        return kept
+
     def without_limit(self) -> Robots | None:
         """The same input parsed whole, past the 500 KiB limit (what crawlers ignore), for saying what it
         would have changed; None when there is no overflow, or the input is over `MAX_WHOLE` bytes."""
@@ -159,13 +175,27 @@ class Robots:
             self._rulesets[agent] = ruleset
         return ruleset
 
-    def verdict(self, agent: str, url: str) -> Verdict:
+    def verdict(self, agent: str, url: str, engine: str | None = None) -> Verdict:
         """Decide whether `agent` may fetch `url`, with the deciding line and every candidate rule.
 
         `agent` is a product token or a full User-Agent string; `url` a full
-        URL or a path, with or without query.
+        URL or a path, with or without query. Without `engine`, RFC 9309
+        alone; with one (`"rfc9309"`, `"google"`, `"legacy"`, ...: see
+        `robotscope.engines`), as that engine reads the file, `"rfc9309"`
+        adding the operators' documented crawler profiles as every front end
+        does.
         """
-        return self.rules_for(agent).verdict(url)
+        if engine is None:
+            return self.rules_for(agent).verdict(url)
+        from .engines import verdict  # the engines build on this class
+
+        return verdict(self, agent, url, engine)
+
+    def readings(self, agent: str, url: str) -> dict[str, Verdict]:
+        """Every engine's verdict for `agent` on `url`, by engine name (`robotscope.engines.readings`)."""
+        from .engines import readings
+
+        return readings(self, agent, url)
 
     def can_fetch(self, agent: str, url: str) -> bool:
         """Tell whether `agent` may fetch `url`: `verdict(agent, url).allowed`, faster."""

@@ -8,6 +8,7 @@ requested language. Pure: it only calls the core.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from .messages import DEFAULT_LANG, Message, message
@@ -96,3 +97,22 @@ def overflow_note(robots: Robots, answer: Answer, agent: str, url: str) -> Messa
     would = message("answer.allowed" if rule.allow else "answer.disallowed")
     code = "note.overflow-same" if verdict.allowed == answer.verdict.allowed else "note.overflow-flips"
     return message(code, line=rule.line, rule=rule_text(rule), would=would, limit=MAX_BYTES)
+
+
+def readings_view(url: str, verdicts: Mapping[str, Verdict], lang: str = DEFAULT_LANG) -> dict[str, Any]:
+    """Every engine's verdict on one URL, side by side: whether they split, and each one's deciding line."""
+    return {
+        "url": url,
+        "split": len({v.allowed for v in verdicts.values()}) > 1,
+        "readings": {
+            name: {
+                "allowed": v.allowed,
+                "line": v.line,
+                "reason": v.reason.value,
+                "rule": None if v.rule is None else rule_text(v.rule),
+                "agent_token": v.agent_token,
+                "explanation": explanation(v).as_dict(lang),
+            }
+            for name, v in verdicts.items()
+        },
+    }

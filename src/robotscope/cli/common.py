@@ -22,7 +22,11 @@ from rich.console import Console
 from ..messages import LANGS, Message, language
 from ..model import Verdict
 from ..policy import POLICIES, Decision, verdict_for
+from ..engines import DEFAULT as DEFAULT_ENGINE
+from ..engines import split_note
+from ..engines import verdict as engine_verdict
 from ..profiles import Answer, answer, named_tokens
+from ..views import origin_note, overflow_note
 from ..robots import Robots, parse
 from ..urls import InvalidURL, robots_url
 
@@ -58,6 +62,21 @@ def _remember_lang(context: click.Context, _: click.Parameter, value: str | None
     lang = value or default_lang()
     context.meta["robotscope.lang"] = lang
     return lang
+
+
+def engine_choices() -> list[str]:
+    from ..engines import ALL, OPERATOR, names
+
+    return [*names(), ALL, OPERATOR]
+
+
+engine_option = click.option(
+    "--engine",
+    type=click.Choice(engine_choices()),
+    default=DEFAULT_ENGINE,
+    show_default=True,
+    help="How the file is read: one engine's reading, `all` side by side, or `operator` (each crawler by its operator's engine).",
+)
 
 
 lang_option = click.option(
@@ -188,13 +207,28 @@ class Source:
     def verdict(self, agent: str, url: str) -> Verdict:
         return self.answer(agent, url).verdict
 
-    def answer(self, agent: str, url: str) -> Answer:
-        """The answer every front end gives: RFC 9309 with the operator's profile, or the fetch decision."""
-        if self.rules_apply:
+    def answer(self, agent: str, url: str, engine: str = DEFAULT_ENGINE) -> Answer:
+        """The answer every front end gives: the engine's reading of the file, or the fetch decision.
+
+        The default engine (RFC 9309 with the operator's profile) gives its
+        profile with the answer; another engine's answer is its own reading.
+        """
+        if not self.rules_apply:
+            assert self.fetched is not None  # rules_apply covers a local file
+            verdict = verdict_for(self.fetched.decision, self.fetched.result.robots, agent, url)
+            return Answer(verdict, verdict, None)
+        if engine == DEFAULT_ENGINE:
             return answer(self.robots, agent, url, self._named)
-        assert self.fetched is not None  # rules_apply covers a local file
-        verdict = verdict_for(self.fetched.decision, self.fetched.result.robots, agent, url)
+        verdict = engine_verdict(self.robots, agent, url, engine)
         return Answer(verdict, verdict, None)
+
+    def notes(self, agent: str, url: str, shown: Answer, engine: str = DEFAULT_ENGINE, home: str | None = None) -> tuple[Message, ...]:
+        """What a verdict needs said besides itself: another origin, a rule past the limit, the operator reading otherwise."""
+        found = [origin_note(url, home or self.robots_url)]
+        if self.rules_apply:
+            found.append(overflow_note(self.robots, shown, agent, url))
+            found.append(split_note(self.robots, agent, url, shown.verdict, engine))
+        return tuple(note for note in found if note is not None)
 
     @functools.cached_property
     def _named(self) -> frozenset[str]:

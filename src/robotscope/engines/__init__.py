@@ -1,0 +1,135 @@
+"""Readings: how each engine reads the same file, side by side.
+
+`ENGINES` holds one `Engine` per reading (`rfc9309`, the default, and
+`google`, `bing`, `naver`, `yandex`, `legacy`, `protego`); `verdict(robots,
+agent, url, engine)` is one engine's answer as a `Verdict`, `readings`
+every engine's, and `operator_engine(agent)` names the engine of the
+crawler's own operator (Googlebot: google; Yeti: naver; unknown crawlers:
+rfc9309). Each engine's module documents its sources behaviour by
+behaviour; `tests/engines/` proves each against the real engine it names.
+Pure: stdlib only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from ..crawlers import recognise
+from ..messages import Message, message
+from ..model import Verdict
+from ..profiles import answer
+from ..robots import Robots
+from .base import Engine, Match, Parsed, Selection, assemble
+
+DEFAULT = "rfc9309"
+ALL = "all"
+OPERATOR = "operator"
+
+# The engine of each operator whose own reading is modelled (the crawler catalogue's `operator`).
+_OPERATORS = {"Google": "google", "Microsoft": "bing", "Naver": "naver", "Yandex": "yandex"}
+
+
+def _registry() -> dict[str, Engine]:
+    from . import documented, google, legacy, protego, rfc
+
+    engines = [rfc.ENGINE, google.ENGINE, documented.BING, documented.NAVER, documented.YANDEX, legacy.ENGINE, protego.ENGINE]
+    return {e.name: e for e in engines}
+
+
+_ENGINES: dict[str, Engine] = {}
+
+
+def engines() -> dict[str, Engine]:
+    """Every engine, by name, in the order readings are shown."""
+    if not _ENGINES:
+        _ENGINES.update(_registry())
+    return _ENGINES
+
+
+def names() -> list[str]:
+    return list(engines())
+
+
+def engine(name: str) -> Engine:
+    """The engine called `name`; ValueError (with the names to choose from) for any other."""
+    found = engines().get(name)
+    if found is None:
+        raise ValueError(f"unknown engine {name!r}: choose one of {', '.join([*engines(), ALL, OPERATOR])}")
+    return found
+
+
+def operator_engine(agent: str) -> str:
+    """The engine of the crawler's own operator: Googlebot is read by `google`, Yeti by `naver`, others by `rfc9309`."""
+    crawler = recognise(agent)
+    return _OPERATORS.get(crawler.operator, DEFAULT) if crawler is not None else DEFAULT
+
+
+def resolve(choice: str, agent: str) -> str:
+    """The engine a `--engine` choice means for `agent` (`operator` names the crawler's own)."""
+    return operator_engine(agent) if choice == OPERATOR else engine(choice).name
+
+
+def verdict(robots: Robots, agent: str, url: str, name: str = DEFAULT) -> Verdict:
+    """May `agent` fetch `url`, as engine `name` reads the file?"""
+    return run(engine(name), robots, agent, url)
+
+
+def run(chosen: Engine, robots: Robots, agent: str, url: str) -> Verdict:
+    """One engine's verdict: its parse of the file (kept on `robots` for the next question), selection and match."""
+    if chosen.name == DEFAULT:
+        # The default reading is robotscope's own indexed matcher with the catalogue's profiles;
+        # the rfc engine's generic steps give the same answers (a property test says so).
+        return answer(robots, agent, url).verdict
+    parsed = robots.reading(chosen.name, chosen.read)
+    selection = chosen.select(parsed, agent)
+    target = chosen.target(url)
+    return assemble(selection, chosen.match(selection, target), url, target)
+
+
+def readings(robots: Robots, agent: str, url: str, chosen: Iterable[str] | None = None) -> dict[str, Verdict]:
+    """Every engine's verdict (or those named), by engine name."""
+    return {name: verdict(robots, agent, url, name) for name in (chosen or names())}
+
+
+def split_note(robots: Robots, agent: str, url: str, shown: Verdict, shown_engine: str = DEFAULT) -> Message | None:
+    """One line when the crawler's operator reads `url` differently from the verdict shown, else None.
+
+    "Google reads line 8 `Disallow /oops` as a rule, so Googlebot is blocked
+    from /oops; RFC 9309 ignores that line."
+    """
+    own = operator_engine(agent)
+    if own == shown_engine:
+        return None
+    theirs = verdict(robots, agent, url, own)
+    if theirs.allowed == shown.allowed:
+        return None
+    code = "engine.split.allowed" if theirs.allowed else "engine.split.disallowed"
+    return message(
+        code,
+        engine=engine(own).title,
+        shown=engine(shown_engine).title,
+        token=theirs.agent_token,
+        url=url,
+        line=theirs.line if theirs.line is not None else message("engine.no-line"),
+        shown_line=shown.line if shown.line is not None else message("engine.no-line"),
+    )
+
+
+__all__ = [
+    "ALL",
+    "DEFAULT",
+    "OPERATOR",
+    "Engine",
+    "Match",
+    "Parsed",
+    "Selection",
+    "engine",
+    "engines",
+    "names",
+    "operator_engine",
+    "readings",
+    "resolve",
+    "run",
+    "split_note",
+    "verdict",
+]

@@ -1,0 +1,56 @@
+"""`rfc9309`: RFC 9309 exactly, with the crawler catalogue's documented operator profiles (the default).
+
+Every behaviour is RFC 9309's (https://www.rfc-editor.org/rfc/rfc9309.html),
+as README's "What robotscope implements" states it: Section 2.2 (records,
+case-insensitive keys, a line without a colon ignored), 2.2.1 (groups,
+exact product tokens, merged groups, `*` otherwise), 2.2.2 (longest match,
+Allow on ties, percent-encoding, /robots.txt implicitly allowed), 2.2.3
+(`*` and `$`), 2.5 (the first 500 KiB). Product tokens keep digits
+(`MJ12bot`), as every crawler's own name does. The catalogue's operator
+profiles (Googlebot-Image obeys a Googlebot group; AdsBot-Google ignores
+`*`) are applied as every front end applies them. These steps are the
+generic form of `Robots.verdict` plus `profiles.answer`, which `engines.run`
+calls instead for speed; a property test keeps the two equal.
+"""
+
+from __future__ import annotations
+
+from ..matcher import RuleSet, is_robots_txt, select_groups
+from ..profiles import named_tokens, profile_for
+from ..robots import Robots
+from ..urls import target
+from ..useragents import product_token
+from .base import Engine, Match, Parsed, Selection
+
+
+def read(robots: Robots) -> Parsed:
+    return Parsed(robots.groups, robots.size)
+
+
+def select(parsed: Parsed, agent: str) -> Selection:
+    token = product_token(agent)
+    named = frozenset(t for g in parsed.groups for t in g.agents)
+    profile = profile_for(agent, named)
+    if profile is None:
+        return Selection(token, select_groups(parsed.groups, token))
+    fallback, _ = profile
+    return Selection(token, () if fallback is None else select_groups(parsed.groups, fallback.lower()))
+
+
+def match(selection: Selection, path: str) -> Match:
+    candidates = RuleSet(selection.token, selection.groups).candidates(path)
+    return Match(candidates[0] if candidates else None, candidates, implicit=is_robots_txt(path))
+
+
+ENGINE = Engine(
+    name="rfc9309",
+    title="RFC 9309",
+    sources=("https://www.rfc-editor.org/rfc/rfc9309.html",),
+    policy="rfc9309",
+    read=read,
+    select=select,
+    match=match,
+    target=target,
+)
+
+__all__ = ["ENGINE", "named_tokens"]
