@@ -115,3 +115,12 @@ def test_bulk_fetch_reads_each_origin_once(server: Server, other_server: Server,
     ]
     assert rows[0]["robots_url"] == server.url("/robots.txt") and rows[2]["robots_url"] == other_server.url("/robots.txt")
     assert server.hits["/robots.txt"] == 1
+
+
+def test_fetch_reports_the_true_size_and_line_count_of_an_oversized_file(server: Server) -> None:
+    body = b"User-agent: *\nDisallow: /a\n" + b"Disallow: /some/long/enough/path/to/fill/the/file\n" * 24_000
+    server.serve("/robots.txt", 200, body)
+    code, out, _ = run("fetch", server.url("/"), "--no-cache")
+    lines = body.count(b"\n")
+    assert code == 0 and f"size: {len(body):,} bytes, {lines:,} lines (only the first" in out
+    assert f"the file is {len(body):,} bytes" in out  # the lint finding knows the true size too

@@ -29,7 +29,9 @@ def render_fetch(result: FetchResult, findings: list[Finding], lang: str) -> str
         out.append(f"{text('fetch.error')}: {result.error.kind}: {printable(result.error.message)}")
     size = text("fetch.size", bytes=result.bytes_received)
     if result.truncated:
-        size += f" ({text('fetch.cut')})"
+        # The true size of the file: the rest was read only to count it (within bounds).
+        whole = "fetch.whole" if result.size_exact else "fetch.whole-at-least"
+        size = text(whole, bytes=result.body_size, lines=result.body_lines, kept=result.bytes_received)
     status = result.status if result.status is not None else "-"
     out.append(text("fetch.response", status=status, type=printable(result.content_type or "-"), size=size))
     out.append(f"{text('fetch.decisions')}:")
