@@ -54,6 +54,8 @@ CASES = [
         "User-agent: a\nUser-agent: b\nCrawl-delay: 5\nDisallow: /x\n",
     ),
     ("encodingNotUtf8", "User-agent: *\nDisallow: /\n".encode("utf-16"), [None], b"User-agent: *\nDisallow: /\n"),
+    # Legacy parsers end a record at a blank line: the rule after it belongs to no group for them.
+    ("readsDifferently", "User-agent: *\nDisallow: /a\n\nDisallow: /b\n", [4], "User-agent: *\nDisallow: /a\nDisallow: /b\n"),
 ]
 
 

@@ -32,6 +32,7 @@ class Answer(NamedTuple):
     verdict: Verdict
     rfc: Verdict
     profile: Message | None
+    extra: tuple[Message, ...] = ()  # more for users to read (a matrix's split readings)
 
     @property
     def changed(self) -> bool:

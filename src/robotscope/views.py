@@ -52,7 +52,7 @@ def explanation(verdict: Verdict) -> Message:
 def verdict_view(answer: Answer, lang: str = DEFAULT_LANG, notes: tuple[Message, ...] = ()) -> dict[str, Any]:
     """A verdict as shown everywhere: `Verdict.as_dict()`, its explanation, and notes (profile, origin, ...)."""
     verdict = answer.verdict
-    every_note = (*((answer.note,) if answer.note is not None else ()), *notes)
+    every_note = (*((answer.note,) if answer.note is not None else ()), *answer.extra, *notes)
     return {
         **verdict.as_dict(),
         "explanation": explanation(verdict).as_dict(lang),

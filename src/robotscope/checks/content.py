@@ -6,7 +6,7 @@ import difflib
 import re
 from collections.abc import Iterator
 
-from ..messages import message
+from ..messages import Message, message
 from ..model import LineKind, Severity
 from ..parser import MAX_BYTES
 from ..robots import Robots
@@ -221,3 +221,40 @@ def sitemap_invalid(robots: Robots) -> Iterator[Hit]:
             code = "lint.sitemapInvalid"
             example = "https://www.example.com" + (sitemap.value if sitemap.value.startswith("/") else "/sitemap.xml")
         yield Hit(sitemap.line, message(code, value=sitemap.value), message("fix.sitemapInvalid", example=example))
+
+
+@check("readsDifferently", Severity.INFO)
+def reads_differently(robots: Robots) -> Iterator[Hit]:
+    # Imported here: the readings run every engine, and an engine may use these checks' key tables.
+    from ..engines import engine
+    from ..readings import differences
+
+    if unreadable(robots):
+        return
+    # A line without a colon, or with a misspelt key, already has its finding (missingColon,
+    # unknownDirective), which says that Google still reads it.
+    reported = {line.number for line in robots.lines if line.kind in (LineKind.INVALID, LineKind.OTHER)}
+    found_all = [found for found in differences(robots, rules_only=True) if found.line not in reported]
+    for found in found_all[:_READINGS_SHOWN]:
+        by_reading: dict[str, list[str]] = {}
+        for name, seen in found.by_engine.items():
+            by_reading.setdefault(seen, []).append(engine(name).title)
+        readings = [message("lint.readsDifferently.as", engines=titles, seen=_seen(seen)) for seen, titles in by_reading.items()]
+        yield Hit(found.line, message("lint.readsDifferently", readings=readings), message("fix.readsDifferently"))
+    if len(found_all) > _READINGS_SHOWN:
+        # A whole file read otherwise (Yandex ignores one over 500 KB) would be a finding a line.
+        more = len(found_all) - _READINGS_SHOWN
+        yield Hit(None, message("lint.readsDifferently.more", count=more), message("fix.readsDifferently"))
+
+
+_READINGS_SHOWN = 20  # lines named one by one; the rest are counted
+
+
+def _seen(description: str) -> Message:
+    """What an engine makes of a line (`Disallow /x`, `user-agent`, `-`), as words."""
+    if description == "-":
+        return message("lint.readsDifferently.ignored")
+    if description == "user-agent":
+        return message("lint.readsDifferently.agent")
+    kind, _, pattern = description.partition(" ")
+    return message("lint.readsDifferently.rule", rule=f"{kind}: {pattern}")

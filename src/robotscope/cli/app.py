@@ -13,6 +13,7 @@ from .fetch import fetch_command
 from .generate import generate
 from .lint import lint_command
 from .matrix import matrix
+from .readings import readings_command
 from .selftest import selftest
 from .serve import serve
 
@@ -44,5 +45,5 @@ def completion(shell: str) -> None:
     click.echo(completer(cli, {}, "robotscope", "_ROBOTSCOPE_COMPLETE").source())
 
 
-for command in (check, lint_command, fetch_command, matrix, diff_command, bulk, generate, serve, selftest, explain, completion):
+for command in (check, lint_command, fetch_command, matrix, diff_command, readings_command, bulk, generate, serve, selftest, explain, completion):
     cli.add_command(command)

@@ -13,13 +13,14 @@ from typing import IO
 import click
 from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn, TimeElapsedColumn
 
-from ..compare import BulkRow, bulk_row
+from ..compare import BulkRow, bulk_row, verdict_row
+from ..engines import ALL, DEFAULT, names, resolve
 from ..matcher import RuleSet
 from ..profiles import ruleset_for
 from ..urls import InvalidURL, checked_url, robots_url
-from .common import FetchSettings, Source, console, fail, fetch_options, load, open_cache
+from .common import FetchSettings, Source, console, engine_option, fail, fetch_options, load, open_cache
 
-_FIELDS = ["url", "agent_token", "allowed", "reason", "line", "rule", "robots_url"]
+_FIELDS = ["url", "agent_token", "allowed", "reason", "line", "rule", "engine", "robots_url"]
 # Origins whose robots.txt is kept in memory at once when fetching; the cache keeps the rest.
 _MAX_ORIGINS = 1024
 
@@ -32,25 +33,27 @@ def _lines(stream: IO[bytes]) -> Iterator[tuple[str, int]]:
 
 
 class _Checked:
-    """A robots.txt to check URLs against, with the crawler's rules looked up once (its profile applied)."""
+    """A robots.txt to check URLs against, the crawler's rules looked up once (its profile applied) for the default reading."""
 
-    def __init__(self, source: Source, agent: str) -> None:
+    def __init__(self, source: Source, agent: str, engine: str = DEFAULT) -> None:
         self.source = source
         self.agent = agent
-        self.ruleset: RuleSet | None = ruleset_for(source.robots, agent)[0] if source.rules_apply else None
+        self.engines = names() if engine == ALL else [resolve(engine, agent)]
+        fast = source.rules_apply and self.engines == [DEFAULT]
+        self.ruleset: RuleSet | None = ruleset_for(source.robots, agent)[0] if fast else None
 
-    def row(self, url: str) -> BulkRow:
+    def rows(self, url: str) -> list[BulkRow]:
         if self.ruleset is not None:
-            return bulk_row(self.ruleset, url)
-        verdict = self.source.verdict(self.agent, url)  # the fetch decided allow-all or disallow-all
-        return BulkRow(url, verdict.agent_token, verdict.allowed, verdict.reason.value, None, None)
+            return [bulk_row(self.ruleset, url)]
+        # Another engine's reading, or a fetch that decided allow-all or disallow-all.
+        return [verdict_row(self.source.answer(self.agent, url, name).verdict, name) for name in self.engines]
 
 
 class _Origins:
     """The robots.txt of each origin, fetched once each through the cache (most recently used kept)."""
 
-    def __init__(self, settings: FetchSettings, cache: object, agent: str) -> None:
-        self.settings, self.cache, self.agent = settings, cache, agent
+    def __init__(self, settings: FetchSettings, cache: object, agent: str, engine: str) -> None:
+        self.settings, self.cache, self.agent, self.engine = settings, cache, agent, engine
         self.checked: OrderedDict[str, _Checked] = OrderedDict()
 
     def checked_for(self, url: str) -> _Checked | None:
@@ -63,7 +66,7 @@ class _Origins:
             from .common import Fetched
 
             fetched = Fetched(origin, self.settings, self.cache)
-            checked = _Checked(Source(origin, fetched.robots, fetched), self.agent)
+            checked = _Checked(Source(origin, fetched.robots, fetched), self.agent, self.engine)
             if len(self.checked) >= _MAX_ORIGINS:
                 self.checked.popitem(last=False)
             self.checked[origin] = checked
@@ -87,6 +90,7 @@ def _valid(url: str) -> bool:
 @click.option("--json", "as_json", is_flag=True, help="Same as --format jsonl: one JSON object a line.")
 @click.option("--fetch", "fetch", is_flag=True, help="Fetch each URL's own origin's robots.txt (once per origin, through the cache).")
 @click.option("--no-progress", is_flag=True, help="No progress bar on stderr.")
+@engine_option
 @fetch_options
 def bulk(
     robots_file: str | None,
@@ -96,6 +100,7 @@ def bulk(
     as_json: bool,
     fetch: bool,
     no_progress: bool,
+    engine: str,
     fetching: FetchSettings,
 ) -> None:
     """Stream verdicts for many URLs as CSV or JSON lines, in constant memory.
@@ -119,9 +124,9 @@ def bulk(
         raise click.UsageError("ROBOTS and --urls cannot both be standard input")
     if as_json:
         output_format = "jsonl"
-    fixed = _Checked(load(robots_file, fetching), agent) if robots_file is not None else None
+    fixed = _Checked(load(robots_file, fetching), agent, engine) if robots_file is not None else None
     cache = None if fixed is not None else open_cache(fetching)
-    origins = _Origins(fetching, cache, agent)
+    origins = _Origins(fetching, cache, agent, engine)
     try:
         stream = sys.stdin.buffer if urls_file == "-" else open(urls_file, "rb")  # noqa: SIM115 - closed below
     except OSError as error:
@@ -142,13 +147,14 @@ def bulk(
             for url, size in _lines(stream):
                 checked = _valid(url) and (fixed or origins.checked_for(url))
                 if not checked:
-                    row, origin = BulkRow(url, "", False, "invalid-url", None, None), ""
+                    rows, origin = [BulkRow(url, "", False, "invalid-url", None, None, "")], ""
                 else:
-                    row, origin = checked.row(url), checked.source.name
-                if writer is not None:
-                    writer.writerow([*row, origin if fixed is None else ""])
-                else:
-                    out.write(json.dumps({**row.as_dict(), "robots_url": origin or None}, ensure_ascii=False) + "\n")
+                    rows, origin = checked.rows(url), checked.source.name
+                for row in rows:
+                    if writer is not None:
+                        writer.writerow([*row, origin if fixed is None else ""])
+                    else:
+                        out.write(json.dumps({**row.as_dict(), "robots_url": origin or None}, ensure_ascii=False) + "\n")
                 count += 1
                 done += size
                 if count % 4096 == 0:

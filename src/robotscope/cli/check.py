@@ -7,16 +7,19 @@ from typing import Any
 
 import click
 
+from ..engines import ALL, names, readings, resolve
 from ..linter import lint
 from ..messages import message
 from ..model import Finding
-from ..render import render_verdict
+from ..render import render_readings, render_verdict
 from ..urls import InvalidURL, checked_url, robots_url
-from ..views import origin_note, overflow_note, verdict_view
+from ..views import readings_view, verdict_view
 from .common import (
     FetchSettings,
+    Source,
     echo_json,
     echo_text,
+    engine_option,
     fail,
     fetch_options,
     is_url,
@@ -41,6 +44,7 @@ def findings_for(view: dict[str, Any], findings: list[Finding]) -> list[Finding]
     metavar="URL",
     help="The site the robots.txt file belongs to (e.g. https://www.example.com), so URLs on other origins are flagged.",
 )
+@engine_option
 @json_option
 @lang_option
 @fetch_options
@@ -49,6 +53,7 @@ def check(
     agent: str,
     urls: tuple[str, ...],
     origin: str | None,
+    engine: str,
     as_json: bool,
     lang: str,
     fetching: FetchSettings,
@@ -64,11 +69,17 @@ def check(
     note when it changes the RFC 9309 answer. Exit code 0 when every URL is
     allowed, 1 when any is disallowed, 2 for a bad URL or agent.
 
+    --engine reads the file as one engine does (google, bing, naver, yandex,
+    legacy, protego; default rfc9309), `all` shows every engine side by side,
+    `operator` reads the crawler by its own operator's engine. With the
+    default, a note says when the crawler's operator reads the URL otherwise.
+
     \b
     Examples:
       robotscope check robots.txt Googlebot https://example.com/private/x /shop?id=1
       robotscope check https://example.com/private/x Googlebot --policy google
       robotscope check robots.txt Bingbot https://example.com/a --origin https://example.com --lang ko
+      robotscope check robots.txt Googlebot /oops --engine all
     """
     if not urls and not is_url(robots_file):
         raise click.UsageError("Missing argument 'URL...'.")
@@ -83,15 +94,13 @@ def check(
         fail(error.reason)
     source = load(robots_file, fetching)
     home = source.robots_url or home
+    if engine == ALL:
+        _side_by_side(source, agent, urls, as_json, lang)
     views = []
     for url in urls:
-        answer = source.answer(agent, url)
-        notes = tuple(
-            note
-            for note in (origin_note(url, home), overflow_note(source.robots, answer, agent, url) if source.rules_apply else None)
-            if note is not None
-        )
-        views.append(verdict_view(answer, lang, notes))
+        name = resolve(engine, agent)
+        answer = source.answer(agent, url, name)
+        views.append({**verdict_view(answer, lang, source.notes(agent, url, answer, name, home)), "engine": name})
     if as_json:
         findings = lint(source.robots)
         data = [{**v, "findings": [f.as_dict(lang) for f in findings_for(v, findings)]} for v in views]
@@ -104,3 +113,16 @@ def check(
             click.echo(banner + "\n")
         echo_text("\n\n".join(render_verdict(source.robots, v, agent, lang) for v in views))
     sys.exit(0 if all(v["allowed"] for v in views) else 1)
+
+
+def _side_by_side(source: Source, agent: str, urls: tuple[str, ...], as_json: bool, lang: str) -> None:
+    """`--engine all`: every engine's verdict on each URL; exit code 1 when any engine disallows one."""
+    views = []
+    for url in urls:
+        verdicts = readings(source.robots, agent, url) if source.rules_apply else {n: source.verdict(agent, url) for n in names()}
+        views.append(readings_view(url, verdicts, lang))
+    if as_json:
+        echo_json(views)
+    else:
+        echo_text("\n\n".join(render_readings(v, lang) for v in views))
+    sys.exit(0 if all(r["allowed"] for v in views for r in v["readings"].values()) else 1)

@@ -9,7 +9,8 @@ from rich.markup import escape
 from rich.table import Table
 
 from .. import crawlers
-from ..compare import ANY_CRAWLER, Answers, agents_named, diff, probe_urls
+from ..compare import ANY_CRAWLER, Answers, Flip, agents_named, diff, probe_urls
+from ..engines import ALL, DEFAULT, names, resolve
 from ..messages import message
 from ..model import Verdict
 from ..urls import InvalidURL, checked_url
@@ -18,6 +19,7 @@ from .common import (
     Source,
     console,
     echo_json,
+    engine_option,
     fail,
     fetch_options,
     json_option,
@@ -41,9 +43,22 @@ def _side(verdict: Verdict, lang: str) -> str:
     return state + f" ({verdict.reason.value})"
 
 
-def _answers(source: Source) -> Answers:
-    """The parsed file itself wherever its rules decide (so `diff` takes its fast path), else the fetch decision."""
-    return source.robots if source.rules_apply else source
+def _answers(source: Source, engine: str) -> Answers:
+    """What `diff` asks: the parsed file itself where its rules decide under the default reading
+    (its fast path), else each agent's reading under `engine`, else the fetch decision."""
+    if engine == DEFAULT and source.rules_apply:
+        return source.robots
+    return _Reading(source, engine)
+
+
+class _Reading:
+    """A source answering as one engine reads it (`operator`: each crawler's own)."""
+
+    def __init__(self, source: Source, engine: str) -> None:
+        self.source, self.engine = source, engine
+
+    def verdict(self, agent: str, url: str) -> Verdict:
+        return self.source.answer(agent, url, resolve(self.engine, agent)).verdict
 
 
 def _read_urls(path: str) -> list[str]:
@@ -66,11 +81,19 @@ def _read_urls(path: str) -> list[str]:
 @click.argument("new_file", metavar="NEW")
 @click.option("--urls", "urls_file", metavar="FILE", help="URLs to compare, one a line (default: derived from both files' rules).")
 @agents_option("named")
+@engine_option
 @json_option
 @lang_option
 @fetch_options
 def diff_command(
-    old_file: str, new_file: str, urls_file: str | None, agents: str, as_json: bool, lang: str, fetching: FetchSettings
+    old_file: str,
+    new_file: str,
+    urls_file: str | None,
+    agents: str,
+    engine: str,
+    as_json: bool,
+    lang: str,
+    fetching: FetchSettings,
 ) -> None:
     """Which crawler/URL pairs flip between allowed and disallowed from OLD to NEW.
 
@@ -90,7 +113,11 @@ def diff_command(
     new = load(new_file, fetching)
     urls = _read_urls(urls_file) if urls_file else probe_urls(old.robots, new.robots)
     tokens = agents_named(old.robots, new.robots) if agents == "named" else [c.token for c in crawlers.select(agents)]
-    flips = diff(_answers(old), _answers(new), urls, tokens, limit=MAX_FLIPS + 1)
+    chosen = names() if engine == ALL else [engine]
+    flips: list[Flip] = []
+    for name in chosen:
+        found = diff(_answers(old, name), _answers(new, name), urls, tokens, limit=MAX_FLIPS + 1 - len(flips))
+        flips.extend(flip._replace(engine=resolve(name, flip.agent)) for flip in found)
     truncated = len(flips) > MAX_FLIPS
     flips = flips[:MAX_FLIPS]
     if as_json:
@@ -114,11 +141,13 @@ def diff_command(
             else:
                 title = message("diff.title", count=len(flips), old=old.name, new=new.name)
             table = Table(title=escape(title.render(lang)), title_justify="left")
-            for column in ("crawler", "url", "old", "new"):
+            columns = ("engine", "crawler", "url", "old", "new") if engine == ALL else ("crawler", "url", "old", "new")
+            for column in columns:
                 table.add_column(message(f"diff.column.{column}").render(lang))
             others = message("diff.others").render(lang)
             for flip in flips:
                 agent = others if flip.agent == ANY_CRAWLER else flip.agent
-                table.add_row(escape(agent), escape(flip.url), _side(flip.old, lang), _side(flip.new, lang))
+                cells = [escape(agent), escape(flip.url), _side(flip.old, lang), _side(flip.new, lang)]
+                table.add_row(*([flip.engine] if engine == ALL else []), *cells)
             out.print(table)
     sys.exit(1 if flips else 0)

@@ -12,6 +12,7 @@ from rich.table import Table
 from .. import crawlers
 from ..compare import MatrixRow
 from ..crawlers import Crawler
+from ..engines import ALL, DEFAULT, readings, resolve
 from ..messages import message
 from ..profiles import Answer
 from ..urls import InvalidURL, checked_url
@@ -20,6 +21,7 @@ from .common import (
     Source,
     console,
     echo_json,
+    engine_option,
     fail,
     fetch_options,
     json_option,
@@ -40,9 +42,20 @@ def agents_option(default: str) -> Callable[[_F], _F]:
     )
 
 
-def cell_of(source: Source, crawler: Crawler, path: str) -> Answer:
-    """One matrix cell: the answer `check` gives for the crawler (its profile applied), or the fetch decision."""
-    return source.answer(crawler.token, path)
+def cell_of(source: Source, crawler: Crawler, path: str, engine: str = DEFAULT) -> Answer:
+    """One matrix cell: the answer `check --engine` gives for the crawler, or the fetch decision.
+
+    For `--engine all` the cell is the default reading's, with a note naming the engines that read it otherwise.
+    """
+    if engine != ALL:
+        return source.answer(crawler.token, path, resolve(engine, crawler.token))
+    shown = source.answer(crawler.token, path)
+    if not source.rules_apply:
+        return shown
+    others = [n for n, v in readings(source.robots, crawler.token, path).items() if v.allowed != shown.verdict.allowed]
+    if not others:
+        return shown
+    return shown._replace(extra=(message("matrix.engines-differ", engines=others),))
 
 
 def _cell_text(cell: Answer, marks: dict[str, int], lang: str) -> str:
@@ -51,10 +64,10 @@ def _cell_text(cell: Answer, marks: dict[str, int], lang: str) -> str:
     text = f"[green]{word}[/]" if verdict.allowed else f"[red]{word}[/]"
     if verdict.line is not None:
         text += f" L{verdict.line}"
-    note = cell.note
-    if note is not None:
-        number = marks.setdefault(note.render(lang), len(marks) + 1)
-        text += f" [yellow]({number})[/]"
+    for note in (cell.note, *cell.extra):
+        if note is not None:
+            number = marks.setdefault(note.render(lang), len(marks) + 1)
+            text += f" [yellow]({number})[/]"
     return text
 
 
@@ -78,11 +91,12 @@ def _summary(rows: list[MatrixRow], paths: tuple[str, ...], lang: str) -> list[s
 @click.argument("robots_file", metavar="ROBOTS")
 @click.argument("paths", nargs=-1, metavar="[PATH...]")
 @agents_option("all")
+@engine_option
 @json_option
 @lang_option
 @fetch_options
 def matrix(
-    robots_file: str, paths: tuple[str, ...], agents: str, as_json: bool, lang: str, fetching: FetchSettings
+    robots_file: str, paths: tuple[str, ...], agents: str, engine: str, as_json: bool, lang: str, fetching: FetchSettings
 ) -> None:
     """Which known crawlers may fetch which paths, grouped by purpose.
 
@@ -106,7 +120,7 @@ def matrix(
     source = load(robots_file, fetching)
     paths = paths or ("/",)
     chosen = crawlers.select(agents)
-    rows = [MatrixRow(c, tuple(cell_of(source, c, p) for p in paths)) for c in chosen]
+    rows = [MatrixRow(c, tuple(cell_of(source, c, p, engine) for p in paths)) for c in chosen]
     rows.sort(key=lambda r: crawlers.PURPOSES.index(r.crawler.purpose))
     if as_json:
         echo_json({"robots": source.name, "paths": list(paths), "rows": [r.as_dict(lang) for r in rows]})

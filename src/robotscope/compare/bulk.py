@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from ..matcher import RuleSet, outcome
+from ..model import Verdict
 from ..urls import target
 from ..views import rule_text
 
@@ -18,9 +19,16 @@ class BulkRow(NamedTuple):
     reason: str
     line: int | None
     rule: str | None  # the deciding rule as written, e.g. `Disallow: /private/`
+    engine: str = "rfc9309"  # the reading the verdict is from
 
     def as_dict(self) -> dict[str, Any]:
         return self._asdict()
+
+
+def verdict_row(verdict: Verdict, engine: str) -> BulkRow:
+    """A full verdict (another engine's, or a fetch decision's) as a bulk row."""
+    rule = None if verdict.rule is None else rule_text(verdict.rule)
+    return BulkRow(verdict.url, verdict.agent_token, verdict.allowed, verdict.reason.value, verdict.line, rule, engine)
 
 
 def bulk_row(ruleset: RuleSet, url: str) -> BulkRow:

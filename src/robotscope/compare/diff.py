@@ -27,9 +27,10 @@ class Flip(NamedTuple):
     url: str
     old: Verdict
     new: Verdict
+    engine: str = "rfc9309"  # the reading both verdicts are from
 
     def as_dict(self) -> dict[str, Any]:
-        return {"agent": self.agent, "url": self.url, "old": self.old.as_dict(), "new": self.new.as_dict()}
+        return {"agent": self.agent, "url": self.url, "engine": self.engine, "old": self.old.as_dict(), "new": self.new.as_dict()}
 
 
 def agents_named(*files: Robots) -> list[str]:

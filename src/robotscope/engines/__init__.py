@@ -94,7 +94,7 @@ def readings(robots: Robots, agent: str, url: str, chosen: Iterable[str] | None 
 def split_note(robots: Robots, agent: str, url: str, shown: Verdict, shown_engine: str = DEFAULT) -> Message | None:
     """One line when the crawler's operator reads `url` differently from the verdict shown, else None.
 
-    "Google reads line 8 `Disallow /oops` as a rule, so Googlebot is blocked
+    "Google reads line 2 `Disallow /oops` as a rule, so googlebot is blocked
     from /oops; RFC 9309 ignores that line."
     """
     own = operator_engine(agent)
@@ -103,16 +103,24 @@ def split_note(robots: Robots, agent: str, url: str, shown: Verdict, shown_engin
     theirs = verdict(robots, agent, url, own)
     if theirs.allowed == shown.allowed:
         return None
-    code = "engine.split.allowed" if theirs.allowed else "engine.split.disallowed"
+    title, shown_title = engine(own).title, engine(shown_engine).title
+    ours = {r.line for g in robots.groups for r in g.rules} if shown_engine == DEFAULT else None
+    if theirs.line is not None and ours is not None and theirs.line not in ours:
+        # The deciding line is no rule at all for the reading shown: say that first.
+        raw = robots.line(theirs.line).raw.strip()
+        code = "engine.split.reads-allow" if theirs.allowed else "engine.split.reads-disallow"
+        return message(code, engine=title, shown=shown_title, token=theirs.agent_token, url=url, line=theirs.line, raw=raw)
     return message(
-        code,
-        engine=engine(own).title,
-        shown=engine(shown_engine).title,
-        token=theirs.agent_token,
-        url=url,
-        line=theirs.line if theirs.line is not None else message("engine.no-line"),
-        shown_line=shown.line if shown.line is not None else message("engine.no-line"),
+        "engine.split", engine=title, theirs=_side(theirs, url), shown=shown_title, ours=_side(shown, url)
     )
+
+
+def _side(found: Verdict, url: str) -> Message:
+    """How one reading decides `url`: by which line, or for want of a matching rule."""
+    if found.line is None:
+        return message("engine.side.allowed-none" if found.allowed else "engine.side.blocked-none", token=found.agent_token, url=url)
+    code = "engine.side.allowed" if found.allowed else "engine.side.blocked"
+    return message(code, token=found.agent_token, url=url, line=found.line)
 
 
 __all__ = [

@@ -15,6 +15,7 @@ Template syntax (the same in every catalogue):
 - `{name|plural:rule:rules}`: the number and the singular or plural word
   ("1 rule", "2 rules"); `{name|pick:has:have}` the word alone. English
   only needs them.
+- `{name|join:; }`: a list joined with the text after `join:` (", " by default).
 - `{name|을}`: the parameter followed by the Korean particle that fits its
   last sound: 을/를, 은/는, 이/가, 과/와, 으로/로 (and 이라는/라는,
   이에요/예요). Written with the form that follows a final consonant.
@@ -105,6 +106,9 @@ def render(msg: Message, lang: str = DEFAULT_LANG) -> str:
         text = _text(value, spec, lang)
         if filter_ is None:
             return text
+        if filter_.startswith("join:"):
+            items = value if isinstance(value, list | tuple) else [value]
+            return filter_[5:].join(_text(item, spec, lang) for item in items)
         if filter_.startswith(("plural:", "pick:")):
             kind, one, many = filter_.split(":", 2)
             word = one if value == 1 else many
