@@ -81,6 +81,11 @@ class Rule(NamedTuple):
     def kind(self) -> LineKind:
         return LineKind.ALLOW if self.allow else LineKind.DISALLOW
 
+    @property
+    def text(self) -> str:
+        """The rule as a line of a file: `Disallow: /private/`."""
+        return f"{'Allow' if self.allow else 'Disallow'}: {self.pattern}"
+
     def as_dict(self) -> dict[str, Any]:
         return {
             "kind": self.kind.value,

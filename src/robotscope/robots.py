@@ -8,7 +8,7 @@ parsing; it only caches the merged rules of the crawlers it is asked about.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from typing import Any, TypeVar
 
 from .matcher import RuleSet, is_robots_txt, select_groups
@@ -72,7 +72,7 @@ class Robots:
         self._lines: tuple[Line, ...] | None = None
         self._overflow: tuple[Line, ...] | None = None
         self._overflow_count: int | None = None
-        self._readings: dict[str, Any] = {}  # each engine's parse of the file, made on first use
+        self._readings: dict[Hashable, Any] = {}  # each engine's parse of the file, made on first use
         self._rulesets: dict[str | tuple[int, ...], RuleSet] = {}  # by agent, and by selected groups
 
     @property
@@ -139,11 +139,11 @@ class Robots:
         """The input exactly as given: engines read it each in their own way."""
         return self._source
 
-    def reading(self, name: str, read: Callable[[Robots], _T]) -> _T:
-        """Engine `name`'s parse of this file, `read(self)` on first use and kept after."""
-        kept = self._readings.get(name)
+    def reading(self, key: Hashable, read: Callable[[Robots], _T]) -> _T:
+        """What `read(self)` gives, made on first use and kept under `key` (an engine's parse of this file)."""
+        kept = self._readings.get(key)
         if kept is None:
-            kept = self._readings[name] = read(self)
+            kept = self._readings[key] = read(self)
         return kept
 
     def without_limit(self) -> Robots | None:

@@ -17,9 +17,10 @@ from collections.abc import Iterable
 from ..crawlers import recognise
 from ..messages import Message, message
 from ..model import Verdict
-from ..profiles import answer
+from ..profiles import Answer
+from ..profiles import answer as default_answer
 from ..robots import Robots
-from .base import Engine, Match, Parsed, Selection, assemble
+from .base import FIRST, LONGEST, Engine, Match, Parsed, Selection, assemble
 
 DEFAULT = "rfc9309"
 ALL = "all"
@@ -27,6 +28,7 @@ OPERATOR = "operator"
 
 # The engine of each operator whose own reading is modelled (the crawler catalogue's `operator`).
 _OPERATORS = {"Google": "google", "Microsoft": "bing", "Naver": "naver", "Yandex": "yandex"}
+_MAX_SELECTIONS = 256  # crawlers remembered per file and engine: bounded whatever the caller asks
 
 
 def _registry() -> dict[str, Engine]:
@@ -69,9 +71,26 @@ def resolve(choice: str, agent: str) -> str:
     return operator_engine(agent) if choice == OPERATOR else engine(choice).name
 
 
+def fetch_policy(choice: str, agent: str | None = None) -> str:
+    """The HTTP status policy that goes with a `--engine` choice: the engine's own (`google` for Google's
+    reading), the crawler's operator's for `operator` with one crawler, else RFC 9309's."""
+    if choice == ALL or (choice == OPERATOR and agent is None):
+        return engine(DEFAULT).policy
+    return engine(resolve(choice, agent or "")).policy
+
+
 def verdict(robots: Robots, agent: str, url: str, name: str = DEFAULT) -> Verdict:
     """May `agent` fetch `url`, as engine `name` reads the file?"""
     return run(engine(name), robots, agent, url)
+
+
+def answer(robots: Robots, agent: str, url: str, name: str = DEFAULT, named: frozenset[str] | None = None) -> Answer:
+    """The answer front ends show for engine `name`: the default reading's comes with the operator's profile
+    (`named`: the tokens the file names, when the caller has them), any other engine's is its own reading."""
+    if name == DEFAULT:
+        return default_answer(robots, agent, url, named)
+    found = verdict(robots, agent, url, name)
+    return Answer(found, found, None, engine=name)
 
 
 def run(chosen: Engine, robots: Robots, agent: str, url: str) -> Verdict:
@@ -79,9 +98,16 @@ def run(chosen: Engine, robots: Robots, agent: str, url: str) -> Verdict:
     if chosen.name == DEFAULT:
         # The default reading is robotscope's own indexed matcher with the catalogue's profiles;
         # the rfc engine's generic steps give the same answers (a property test says so).
-        return answer(robots, agent, url).verdict
+        return default_answer(robots, agent, url).verdict
     parsed = robots.reading(chosen.name, chosen.read)
-    selection = chosen.select(parsed, agent)
+    # A bulk run asks one file about many URLs for few crawlers: each crawler's groups are chosen once.
+    # Kept by the selecting function: two engines of one name may choose differently (a test's variant).
+    selections: dict[str, Selection] = robots.reading(chosen.select, lambda _: {})
+    selection = selections.get(agent)
+    if selection is None:
+        selection = chosen.select(parsed, agent)
+        if len(selections) < _MAX_SELECTIONS:
+            selections[agent] = selection
     target = chosen.target(url)
     return assemble(selection, chosen.match(selection, target), url, target)
 
@@ -126,13 +152,17 @@ def _side(found: Verdict, url: str) -> Message:
 __all__ = [
     "ALL",
     "DEFAULT",
+    "FIRST",
+    "LONGEST",
     "OPERATOR",
     "Engine",
     "Match",
     "Parsed",
     "Selection",
+    "answer",
     "engine",
     "engines",
+    "fetch_policy",
     "names",
     "operator_engine",
     "readings",

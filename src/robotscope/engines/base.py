@@ -31,6 +31,8 @@ from ..messages import DEFAULT_LANG, message
 from ..model import Group, Reason, Rule, Verdict
 from ..robots import Robots
 
+LONGEST, FIRST = "longest", "first"
+
 
 class Parsed(NamedTuple):
     """A file as one engine reads it: its groups (rules with their lines) and its size."""
@@ -44,6 +46,7 @@ class Selection(NamedTuple):
 
     token: str
     groups: tuple[Group, ...]
+    prepared: Any = None  # what the engine's `match` builds from the groups once (an index), if anything
 
 
 class Match(NamedTuple):
@@ -52,6 +55,7 @@ class Match(NamedTuple):
     rule: Rule | None
     candidates: tuple[Rule, ...]
     implicit: bool = False  # decided without a rule: `/robots.txt` is always allowed
+    allowed: bool | None = None  # the answer when it is not the deciding rule's kind (legacy: an empty Disallow allows)
 
 
 Reader = Callable[[Robots], Parsed]
@@ -67,7 +71,8 @@ class Engine:
     `sources` are the documents its behaviour comes from; `notes` are
     message codes for what is inferred rather than documented.
     `operator` is the crawler operator whose profiles (fallbacks, `*`
-    ignored) it applies, None for none.
+    ignored) it applies, None for none. `precedence` says how its `match`
+    orders candidates, for explanations: `longest` (RFC 9309) or `first`.
     """
 
     name: str
@@ -80,6 +85,7 @@ class Engine:
     target: Targeter
     operator: str | None = None
     notes: tuple[str, ...] = ()
+    precedence: str = LONGEST  # which matching rule decides: the longest, or the first in file order
 
     def as_dict(self, lang: str = DEFAULT_LANG) -> dict[str, Any]:
         return {
@@ -87,6 +93,7 @@ class Engine:
             "title": self.title,
             "sources": list(self.sources),
             "policy": self.policy,
+            "precedence": self.precedence,
             "summary": message(f"engine.{self.name}.summary").render(lang),
             "notes": [message(code).render(lang) for code in self.notes],
         }
@@ -101,5 +108,5 @@ def assemble(selection: Selection, found: Match, url: str, target: str) -> Verdi
         reason, rule = Reason.RULE, found.rule
     else:
         reason, rule = (Reason.NO_MATCH if selection.groups else Reason.NO_GROUP), None
-    allowed = rule is None or rule.allow
+    allowed = found.allowed if found.allowed is not None else rule is None or rule.allow
     return Verdict(allowed, rule, None if rule is None else rule.line, reason, selection.token, lines, found.candidates, url, target)

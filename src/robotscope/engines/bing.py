@@ -76,13 +76,13 @@ LEGACY = "msnbot"
 def select(parsed: Parsed, agent: str) -> Selection:
     """bingbot: its own groups, else msnbot's, else `*`; other crawlers as RFC 9309 with the catalogue's profiles."""
     crawler = recognise(agent)
-    token = product_token(agent)
     if crawler is None or crawler.operator != OPERATOR:
-        return Selection(token, select_groups(parsed.groups, token))
+        return rfc.plain(parsed, agent)
     if crawler.token.lower() == MAIN:
+        token = product_token(agent)
         named = {name for group in parsed.groups for name in group.agents}
         if token not in named and MAIN not in named and LEGACY in named:
-            return Selection(token, select_groups(parsed.groups, LEGACY))
+            return rfc.selection(token, select_groups(parsed.groups, LEGACY))
     return rfc.select(parsed, agent)
 
 

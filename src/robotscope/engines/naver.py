@@ -50,23 +50,15 @@ Fetch outcomes
 
 from __future__ import annotations
 
-from ..crawlers import recognise
-from ..matcher import select_groups
 from ..urls import target
-from ..useragents import product_token
 from . import rfc
-from .base import Engine, Parsed, Selection
+from .base import Engine
 
 OPERATOR = "Naver"  # the crawler catalogue's operator of Yeti
 
 
-def select(parsed: Parsed, agent: str) -> Selection:
-    """RFC 9309's selection; the catalogue's profiles apply to Naver's crawlers only (Yeti has none)."""
-    crawler = recognise(agent)
-    if crawler is None or crawler.operator != OPERATOR:
-        token = product_token(agent)
-        return Selection(token, select_groups(parsed.groups, token))
-    return rfc.select(parsed, agent)
+# RFC 9309's selection; the catalogue's profiles apply to Naver's crawlers only (Yeti has none).
+select = rfc.operator_select(OPERATOR)
 
 
 ENGINE = Engine(

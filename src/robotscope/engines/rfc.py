@@ -15,30 +15,59 @@ calls instead for speed; a property test keeps the two equal.
 
 from __future__ import annotations
 
+from ..crawlers import recognise
 from ..matcher import RuleSet, is_robots_txt, select_groups
+from ..model import Group
 from ..profiles import named_tokens, profile_for
 from ..robots import Robots
 from ..urls import target
 from ..useragents import product_token
-from .base import Engine, Match, Parsed, Selection
+from .base import Engine, Match, Parsed, Selection, Selector
 
 
 def read(robots: Robots) -> Parsed:
     return Parsed(robots.groups, robots.size)
 
 
-def select(parsed: Parsed, agent: str) -> Selection:
+def selection(token: str, groups: tuple[Group, ...]) -> Selection:
+    """The groups chosen for `token`, their rules indexed once for `match`."""
+    return Selection(token, groups, RuleSet(token, groups))
+
+
+def plain(parsed: Parsed, agent: str) -> Selection:
+    """RFC 9309's choice alone, no operator profile: the groups naming the crawler's token, else `*`."""
     token = product_token(agent)
+    return selection(token, select_groups(parsed.groups, token))
+
+
+def select(parsed: Parsed, agent: str) -> Selection:
+    """RFC 9309's choice with the catalogue's operator profile, when the crawler has one."""
     named = frozenset(t for g in parsed.groups for t in g.agents)
     profile = profile_for(agent, named)
     if profile is None:
-        return Selection(token, select_groups(parsed.groups, token))
+        return plain(parsed, agent)
     fallback, _ = profile
-    return Selection(token, () if fallback is None else select_groups(parsed.groups, fallback.lower()))
+    return selection(product_token(agent), () if fallback is None else select_groups(parsed.groups, fallback.lower()))
+
+
+def operator_select(operator: str) -> Selector:
+    """`select` for one operator's engine: the catalogue's profiles for its own crawlers, RFC 9309's choice
+    alone for every other crawler (another operator's profile is not this engine's to apply)."""
+
+    def chosen(parsed: Parsed, agent: str) -> Selection:
+        crawler = recognise(agent)
+        if crawler is None or crawler.operator != operator:
+            return plain(parsed, agent)
+        return select(parsed, agent)
+
+    return chosen
 
 
 def match(selection: Selection, path: str) -> Match:
-    candidates = RuleSet(selection.token, selection.groups).candidates(path)
+    ruleset = selection.prepared
+    if ruleset is None:  # a selection made elsewhere: index it now
+        ruleset = RuleSet(selection.token, selection.groups)
+    candidates = ruleset.candidates(path)
     return Match(candidates[0] if candidates else None, candidates, implicit=is_robots_txt(path))
 
 
@@ -53,4 +82,4 @@ ENGINE = Engine(
     target=target,
 )
 
-__all__ = ["ENGINE", "named_tokens"]
+__all__ = ["ENGINE", "match", "named_tokens", "operator_select", "plain", "read", "select", "selection"]

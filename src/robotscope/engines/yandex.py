@@ -89,15 +89,13 @@ Fetch policy
 
 from __future__ import annotations
 
-from ..crawlers import recognise
-from ..matcher import select_groups
 from ..model import Group, LineKind, Record, Rule
 from ..parser import MAX_BYTES
 from ..robots import Robots
 from ..urls import target
-from ..useragents import group_token, product_token
+from ..useragents import group_token
 from . import rfc
-from .base import Engine, Parsed, Selection
+from .base import Engine, Parsed
 
 OPERATOR = "Yandex"  # the crawler catalogue's operator whose profiles (the `Yandex` fallback) apply
 LIMIT = MAX_BYTES  # "500 KB", read as robotscope's 500 KiB (512,000 bytes)
@@ -148,13 +146,8 @@ def groups(robots: Robots) -> tuple[Group, ...]:
     )
 
 
-def select(parsed: Parsed, agent: str) -> Selection:
-    """The robot's own groups, else the `Yandex` groups (the catalogue's fallback), else `*`."""
-    crawler = recognise(agent)
-    if crawler is None or crawler.operator != OPERATOR:
-        token = product_token(agent)
-        return Selection(token, select_groups(parsed.groups, token))
-    return rfc.select(parsed, agent)
+# The robot's own groups, else the `Yandex` groups (the catalogue's fallback), else `*`.
+select = rfc.operator_select(OPERATOR)
 
 
 ENGINE = Engine(
