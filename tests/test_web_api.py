@@ -11,7 +11,6 @@ import asyncio
 import json
 import re
 from collections.abc import AsyncIterator, Iterator
-from importlib.resources import files
 from typing import Any
 
 import httpx

@@ -15,16 +15,20 @@ from typing import Any
 
 from .compare import matrix
 from .crawlers import catalogue, recognise
+from .engines import DEFAULT, answer, engines, readings, resolve, split_note
 from .generator import Spec, build, spec_allows
 from .linter import lint
 from .messages import DEFAULT_LANG, Message, message
 from .messages import catalogue as texts
 from .model import LineKind
-from .profiles import answer, named_tokens
+from .profiles import named_tokens
+from .readings import differences
 from .robots import Robots, parse
 from .selftest import run_cases
 from .urls import InvalidURL, checked_url
-from .views import origin_note, overflow_note, verdict_view
+from .views import origin_note, overflow_note, readings_view, verdict_view
+
+MAX_LINE_READINGS = 200  # lines read differently sent to the page: a whole file read otherwise would be every line
 
 # The caps of one analysis or spec, the same in every front end that takes input from a page.
 LIMITS: dict[str, int] = {
@@ -71,17 +75,27 @@ def structure(robots: Robots) -> dict[str, Any]:
 
 
 def analyse(
-    text: str, agent: str, urls: list[str], paths: list[str], lang: str = DEFAULT_LANG, origin: str | None = None
+    text: str,
+    agent: str,
+    urls: list[str],
+    paths: list[str],
+    lang: str = DEFAULT_LANG,
+    origin: str | None = None,
+    engine: str = DEFAULT,
 ) -> dict[str, Any]:
-    """Everything the page shows for one file: structure, findings, verdicts and the matrix.
+    """Everything the page shows for one file: structure, findings, verdicts, readings and the matrix.
 
     A URL that is neither a path starting with `/` nor an http(s) URL gets
     an `invalid-url` entry with the reason instead of a verdict. `origin`
-    (a robots.txt URL) flags URLs on other origins.
+    (a robots.txt URL) flags URLs on other origins. `engine` is the reading
+    the verdicts and the matrix follow (`operator`: each crawler's own);
+    `readings` has every engine's verdict on each URL (`urls`) and the lines
+    engines read differently (`lines`, the first `MAX_LINE_READINGS`).
     """
     robots = parse(text)
     named = named_tokens(robots)
     verdicts: list[dict[str, Any]] = []
+    side_by_side: list[dict[str, Any]] = []
     if agent.strip():
         for url in urls:
             try:
@@ -89,15 +103,21 @@ def analyse(
             except InvalidURL as error:
                 verdicts.append({"url": url, "reason": "invalid-url", "invalid": error.reason.as_dict(lang)})
                 continue
-            result = answer(robots, agent, url, named)
-            notes = tuple(n for n in (origin_note(url, origin), overflow_note(robots, result, agent, url)) if n is not None)
+            chosen = resolve(engine, agent)
+            result = answer(robots, agent, url, chosen, named)
+            notes = tuple(
+                n
+                for n in (origin_note(url, origin), overflow_note(robots, result, agent, url), split_note(robots, agent, url, result.verdict, chosen))
+                if n is not None
+            )
             view = verdict_view(result, lang, notes)
+            side_by_side.append(readings_view(url, readings(robots, agent, url), lang))
             positions = (robots.lines[n - 1].group for n in result.verdict.group_lines if n <= len(robots.lines))
             groups = sorted({g for g in positions if g is not None})
             verdicts.append({**view, "groups": groups, "agents": sorted({a for g in groups for a in robots.groups[g].agents})})
     crawler = recognise(agent) if agent.strip() else None
     valid_paths = [p for p in paths if _valid(p)]
-    rows = matrix(robots, catalogue(), valid_paths) if valid_paths else []
+    rows = matrix(robots, catalogue(), valid_paths, engine) if valid_paths else []
     grouped: dict[str, list[dict[str, Any]]] = {}
     for row in rows:
         grouped.setdefault(row.crawler.purpose, []).append(row.as_dict(lang))
@@ -107,12 +127,20 @@ def analyse(
         "findings": [f.as_dict(lang) for f in lint(robots)],
         "agent": {"input": agent, "crawler": None if crawler is None else crawler.as_dict()},
         "verdicts": verdicts,
+        "engine": engine,
+        "engines": engines_list(lang),
+        "readings": {"urls": side_by_side, "lines": [found.as_dict() for found in differences(robots)[:MAX_LINE_READINGS]]},
         "matrix": {
             "paths": valid_paths,
             "invalid_paths": [p for p in paths if p not in valid_paths],
             "purposes": [{"purpose": p, "rows": r} for p, r in grouped.items()],
         },
     }
+
+
+def engines_list(lang: str = DEFAULT_LANG) -> list[dict[str, Any]]:
+    """Every engine the page may choose, with its title and summary in `lang`."""
+    return [e.as_dict(lang) for e in engines().values()]
 
 
 def _valid(url: str) -> bool:

@@ -149,6 +149,6 @@ class RobotFileParser:
         for group in groups:
             lines = [f"User-agent: {self._robots.line(n).value}" for n in group.agent_lines]
             lines += [f"{r.key.capitalize()}: {r.value}" for r in group.records if r.key in ("crawl-delay", "request-rate")]
-            lines += [f"{'Allow' if r.allow else 'Disallow'}: {r.pattern}" for r in group.rules]
+            lines += [r.text for r in group.rules]
             blocks.append("\n".join(lines))
         return "\n\n".join(blocks)

@@ -33,6 +33,7 @@ class Answer(NamedTuple):
     rfc: Verdict
     profile: Message | None
     extra: tuple[Message, ...] = ()  # more for users to read (a matrix's split readings)
+    engine: str = "rfc9309"  # the reading that gave `verdict` (`robotscope.engines`)
 
     @property
     def changed(self) -> bool:

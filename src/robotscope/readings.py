@@ -47,8 +47,9 @@ def _descriptions(robots: Robots, name: str, rules_only: bool) -> dict[int, str]
         for number in () if rules_only else group.agent_lines:
             out[number] = "user-agent"
         for rule in group.rules:
-            # The pattern as the engine reads it from the line, not its internal compared form.
-            out[rule.line] = f"{'Allow' if rule.allow else 'Disallow'} {rule.pattern}"
+            if rule.pattern:  # an empty rule is a line every engine reads alike; what it does shows in splits
+                # The pattern as the engine reads it from the line, not its internal compared form.
+                out[rule.line] = rule.text
     return out
 
 

@@ -11,6 +11,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from .checks import CHECKS
+from .engines import DEFAULT as DEFAULT_ENGINE
+from .engines import engine
 from .messages import DEFAULT_LANG, message
 from .model import Finding, Severity
 from .robots import Robots
@@ -53,6 +55,8 @@ def render_verdict(robots: Robots, view: Mapping[str, Any], agent: str, lang: st
     width = max(len(text("verdict.allowed")), len(text("verdict.disallowed")))
     out = [f"{answer:<{width}} {printable(view['url'])}", f"  {printable(view['explanation']['text'])}"]
     out.extend(f"  {text('label.note')}: {printable(note['text'])}" for note in view["notes"])
+    if view["engine"] != DEFAULT_ENGINE:
+        out.append(f"  {text('label.reading')}: {engine(view['engine']).title}")
     token = view["agent_token"] or text("label.no-token")
     source = "" if view["agent_token"] == agent.strip().lower() else f" ({text('label.agent-from', agent=printable(agent))})"
     out.append(f"  {text('label.agent-token')}: {token}{source}")
@@ -81,7 +85,10 @@ def render_readings(view: Mapping[str, Any], lang: str = DEFAULT_LANG) -> str:
     width = max(len(name) for name in view["readings"])
     for name, reading in view["readings"].items():
         answer = text("verdict.allowed" if reading["allowed"] else "verdict.disallowed")
-        where = text("readings.line", line=reading["line"], rule=printable(reading["rule"])) if reading["line"] else reading["reason"]
+        if reading["line"]:
+            where = text("readings.line", line=reading["line"], rule=printable(reading["rule"]))
+        else:
+            where = text(f"reason.{reading['reason']}")
         out.append(f"  {name:<{width}}  {answer:<10} {where}")
     return "\n".join(out)
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from .engines import DEFAULT, FIRST
+from .engines import engine as get_engine
 from .messages import DEFAULT_LANG, Message, message
 from .model import Finding, Reason, Rule, Verdict
 from .parser import MAX_BYTES
@@ -21,11 +23,12 @@ from .urls import InvalidURL, robots_url
 
 def rule_text(rule: Rule) -> str:
     """A rule as written in the file: `Disallow: /private/`."""
-    return f"{'Allow' if rule.allow else 'Disallow'}: {rule.pattern}"
+    return rule.text
 
 
-def explanation(verdict: Verdict) -> Message:
-    """Why the verdict came out as it did: the deciding rule and what it beat, or why no rule decided."""
+def explanation(verdict: Verdict, engine: str = DEFAULT) -> Message:
+    """Why the verdict came out as it did under `engine`'s reading: the deciding rule and what it beat, or why
+    no rule decided."""
     if verdict.reason is Reason.ROBOTS_TXT:
         return message("explain.robots-txt")
     if verdict.reason is Reason.UNAVAILABLE:
@@ -39,6 +42,8 @@ def explanation(verdict: Verdict) -> Message:
     rule = verdict.rule
     assert rule is not None  # Reason.RULE always names its rule
     about = {"line": rule.line, "rule": rule_text(rule), "target": verdict.target, "length": rule.length}
+    if get_engine(engine).precedence == FIRST:
+        return _first_match(verdict, rule, about)
     others = verdict.candidates[1:]
     if not others:
         return message("explain.only", **about)
@@ -49,13 +54,24 @@ def explanation(verdict: Verdict) -> Message:
     return message("explain.longest", **about, count=len(verdict.candidates))
 
 
+def _first_match(verdict: Verdict, rule: Rule, about: dict[str, Any]) -> Message:
+    """A first-match reading's explanation: position in the group decides, not length."""
+    del about["length"]
+    if verdict.allowed != rule.allow:
+        return message("explain.first-empty", **about)
+    if len(verdict.candidates) == 1:
+        return message("explain.first-only", **about)
+    return message("explain.first", **about, count=len(verdict.candidates))
+
+
 def verdict_view(answer: Answer, lang: str = DEFAULT_LANG, notes: tuple[Message, ...] = ()) -> dict[str, Any]:
     """A verdict as shown everywhere: `Verdict.as_dict()`, its explanation, and notes (profile, origin, ...)."""
     verdict = answer.verdict
     every_note = (*((answer.note,) if answer.note is not None else ()), *answer.extra, *notes)
     return {
         **verdict.as_dict(),
-        "explanation": explanation(verdict).as_dict(lang),
+        "engine": answer.engine,
+        "explanation": explanation(verdict, answer.engine).as_dict(lang),
         "notes": [note.as_dict(lang) for note in every_note],
         "rfc": {"allowed": answer.rfc.allowed, "line": answer.rfc.line, "reason": answer.rfc.reason.value},
         "profile": None if answer.profile is None else answer.profile.as_dict(lang),
@@ -111,7 +127,7 @@ def readings_view(url: str, verdicts: Mapping[str, Verdict], lang: str = DEFAULT
                 "reason": v.reason.value,
                 "rule": None if v.rule is None else rule_text(v.rule),
                 "agent_token": v.agent_token,
-                "explanation": explanation(v).as_dict(lang),
+                "explanation": explanation(v, name).as_dict(lang),
             }
             for name, v in verdicts.items()
         },

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING
 
 from ..messages import Message, message
 from ..model import LineKind, Severity
@@ -12,6 +13,9 @@ from ..parser import MAX_BYTES
 from ..robots import Robots
 from ..urls import path_and_query
 from . import Hit, check, split_url
+
+if TYPE_CHECKING:
+    from ..readings import LineReading
 
 STANDARD_KEYS = {"user-agent": "User-agent", "allow": "Allow", "disallow": "Disallow", "sitemap": "Sitemap"}
 
@@ -226,7 +230,6 @@ def sitemap_invalid(robots: Robots) -> Iterator[Hit]:
 @check("readsDifferently", Severity.INFO)
 def reads_differently(robots: Robots) -> Iterator[Hit]:
     # Imported here: the readings run every engine, and an engine may use these checks' key tables.
-    from ..engines import engine
     from ..readings import differences
 
     if unreadable(robots):
@@ -235,26 +238,91 @@ def reads_differently(robots: Robots) -> Iterator[Hit]:
     # unknownDirective), which says that Google still reads it.
     reported = {line.number for line in robots.lines if line.kind in (LineKind.INVALID, LineKind.OTHER)}
     found_all = [found for found in differences(robots, rules_only=True) if found.line not in reported]
-    for found in found_all[:_READINGS_SHOWN]:
-        by_reading: dict[str, list[str]] = {}
-        for name, seen in found.by_engine.items():
-            by_reading.setdefault(seen, []).append(engine(name).title)
-        readings = [message("lint.readsDifferently.as", engines=titles, seen=_seen(seen)) for seen, titles in by_reading.items()]
-        yield Hit(found.line, message("lint.readsDifferently", readings=readings), message("fix.readsDifferently"))
-    if len(found_all) > _READINGS_SHOWN:
+    runs = _runs(robots, found_all)
+    for run in runs[:_READINGS_SHOWN]:
+        first, last = run[0], run[-1]
+        if len(run) == 1:
+            readings = _by_reading(first.by_engine, _seen)
+            yield Hit(first.line, message("lint.readsDifferently", readings=readings), _fix(robots, run))
+        else:
+            readings = _by_reading(first.by_engine, _seen_in_run)
+            text = message("lint.readsDifferently.run", first=first.line, last=last.line, count=len(run), readings=readings)
+            yield Hit(first.line, text, _fix(robots, run))
+    if len(runs) > _READINGS_SHOWN:
         # A whole file read otherwise (Yandex ignores one over 500 KB) would be a finding a line.
-        more = len(found_all) - _READINGS_SHOWN
+        more = sum(len(run) for run in runs[_READINGS_SHOWN:])
         yield Hit(None, message("lint.readsDifferently.more", count=more), message("fix.readsDifferently"))
 
 
-_READINGS_SHOWN = 20  # lines named one by one; the rest are counted
+_READINGS_SHOWN = 20  # runs of lines named one by one; the rest are counted
 
 
-def _seen(description: str) -> Message:
-    """What an engine makes of a line (`Disallow /x`, `user-agent`, `-`), as words."""
+def _runs(robots: Robots, found: list[LineReading]) -> list[list[LineReading]]:
+    """Neighbouring rule lines that the same engines ignore (a blank line ends a record for some), as runs.
+
+    One cause, such as a blank line inside a group, makes every rule after
+    it read otherwise: that is one finding, not one per rule.
+    """
+    rule_lines = [line.number for line in robots.lines if line.kind in (LineKind.ALLOW, LineKind.DISALLOW)]
+    position = {number: i for i, number in enumerate(rule_lines)}
+    runs: list[list[LineReading]] = []
+    for reading in found:
+        if runs:
+            previous = runs[-1][-1]
+            ignored = _ignoring(reading)
+            adjacent = position.get(reading.line, -2) == position.get(previous.line, -4) + 1
+            if ignored is not None and adjacent and ignored == _ignoring(previous):
+                runs[-1].append(reading)
+                continue
+        runs.append([reading])
+    return runs
+
+
+def _fix(robots: Robots, run: list[LineReading]) -> Message:
+    """How to make every engine read the lines alike: delete the empty line that ends the group for some
+    (the 1994 convention's record end), else write them plainly."""
+    from ..engines import engine
+
+    ignoring = _ignoring(run[0])
+    number = min(run[0].line - 1, len(robots.lines))  # past the size limit: some engines read on, no line kinds
+    while ignoring and number >= 1 and robots.lines[number - 1].kind is LineKind.BLANK:
+        if not robots.lines[number - 1].raw.strip():
+            titles = [engine(name).title for name in run[0].by_engine if name in ignoring]
+            return message("fix.readsDifferently.blank", line=number, engines=titles)
+        number -= 1
+    return message("fix.readsDifferently")
+
+
+def _ignoring(reading: LineReading) -> frozenset[str] | None:
+    """The engines that ignore the line, when every other engine reads it alike; else None."""
+    ignoring = frozenset(name for name, seen in reading.by_engine.items() if seen == "-")
+    others = {seen for seen in reading.by_engine.values() if seen != "-"}
+    return ignoring if ignoring and len(others) == 1 else None
+
+
+def _by_reading(by_engine: dict[str, str], seen: Callable[[str, int], Message]) -> list[Message]:
+    """`{engines} {what they make of it}`, one part for each distinct reading."""
+    from ..engines import engine
+
+    titles: dict[str, list[str]] = {}
+    for name, description in by_engine.items():
+        titles.setdefault(description, []).append(engine(name).title)
+    return [
+        message("lint.readsDifferently.as", engines=names, seen=seen(description, len(names)))
+        for description, names in titles.items()
+    ]
+
+
+def _seen(description: str, engines: int) -> Message:
+    """What `engines` engines make of a line (`Disallow: /x`, `user-agent`, `-`), as words."""
     if description == "-":
-        return message("lint.readsDifferently.ignored")
+        return message("lint.readsDifferently.ignored", n=engines)
     if description == "user-agent":
-        return message("lint.readsDifferently.agent")
-    kind, _, pattern = description.partition(" ")
-    return message("lint.readsDifferently.rule", rule=f"{kind}: {pattern}")
+        return message("lint.readsDifferently.agent", n=engines)
+    return message("lint.readsDifferently.rule", rule=description, n=engines)
+
+
+def _seen_in_run(description: str, engines: int) -> Message:
+    """What `engines` engines make of a run of lines: ignore them, or read them as written."""
+    code = "lint.readsDifferently.ignored-all" if description == "-" else "lint.readsDifferently.as-written"
+    return message(code, n=engines)

@@ -21,7 +21,7 @@ def _rules(robots: Robots) -> Iterator[Rule]:
 
 
 def _written(rule: Rule, pattern: str) -> str:
-    return f"{'Allow' if rule.allow else 'Disallow'}: {pattern}"
+    return rule._replace(pattern=pattern).text
 
 
 @check("emptyDisallow", Severity.INFO)

@@ -100,7 +100,7 @@ def check(
     for url in urls:
         name = resolve(engine, agent)
         answer = source.answer(agent, url, name)
-        views.append({**verdict_view(answer, lang, source.notes(agent, url, answer, name, home)), "engine": name})
+        views.append(verdict_view(answer, lang, source.notes(agent, url, answer, name, home)))
     if as_json:
         findings = lint(source.robots)
         data = [{**v, "findings": [f.as_dict(lang) for f in findings_for(v, findings)]} for v in views]

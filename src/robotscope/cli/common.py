@@ -19,16 +19,16 @@ from typing import TYPE_CHECKING, Any, NamedTuple, NoReturn, TypeVar
 import click
 from rich.console import Console
 
+from ..engines import DEFAULT as DEFAULT_ENGINE
+from ..engines import answer as engine_answer
+from ..engines import fetch_policy, split_note
 from ..messages import LANGS, Message, language
 from ..model import Verdict
 from ..policy import POLICIES, Decision, verdict_for
-from ..engines import DEFAULT as DEFAULT_ENGINE
-from ..engines import split_note
-from ..engines import verdict as engine_verdict
-from ..profiles import Answer, answer, named_tokens
-from ..views import origin_note, overflow_note
+from ..profiles import Answer, named_tokens
 from ..robots import Robots, parse
 from ..urls import InvalidURL, robots_url
+from ..views import origin_note, overflow_note
 
 if TYPE_CHECKING:
     from ..fetcher import FetchResult
@@ -216,11 +216,8 @@ class Source:
         if not self.rules_apply:
             assert self.fetched is not None  # rules_apply covers a local file
             verdict = verdict_for(self.fetched.decision, self.fetched.result.robots, agent, url)
-            return Answer(verdict, verdict, None)
-        if engine == DEFAULT_ENGINE:
-            return answer(self.robots, agent, url, self._named)
-        verdict = engine_verdict(self.robots, agent, url, engine)
-        return Answer(verdict, verdict, None)
+            return Answer(verdict, verdict, None, engine=engine)
+        return engine_answer(self.robots, agent, url, engine, self._named)
 
     def notes(self, agent: str, url: str, shown: Answer, engine: str = DEFAULT_ENGINE, home: str | None = None) -> tuple[Message, ...]:
         """What a verdict needs said besides itself: another origin, a rule past the limit, the operator reading otherwise."""
@@ -278,8 +275,11 @@ def fetch_options(command: _Command) -> _Command:
 
     @functools.wraps(command)
     def with_settings(
-        *args: Any, policy: str, no_cache: bool, forget: bool, cache_path: str | None, timeout: float, **kwargs: Any
+        *args: Any, policy: str | None, no_cache: bool, forget: bool, cache_path: str | None, timeout: float, **kwargs: Any
     ) -> Any:
+        if policy is None:  # the reading's own: Google's statuses for --engine google
+            # check and bulk ask for one crawler (`agent`); matrix and diff for many.
+            policy = fetch_policy(kwargs.get("engine", DEFAULT_ENGINE), kwargs.get("agent"))
         settings = FetchSettings(policy, not no_cache, forget, cache_path, timeout)
         return command(*args, fetching=settings, **kwargs)
 
@@ -287,9 +287,9 @@ def fetch_options(command: _Command) -> _Command:
         click.option(
             "--policy",
             type=click.Choice(list(POLICIES)),
-            default="rfc9309",
-            show_default=True,
-            help="Whose reading of the HTTP outcome to apply when fetching.",
+            default=None,
+            help="Whose reading of the HTTP outcome to apply when fetching (default: the --engine's own, "
+            "so google for --engine google and for Googlebot with --engine operator; else rfc9309).",
         ),
         click.option(
             "--no-cache",

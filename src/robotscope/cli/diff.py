@@ -10,7 +10,7 @@ from rich.table import Table
 
 from .. import crawlers
 from ..compare import ANY_CRAWLER, Answers, Flip, agents_named, diff, probe_urls
-from ..engines import ALL, DEFAULT, names, resolve
+from ..engines import ALL, names
 from ..messages import message
 from ..model import Verdict
 from ..urls import InvalidURL, checked_url
@@ -40,25 +40,13 @@ def _side(verdict: Verdict, lang: str) -> str:
         state = f"[red]{message('answer.disallowed').render(lang)}[/]"
     if verdict.line is not None:
         return state + " " + escape(message("diff.line", line=verdict.line).render(lang))
-    return state + f" ({verdict.reason.value})"
+    return state + " (" + escape(message(f"reason.{verdict.reason.value}").render(lang)) + ")"
 
 
-def _answers(source: Source, engine: str) -> Answers:
-    """What `diff` asks: the parsed file itself where its rules decide under the default reading
-    (its fast path), else each agent's reading under `engine`, else the fetch decision."""
-    if engine == DEFAULT and source.rules_apply:
-        return source.robots
-    return _Reading(source, engine)
-
-
-class _Reading:
-    """A source answering as one engine reads it (`operator`: each crawler's own)."""
-
-    def __init__(self, source: Source, engine: str) -> None:
-        self.source, self.engine = source, engine
-
-    def verdict(self, agent: str, url: str) -> Verdict:
-        return self.source.answer(agent, url, resolve(self.engine, agent)).verdict
+def _answers(source: Source) -> Answers:
+    """What `diff` asks: the parsed file where its rules decide (read by the engine asked for), else the
+    source itself, which answers with the fetch's decision."""
+    return source.robots if source.rules_apply else source
 
 
 def _read_urls(path: str) -> list[str]:
@@ -116,8 +104,7 @@ def diff_command(
     chosen = names() if engine == ALL else [engine]
     flips: list[Flip] = []
     for name in chosen:
-        found = diff(_answers(old, name), _answers(new, name), urls, tokens, limit=MAX_FLIPS + 1 - len(flips))
-        flips.extend(flip._replace(engine=resolve(name, flip.agent)) for flip in found)
+        flips.extend(diff(_answers(old), _answers(new), urls, tokens, limit=MAX_FLIPS + 1 - len(flips), engine=name))
     truncated = len(flips) > MAX_FLIPS
     flips = flips[:MAX_FLIPS]
     if as_json:

@@ -57,10 +57,14 @@ class Answers(Protocol):
     def verdict(self, agent: str, url: str) -> Verdict: ...
 
 
-def diff(old: Answers, new: Answers, urls: Iterable[str], agents: Sequence[str], *, limit: int | None = None) -> list[Flip]:
+def diff(
+    old: Answers, new: Answers, urls: Iterable[str], agents: Sequence[str], *, limit: int | None = None, engine: str = "rfc9309"
+) -> list[Flip]:
     """The agent/URL pairs whose verdict flips from `old` to `new`, in agent then URL order.
 
-    Verdicts are the ones every front end gives (`profiles.answer`). For two
+    Verdicts are the ones every front end gives (`profiles.answer`), or, for
+    another `engine`, that engine's reading of a parsed file (`operator`:
+    each crawler's own; `robotscope.engines`). For two
     parsed files, `probe_urls(old, new)` and `agents_named(old, new)` give the
     URLs their rules cover and every crawler they name, and the flips are
     found without asking every agent about every URL (see `_FileDiff`); an
@@ -69,6 +73,10 @@ def diff(old: Answers, new: Answers, urls: Iterable[str], agents: Sequence[str],
     pair. `limit` stops at that many flips: thousands of crawlers can each
     flip at thousands of URLs, and each flip carries two full verdicts.
     """
+    from ..engines import DEFAULT, resolve
+
+    if engine != DEFAULT:
+        old, new = _read_by(old, engine), _read_by(new, engine)
     url_list = list(urls)
     files = (old, new) if isinstance(old, Robots) and isinstance(new, Robots) else None
     named = None if files is None else (named_tokens(files[0]), named_tokens(files[1]))
@@ -89,8 +97,25 @@ def diff(old: Answers, new: Answers, urls: Iterable[str], agents: Sequence[str],
             else:
                 before, after = old.verdict(agent, url), new.verdict(agent, url)
             if before.allowed != after.allowed:
-                flips.append(Flip(agent, url, before, after))
+                flips.append(Flip(agent, url, before, after, resolve(engine, agent)))
     return flips
+
+
+class _EngineReading:
+    """A parsed file answering as one engine reads it (`operator`: each crawler by its operator's)."""
+
+    def __init__(self, robots: Robots, engine: str) -> None:
+        self.robots, self.engine = robots, engine
+
+    def verdict(self, agent: str, url: str) -> Verdict:
+        from ..engines import answer as engine_answer
+        from ..engines import resolve
+
+        return engine_answer(self.robots, agent, url, resolve(self.engine, agent)).verdict
+
+
+def _read_by(answers: Answers, engine: str) -> Answers:
+    return _EngineReading(answers, engine) if isinstance(answers, Robots) else answers
 
 
 def _profiled(named: tuple[frozenset[str], frozenset[str]], agent: str) -> bool:

@@ -7,7 +7,7 @@ from typing import Any, NamedTuple
 
 from ..crawlers import PURPOSES, Crawler
 from ..messages import DEFAULT_LANG
-from ..profiles import Answer, answer, named_tokens
+from ..profiles import Answer, named_tokens
 from ..robots import Robots
 from ..views import verdict_view
 
@@ -22,9 +22,16 @@ class MatrixRow(NamedTuple):
         return {"crawler": self.crawler.as_dict(), "cells": [verdict_view(cell, lang) for cell in self.cells]}
 
 
-def matrix(robots: Robots, crawlers: Iterable[Crawler], paths: Sequence[str]) -> list[MatrixRow]:
-    """Crawlers (rows, grouped by purpose) by paths (columns), operators' profiles applied."""
+def matrix(robots: Robots, crawlers: Iterable[Crawler], paths: Sequence[str], engine: str = "rfc9309") -> list[MatrixRow]:
+    """Crawlers (rows, grouped by purpose) by paths (columns), as `engine` reads the file (`operator`: each
+    crawler's own engine); the default reading applies the operators' profiles."""
+    from ..engines import answer, resolve
+
     named = named_tokens(robots)
-    rows = [MatrixRow(c, tuple(answer(robots, c.token, p, named) for p in paths)) for c in crawlers]
+
+    def cell(crawler: Crawler, path: str) -> Answer:
+        return answer(robots, crawler.token, path, resolve(engine, crawler.token), named)
+
+    rows = [MatrixRow(c, tuple(cell(c, p) for p in paths)) for c in crawlers]
     rows.sort(key=lambda r: PURPOSES.index(r.crawler.purpose) if r.crawler.purpose in PURPOSES else len(PURPOSES))
     return rows
