@@ -461,3 +461,95 @@ def test_no_request_leaves_the_page_origin(page: Any, base_url: str) -> None:
     outside = [url for url in page.requests if not url.startswith(base_url + "/")]
     assert outside == []
     assert page.errors == []
+
+
+# Seed 001: `Disallow: /` then `Allow: /$`. RFC 9309 and Protego allow `/` by line 3; the first-match
+# reading of Python 3.12's robotparser blocks it by line 2. Line 4 has no colon: only Google (and Protego) read it.
+SEED = "User-agent: *\nDisallow: /\nAllow: /$\nDisallow /oops\n"
+
+
+def reading_rows(page: Any, url: str) -> dict[str, tuple[str, str, bool]]:
+    """Each engine's row for `url` in the readings panel: verdict word, deciding line text, highlighted."""
+    rows = page.locator(f'#readings section.reading[data-url="{url}"] tbody tr[data-engine]')
+    out = {}
+    for i in range(rows.count()):
+        row = rows.nth(i)
+        cells = row.locator("td")
+        out[row.get_attribute("data-engine")] = (cells.nth(0).inner_text(), cells.nth(1).inner_text(), "differs" in (row.get_attribute("class") or ""))
+    return out
+
+
+def test_readings_panel_shows_every_engine_and_marks_the_split(page: Any, base_url: str) -> None:
+    paste(page, SEED)
+    page.fill("#agent", "Googlebot")
+    page.fill("#urls", "/\n/public")
+    analysed(page)
+    rows = reading_rows(page, "/")
+    assert set(rows) == {"rfc9309", "google", "bing", "naver", "yandex", "legacy", "protego"}
+    assert rows["rfc9309"][0] == "ALLOWED" and rows["rfc9309"][1].startswith("3") and not rows["rfc9309"][2]
+    assert rows["protego"][0] == "ALLOWED" and rows["protego"][1].startswith("3")
+    assert rows["legacy"][0] == "DISALLOWED" and rows["legacy"][1].startswith("2") and rows["legacy"][2]
+    assert page.get_attribute('#readings section.reading[data-url="/"]', "class") == "reading split"
+    # The page's row texts are the server's explanations.
+    server = api_analyse(page, base_url, text=SEED, agent="Googlebot", urls=["/"], paths=[], lang="en")
+    legacy = page.locator('#readings section.reading[data-url="/"] tr[data-why="legacy"] td.why').inner_text()
+    assert legacy == server["readings"]["urls"][0]["readings"]["legacy"]["explanation"]["text"]
+    assert legacy == "Line 2 (Disallow: /) decides: it is the only rule of the group that matches /."  # no length
+    # Every engine blocks /public, so that table is not a split.
+    assert page.get_attribute('#readings section.reading[data-url="/public"]', "class") == "reading"
+    # The deciding line of each engine is a link to it.
+    page.locator('#readings section.reading[data-url="/"] tr[data-engine="legacy"] .line-link').click()
+    assert highlighted(page) == 2 and bar_line(page) == 2
+    page.locator('#readings section.reading[data-url="/"] tr[data-engine="protego"] .line-link').click()
+    assert highlighted(page) == 3
+    # The lines read differently: line 4 is a rule for Google and Protego only.
+    item = page.locator('#readings ol.line-readings > li[data-line="4"]')
+    assert "Disallow: /oops" in item.inner_text() and "Google" in item.inner_text()
+
+
+def test_engine_menu_changes_the_verdicts_and_travels_in_the_share_link(page: Any, browser: Any) -> None:
+    paste(page, SEED)
+    page.fill("#agent", "Googlebot")
+    page.fill("#urls", "/")
+    analysed(page)
+    assert page.locator(".verdict .verdict-word").all_inner_texts() == ["ALLOWED"]
+    options = page.locator("#engine option").all_inner_texts()
+    assert options[0] == "RFC 9309 (default)" and options[-1] == "each crawler's own engine" and "urllib.robotparser" in options
+    page.select_option("#engine", "legacy")
+    analysed(page)
+    assert page.locator(".verdict .verdict-word").all_inner_texts() == ["DISALLOWED"]
+    assert page.locator(".verdict").first.locator(".facts .engine").inner_text() == "urllib.robotparser"
+    assert "first-match" in page.inner_text("#engine-note")
+    # Now the default reading is the one that answers otherwise for `/`.
+    assert reading_rows(page, "/")["rfc9309"][2] and not reading_rows(page, "/")["legacy"][2]
+    # Each crawler by its operator's engine: Google reads `Disallow /oops`, RFC 9309 ignores it.
+    page.select_option("#engine", "operator")
+    paste(page, "User-agent: *\nDisallow /oops\n")
+    page.fill("#urls", "/\n/oops")
+    analysed(page)
+    assert page.locator(".verdict .verdict-word").all_inner_texts() == ["ALLOWED", "DISALLOWED"]
+    page.fill("#agent", "somebot")
+    analysed(page)
+    assert page.locator(".verdict .verdict-word").all_inner_texts() == ["ALLOWED", "ALLOWED"]
+    page.fill("#agent", "Googlebot")
+    analysed(page)
+    page.wait_for_function("() => location.hash.length > 3")
+    other = browser.new_context(locale="en-US").new_page()
+    other.goto(page.url)
+    other.wait_for_selector(".verdict .verdict-word")
+    assert other.input_value("#engine") == "operator"
+    assert other.locator(".verdict .verdict-word").all_inner_texts() == ["ALLOWED", "DISALLOWED"]
+    other.context.close()
+
+
+def test_readings_panel_in_korean(page: Any) -> None:
+    paste(page, SEED)
+    page.fill("#agent", "Googlebot")
+    page.fill("#urls", "/")
+    analysed(page)
+    in_korean(page)
+    assert page.inner_text("#readings-title") == "해석: 엔진마다 어떻게 읽는지"
+    section = page.locator('#readings section.reading[data-url="/"]')
+    assert section.locator(".reading-state").inner_text() == "엔진마다 판정이 다릅니다"
+    assert HANGUL.search(section.locator('tr[data-why="legacy"] td.why').inner_text())
+    assert page.locator("#engine option").first.inner_text() == "RFC 9309 (기본)"

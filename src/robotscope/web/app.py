@@ -39,8 +39,18 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .. import __version__
-from ..analysis import LIMITS, analyse, generate_answer, page_strings, selftest_answer, spec_limits
+from ..analysis import (
+    LIMITS,
+    analyse,
+    engines_list,
+    generate_answer,
+    page_strings,
+    selftest_answer,
+    spec_limits,
+)
 from ..crawlers import PURPOSES, catalogue
+from ..engines import DEFAULT as DEFAULT_ENGINE
+from ..engines import OPERATOR, engines
 from ..generator import DEFAULT_SPEC, PRESETS, InvalidSpec, Spec, preset
 from ..messages import DEFAULT_LANG, LANGS, language
 from ..urls import InvalidURL
@@ -287,7 +297,10 @@ def create_app(
         agent = _string(data, "agent")
         urls = _strings(data, "urls", MAX_URLS)
         paths = _strings(data, "paths", MAX_PATHS)
-        return await compute(analyse, text, agent, urls, paths, _lang(data.get("lang")))
+        engine = _string(data, "engine", DEFAULT_ENGINE)
+        if engine not in (*engines(), OPERATOR):
+            raise ApiError(422, "bad-field", f"`engine` must be one of {', '.join([*engines(), OPERATOR])}")
+        return await compute(analyse, text, agent, urls, paths, _lang(data.get("lang")), None, engine)
 
     async def api_crawlers(request: Request) -> Response:
         return JSONResponse({"purposes": list(PURPOSES), "crawlers": [c.as_dict() for c in catalogue()]})
@@ -306,7 +319,15 @@ def create_app(
 
     async def api_info(request: Request) -> Response:
         return JSONResponse(
-            {"version": __version__, "guarded_fetch": guarded, "fetch": True, "languages": list(LANGS), "presets": list(PRESETS), **LIMITS}
+            {
+                "version": __version__,
+                "guarded_fetch": guarded,
+                "fetch": True,
+                "languages": list(LANGS),
+                "presets": list(PRESETS),
+                "engines": engines_list(_lang(request.query_params.get("lang"))),
+                **LIMITS,
+            }
         )
 
     async def api_strings(request: Request) -> Response:

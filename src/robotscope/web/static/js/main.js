@@ -17,6 +17,7 @@ import { pathsToCheck, renderMatrix } from "./panels/matrix.js";
 import { relangSelftest, renderSelftest, startSelftest } from "./panels/selftest.js";
 import { renderStatus, renderStructure } from "./panels/structure.js";
 import { highlightSelected, renderVerdicts, urlsToCheck } from "./panels/verdicts.js";
+import { renderReadings } from "./panels/readings.js";
 
 const DEBOUNCE_MS = 300; // typing pauses this long before the file is analysed
 const SAMPLE_AGENT = "Googlebot";
@@ -33,7 +34,7 @@ function schedule(delay = DEBOUNCE_MS) {
 
 async function analyse() {
   const mine = ++seq;
-  const body = { text: text(), agent: $("agent").value, urls: urlsToCheck(), paths: pathsToCheck(), lang: lang() };
+  const body = { text: text(), agent: $("agent").value, urls: urlsToCheck(), paths: pathsToCheck(), lang: lang(), engine: $("engine").value };
   const size = new TextEncoder().encode(body.text).length;
   if (size > state.info.max_body) {
     setStatus(t("status.tooLarge", { size: number(size), limit: number(state.info.max_body) }), "error");
@@ -45,6 +46,7 @@ async function analyse() {
     const result = await backend.analyse(body);
     if (mine !== seq) return;
     state.result = result;
+    noteEngine();
     renderResult();
     highlightSelected(result);
     writeShareLink(currentQuery());
@@ -61,6 +63,7 @@ function renderResult() {
   if (!r) return;
   renderStatus(r.structure);
   renderVerdicts(r);
+  renderReadings(r);
   renderFindings(r.findings);
   renderStructure(r.structure);
   renderMatrix(r.matrix);
@@ -73,6 +76,7 @@ async function switchLanguage(code, save) {
   await useLanguage(backend, code);
   if (save) remember(lang());
   $("lang").value = lang();
+  labelEngineMenu();
   renderResult();
   if (state.info.fetch) renderFetch();
   renderSelftest();
@@ -84,7 +88,7 @@ async function switchLanguage(code, save) {
 }
 
 function currentQuery() {
-  return { t: text(), a: $("agent").value, u: $("urls").value, p: $("paths").value, l: lang() };
+  return { t: text(), a: $("agent").value, u: $("urls").value, p: $("paths").value, l: lang(), e: $("engine").value };
 }
 
 /* Puts a share link's input into the page, and its language if it has one. */
@@ -92,6 +96,7 @@ async function openShareLink(link) {
   $("agent").value = link.a;
   $("urls").value = link.u;
   $("paths").value = link.p;
+  if (link.e !== null && [...$("engine").options].some((o) => o.value === link.e)) $("engine").value = link.e;
   setText(link.t);
   if (link.l !== null && link.l !== lang() && state.info.languages.includes(link.l)) await switchLanguage(link.l, false);
 }
@@ -103,6 +108,31 @@ async function linkInAddressBar() {
   } catch (e) {
     return { broken: true };
   }
+}
+
+const OPERATOR = "operator"; // the API's choice "each crawler by its operator's engine"
+
+/* The reading menu: the default engine first (as the server lists it), every other, then "each crawler's own". */
+function fillEngineMenu(engines) {
+  const select = clear($("engine"));
+  for (const e of engines) select.append(el("option", { attrs: { value: e.name }, data: { title: e.title } }));
+  select.append(el("option", { attrs: { value: OPERATOR } }));
+  select.addEventListener("change", () => { noteEngine(); schedule(0); });
+}
+
+/* The menu's words in the current language (engine titles are names: Google, Protego), and the note under it. */
+function labelEngineMenu() {
+  const options = [...$("engine").options];
+  options.forEach((option, i) => {
+    if (option.value === OPERATOR) option.textContent = t("matcher.engineOperator");
+    else option.textContent = i === 0 ? t("matcher.engineDefault", { title: option.dataset.title }) : option.dataset.title;
+  });
+  noteEngine();
+}
+
+function noteEngine() {
+  const chosen = state.result && state.result.engines ? state.result.engines.find((e) => e.name === $("engine").value) : null;
+  $("engine-note").textContent = chosen ? chosen.summary : "";
 }
 
 function fillLanguageMenu(languages) {
@@ -145,10 +175,12 @@ async function start() {
   backend = await createBackend();
   state.info = await backend.info();
   fillLanguageMenu(state.info.languages);
+  fillEngineMenu(state.info.engines);
   const { link, broken } = await linkInAddressBar();
   const linkLang = link && state.info.languages.includes(link.l) ? link.l : null;
   await useLanguage(backend, linkLang || initialLanguage(state.info.languages));
   $("lang").value = lang();
+  labelEngineMenu();
 
   startEditor(schedule);
   for (const id of ["agent", "urls", "paths"]) $(id).addEventListener("input", () => schedule());

@@ -3,12 +3,13 @@
  * A share link keeps the whole input in the URL's fragment, which browsers
  * never send to a server: `#z=` deflate-raw compressed, or `#j=` plain where
  * CompressionStream is missing; both base64url of the JSON
- * {t: robots.txt, a: agent, u: URLs, p: paths, l: language}. Links made
- * before `l` existed still open, in the current language.
+ * {t: robots.txt, a: agent, u: URLs, p: paths, l: language, e: engine}.
+ * Links made before `l` or `e` existed still open, in the current language
+ * and the default reading.
  */
 
 export const state = {
-  info: null, // GET /api/info: version, languages, limits (max_body, max_urls, ...), fetch
+  info: null, // GET /api/info: version, languages, engines, limits (max_body, max_urls, ...), fetch
   result: null, // the last /api/analyse answer; its texts are in result.lang
 };
 
@@ -37,7 +38,7 @@ async function encode(query) {
   return "j=" + base64url(json);
 }
 
-/* The query a fragment holds, every field a string (l null when the link has none);
+/* The query a fragment holds, every field a string (l and e null when the link has none);
  * null when the fragment holds no share link; throws when it holds a broken one. */
 export async function readShareLink(hash) {
   const params = new URLSearchParams(hash.replace(/^#/, ""));
@@ -51,7 +52,8 @@ export async function readShareLink(hash) {
   const data = JSON.parse(new TextDecoder().decode(bytes));
   if (!data || typeof data !== "object") throw new Error("not a share link");
   const text = (key) => (typeof data[key] === "string" ? data[key] : "");
-  return { t: text("t"), a: text("a"), u: text("u"), p: text("p"), l: typeof data.l === "string" ? data.l : null };
+  const optional = (key) => (typeof data[key] === "string" ? data[key] : null);
+  return { t: text("t"), a: text("a"), u: text("u"), p: text("p"), l: optional("l"), e: optional("e") };
 }
 
 let writes = 0;

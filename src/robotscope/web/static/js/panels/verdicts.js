@@ -31,7 +31,8 @@ export function renderVerdicts(result) {
   if (nonBlankLines($("urls").value).length > state.info.max_urls) {
     box.append(el("p", { cls: "hint too-many", text: t("matcher.tooMany", { limit: state.info.max_urls }) }));
   }
-  for (const entry of result.verdicts) box.append(isInvalid(entry) ? invalidCard(entry) : verdictCard(entry));
+  const titles = Object.fromEntries(result.engines.map((e) => [e.name, e.title]));
+  for (const entry of result.verdicts) box.append(isInvalid(entry) ? invalidCard(entry) : verdictCard(entry, titles));
 }
 
 /* Puts the highlight bar on the selected verdict's deciding line (none if it has none). */
@@ -69,7 +70,7 @@ function invalidCard(entry) {
   ]);
 }
 
-function verdictCard(v) {
+function verdictCard(v, titles) {
   const card = el("article", { cls: "verdict " + (v.allowed ? "allowed" : "disallowed"), data: { url: v.url, line: v.line || "" } }, [
     el("header", { cls: "verdict-head" }, [
       el("strong", { cls: "verdict-word", text: v.allowed ? t("verdict.allowed") : t("verdict.disallowed") }),
@@ -78,15 +79,16 @@ function verdictCard(v) {
     el("p", { cls: "reason", text: v.explanation.text }),
   ]);
   if (v.notes.length) card.append(el("ul", { cls: "notes" }, v.notes.map((n) => el("li", { cls: "note", data: { code: n.code }, text: n.text }))));
-  card.append(facts(v), candidates(v));
+  card.append(facts(v, titles), candidates(v));
   // A click anywhere on the card but on a line link selects it.
   card.addEventListener("click", (event) => { if (!event.target.closest("button")) select(v); });
   return card;
 }
 
-function facts(v) {
+function facts(v, titles) {
   const list = el("dl", { cls: "facts" });
   const add = (label, ...value) => list.append(el("dt", { text: label }), el("dd", {}, value));
+  add(t("verdict.engine"), el("span", { cls: "engine", data: { engine: v.engine }, text: titles[v.engine] || v.engine }));
   add(t("verdict.decidingLine"), v.line ? lineLink(v.line, lineText(v.line), () => select(v)) : el("span", { text: t("verdict.noLine") }));
   add(t("verdict.token"), el("code", { text: v.agent_token || "—" }));
   const groups = v.group_lines.length ? v.group_lines.map((n) => linkTo(n)) : [el("span", { text: t("verdict.noGroup") })];
