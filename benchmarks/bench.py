@@ -46,6 +46,15 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 CORPUS = os.path.join(os.path.dirname(HERE), "tests", "corpus", "robots")
 AGENT = "Googlebot"
 BASELINE = "protego"  # every ratio is against this library
+# The crawler workload: a few dozen URLs for one or two crawlers per host.
+WORKLOAD_AGENTS = ("Googlebot", "ExampleUnknownCrawler")
+WORKLOAD_URLS = 20
+# A large file: 20,000 wildcard rules, one long URL (8,020 characters) that meets many of them.
+BIG_RULES = 20_000
+BIG_URL_CHARS = 8_020
+# Distinct User-Agent strings of one crawler (a log audit) against the largest real file.
+UA_COUNT = 2_000
+UA_FILE = "docs.oracle.com"
 
 ADV_ROBOTS = "User-agent: *\nDisallow: /*a*a*a*a*a*a*a*a*a*a*a*a*b\n"
 ADV_HOST = "https://example.com"
@@ -97,6 +106,17 @@ class Lib:
     def check_one(self, obj: Any, url: str) -> bool:
         raise NotImplementedError
 
+    # The crawler workload: each file parsed once, then WORKLOAD_URLS URLs for each of
+    # WORKLOAD_AGENTS (a library built per agent builds one object per agent at parse).
+    def workload_parse(self, inputs: list[Any]) -> list[Any]:
+        return self.parse_all(inputs)
+
+    def workload_check(self, objs: list[Any], urls: list[list[str]]) -> None:
+        raise NotImplementedError
+
+    def check_agent(self, obj: Any, agent: str, url: str) -> bool:
+        raise NotImplementedError
+
 
 def _decode(raw: bytes) -> str:
     # Protego and Google's binding take str; the caller decodes. This is done
@@ -126,6 +146,24 @@ class Robotscope(Lib):
     def check_one(self, obj: Any, url: str) -> bool:
         return obj.can_fetch(AGENT, url)
 
+    def workload_check(self, objs: list[Any], urls: list[list[str]]) -> None:
+        for obj, us in zip(objs, urls):
+            f = obj.can_fetch
+            for agent in WORKLOAD_AGENTS:
+                for u in us:
+                    f(agent, u)
+
+    def workload_verdict(self, objs: list[Any], urls: list[list[str]]) -> None:
+        """The full proof (deciding rule, line, every candidate) for the same checks."""
+        for obj, us in zip(objs, urls):
+            f = obj.verdict
+            for agent in WORKLOAD_AGENTS:
+                for u in us:
+                    f(agent, u)
+
+    def check_agent(self, obj: Any, agent: str, url: str) -> bool:
+        return obj.can_fetch(agent, url)
+
 
 class ProtegoLib(Lib):
     key, title, dist, pure_python = "protego", "Protego", "Protego", True
@@ -151,6 +189,16 @@ class ProtegoLib(Lib):
 
     def check_one(self, obj: Any, url: str) -> bool:
         return obj.can_fetch(url, AGENT)
+
+    def workload_check(self, objs: list[Any], urls: list[list[str]]) -> None:
+        for obj, us in zip(objs, urls):
+            f = obj.can_fetch
+            for agent in WORKLOAD_AGENTS:
+                for u in us:
+                    f(u, agent)
+
+    def check_agent(self, obj: Any, agent: str, url: str) -> bool:
+        return obj.can_fetch(url, agent)
 
 
 class GoogleLib(Lib):
@@ -183,6 +231,16 @@ class GoogleLib(Lib):
     def check_one(self, obj: Any, url: str) -> bool:
         return self.matcher.is_allowed(obj, AGENT, url)
 
+    def workload_check(self, objs: list[Any], urls: list[list[str]]) -> None:
+        f = self.matcher.is_allowed
+        for text, us in zip(objs, urls):
+            for agent in WORKLOAD_AGENTS:
+                for u in us:
+                    f(text, agent, u)
+
+    def check_agent(self, obj: Any, agent: str, url: str) -> bool:
+        return self.matcher.is_allowed(obj, agent, url)
+
 
 class TextingRobots(Lib):
     key, title, dist = "texting_robots", "texting_robots (Rust)", "texting-robots-py"
@@ -206,6 +264,17 @@ class TextingRobots(Lib):
 
     def check_one(self, obj: Any, url: str) -> bool:
         return obj.allowed(url)
+
+    def workload_parse(self, inputs: list[Any]) -> list[Any]:
+        r = self.cls
+        return [[r(agent, x) for agent in WORKLOAD_AGENTS] for x in inputs]
+
+    def workload_check(self, objs: list[Any], urls: list[list[str]]) -> None:
+        for per_agent, us in zip(objs, urls):
+            for obj in per_agent:
+                f = obj.allowed
+                for u in us:
+                    f(u)
 
 
 LIB_CLASSES = [Robotscope, ProtegoLib, GoogleLib, TextingRobots]
@@ -376,6 +445,88 @@ def bench_checks(lib: Lib, inputs: list[Any], urls: list[list[str]], reps: int) 
         "steady_checks_per_s": n / min(warm),
         "reps": reps,
     }
+
+
+def bench_workload(lib: Lib, inputs: list[Any], urls: list[list[str]], reps: int) -> dict[str, Any]:
+    """The crawler workload: parse each file, then WORKLOAD_URLS URLs x WORKLOAD_AGENTS, timed from the first check.
+
+    The parse and the checks are timed separately (a lazily built index is
+    inside the first pass, as it is for every library); `verdict_*` is
+    robotscope's full proof on the same checks.
+    """
+    n = sum(map(len, urls)) * len(WORKLOAD_AGENTS)
+    parse = min(timed(lambda: lib.workload_parse(inputs))[0] for _ in range(reps))
+    out: dict[str, Any] = {"files": len(inputs), "checks": n, "parse_files_per_s": len(inputs) / parse}
+    runs = [("", lib.workload_check)]
+    verdict = getattr(lib, "workload_verdict", None)
+    if verdict is not None:
+        runs.append(("verdict_", verdict))
+    for prefix, run in runs:
+        cold, warm = [], []
+        for _ in range(reps):
+            objs = lib.workload_parse(inputs)  # untimed: fresh objects for a true first pass
+            cold.append(timed(lambda objs=objs, run=run: run(objs, urls))[0])
+            warm.append(timed(lambda objs=objs, run=run: run(objs, urls))[0])
+            del objs
+        out[prefix + "first_pass_checks_per_s"] = n / min(cold)
+        out[prefix + "steady_checks_per_s"] = n / min(warm)
+    return out
+
+
+def big_rules_file() -> bytes:
+    """BIG_RULES wildcard rules under `*`, each a different literal after `*` (the shape that defeats a prefix index).
+
+    Under the 500 KiB parse limit, so every library applies every rule.
+    """
+    lines = ["User-agent: *"]
+    lines += [f"Disallow: /*w{i:04x}*.{'pdf$' if i % 2 else 'doc'}" for i in range(BIG_RULES)]
+    return ("\n".join(lines) + "\n").encode()
+
+
+def big_url(i: int) -> str:
+    """A URL of BIG_URL_CHARS characters on a new host each time (no URL cache can answer it).
+
+    Its segments look like the rules' literals, and three of them are: three
+    rules' literals occur, and one of those rules matches.
+    """
+    segments = [f"v{k:04x}" for k in range(BIG_URL_CHARS // 6)]
+    segments[100], segments[700], segments[-2] = "w0010", "w0101", "w0ab1"
+    host = f"https://h{i}.example.com"
+    return host + ("/" + "/".join(segments))[: BIG_URL_CHARS - len(host) - 4] + ".pdf"
+
+
+def child_big(key: str, verdict: bool) -> dict[str, Any]:
+    """One library on the big file, in a fresh process: the first check (index built) and then the time per check."""
+    lib = make_lib(key)
+    if not lib.available:
+        return {"error": lib.error}
+    obj = lib.parse_all([lib.native(big_rules_file())])[0]
+    check = (lambda o, u: o.verdict(AGENT, u)) if verdict else lib.check_one
+    gc.disable()
+    t0 = time.perf_counter()
+    check(obj, big_url(0))
+    first = time.perf_counter() - t0
+    best, total, reps = float("inf"), 0.0, 0
+    while (total < 1.0 and reps < 50) or reps < 3:
+        reps += 1
+        t0 = time.perf_counter()
+        check(obj, big_url(reps))
+        dt = time.perf_counter() - t0
+        best, total = min(best, dt), total + dt
+    return {"first_check_seconds": first, "seconds_per_check": best, "reps": reps}
+
+
+def bench_user_agents(lib: Lib) -> dict[str, Any] | None:
+    """UA_COUNT distinct User-Agent strings of Googlebot, one check each, against UA_FILE (parsed untimed)."""
+    path = os.path.join(CORPUS, UA_FILE)
+    if not os.path.exists(path):
+        return None
+    with open(path, "rb") as fh:
+        obj = lib.parse_all([lib.native(fh.read())])[0]
+    agents = [f"Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html) r{i}" for i in range(UA_COUNT)]
+    url = "https://" + UA_FILE + "/en/java/javase/21/docs/api/index.html"
+    seconds = timed(lambda: [lib.check_agent(obj, agent, url) for agent in agents])[0]
+    return {"agents": UA_COUNT, "seconds": seconds}
 
 
 def bench_lint(corpus: list[tuple[str, bytes]]) -> dict[str, Any] | None:
@@ -683,6 +834,51 @@ def build_table(results: dict[str, Any], libs: list[Lib], cfg: dict[str, Any]) -
     return "\n".join(lines) + "\n\n" + "\n".join(f"- {n}" for n in notes)
 
 
+def workload_table(results: dict[str, Any], libs: list[Lib]) -> str:
+    """The crawler workload, the big file and the User-Agent strings, as ratios against Protego."""
+    keys = [lib.key for lib in libs if lib.available]
+    titles = {lib.key: lib.title for lib in libs}
+    wl, big, agents = results["workload"], results["big"], results["agents"]
+    base = wl.get(BASELINE, {})
+
+    def rate(k: str, field: str, base_field: str | None = None) -> str:
+        r = wl.get(k, {})
+        if field not in r:
+            return ""
+        b = base.get(base_field or field)
+        return fmt_rate(r[field]) + fmt_ratio(r[field] / b if b else None)
+
+    def seconds(r: dict[str, Any] | None, field: str, b: dict[str, Any] | None) -> str:
+        if r is None or field not in r:
+            return "" if r is None else ("timed out" if "timeout" in r else "error: " + str(r.get("error", ""))[:40])
+        ratio = b[field] / r[field] if b and field in b and r[field] > 0 else None
+        return fmt_time(r[field]) + fmt_ratio(ratio)
+
+    rows = [
+        ("Parse, files/s", {k: rate(k, "parse_files_per_s") for k in keys}),
+        ("`can_fetch`, first pass", {k: rate(k, "first_pass_checks_per_s") for k in keys}),
+        ("`can_fetch`, steady state", {k: rate(k, "steady_checks_per_s") for k in keys}),
+        ("`verdict()` (full proof), first pass, vs Protego's `can_fetch`", {k: rate(k, "verdict_first_pass_checks_per_s", "first_pass_checks_per_s") for k in keys}),
+        ("`verdict()` (full proof), steady state, vs Protego's `can_fetch`", {k: rate(k, "verdict_steady_checks_per_s", "steady_checks_per_s") for k in keys}),
+        (f"{BIG_RULES:,} wildcard rules, {BIG_URL_CHARS:,}-char URL: first check", {k: seconds(big.get(k), "first_check_seconds", big.get(BASELINE)) for k in keys}),
+        ("... then per check", {k: seconds(big.get(k), "seconds_per_check", big.get(BASELINE)) for k in keys}),
+        ("... `verdict()`: first check, vs Protego's `can_fetch`", {"robotscope": seconds(big.get("robotscope_verdict"), "first_check_seconds", big.get(BASELINE))}),
+        ("... `verdict()` per check, vs Protego's `can_fetch`", {"robotscope": seconds(big.get("robotscope_verdict"), "seconds_per_check", big.get(BASELINE))}),
+        (f"{UA_COUNT:,} User-Agent strings of Googlebot vs {UA_FILE}, one check each", {k: seconds(agents.get(k), "seconds", agents.get(BASELINE)) for k in keys}),
+    ]
+    head = "| Crawler workload (×N = vs Protego) | " + " | ".join(titles[k] for k in keys) + " |"
+    lines = [head, "|---|" + "---|" * len(keys)]
+    lines += [f"| {label} | " + " | ".join(cells.get(k, "") for k in keys) + " |" for label, cells in rows]
+    notes = [
+        (f"Workload: every corpus file parsed, then {WORKLOAD_URLS} URLs x {len(WORKLOAD_AGENTS)} agents "
+        f"({', '.join(WORKLOAD_AGENTS)}) per file; the first pass is timed from the first check, so lazily built "
+        "indexes are inside it; texting_robots builds one object per agent at parse; Google re-parses on every call."),
+        (f"Big file: `User-agent: *` and {BIG_RULES:,} rules `Disallow: /*/wNNNNN/*.pdf$` (or `.doc`), each library in a "
+        "fresh process; per check = best of the checks after the first, each URL on a new host."),
+    ]
+    return "\n".join(lines) + "\n\n" + "\n".join(f"- {n}" for n in notes)
+
+
 # --------------------------------------------------------------------------
 # Main
 # --------------------------------------------------------------------------
@@ -700,6 +896,8 @@ def main(argv: list[str] | None = None) -> int:
         kind, key, *rest = args.child
         if kind == "adversarial":
             out = child_adversarial(key, int(rest[0]))
+        elif kind == "big":
+            out = child_big(key, rest[0] == "verdict")
         else:
             out = child_memory(key, int(rest[0]), rest[1] == "trace")
         print(json.dumps(out))
@@ -773,10 +971,29 @@ def main(argv: list[str] | None = None) -> int:
             r.update({k: v for k, v in t.items() if k.startswith("traced")})
         results["memory"][lib.key] = r
 
+    wl_urls = [u[:WORKLOAD_URLS] for u in urls]
+    results["workload"], results["big"], results["agents"] = {}, {}, {}
+    for lib in libs:
+        if not lib.available:
+            continue
+        print(f"... {lib.title}: crawler workload, big file, User-Agent strings", file=sys.stderr, flush=True)
+        idx, inputs, _ = usable_inputs(lib, corpus)
+        results["workload"][lib.key] = bench_workload(lib, inputs, [wl_urls[i] for i in idx], cfg["check_reps"])
+        del inputs
+        results["big"][lib.key] = run_child(["big", lib.key, "can_fetch"], 120)
+        if lib.key == "robotscope":
+            results["big"]["robotscope_verdict"] = run_child(["big", lib.key, "verdict"], 120)
+        try:
+            results["agents"][lib.key] = bench_user_agents(lib)
+        except NotImplementedError:  # built per agent: no one object to ask about many agents
+            pass
+
     results["lint"] = bench_lint(corpus)
 
     print()
     print(build_table(results, libs, cfg))
+    print()
+    print(workload_table(results, libs))
     for k, failed in results["failures"].items():
         if failed:
             print(f"- {k}: {failed} files raised on parse and were left out of its rows.")

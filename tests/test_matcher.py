@@ -85,7 +85,9 @@ def test_many_anywhere_rules_are_ruled_out_together_and_still_decide() -> None:
         "User-agent: *\nDisallow: /*.pdf$\nDisallow: /*?\nDisallow: */feed/\nDisallow: /*sessionid\n"
         "Allow: /*?page=\nDisallow: /private/\nAllow: /$\n"
     )
-    robots = parse(text)
+    assert parse(text).rules_for("bot")._filter is None  # a small set: scanning costs less than a regex
+    padding = "".join(f"Disallow: /k{i}/\n" for i in range(40))  # a large set, after the lines the cases name
+    robots = parse(text + padding)
     assert robots.rules_for("bot")._filter is not None  # six required literals: one regex rules them out
     cases = {
         "/a/report.pdf": (False, 2),

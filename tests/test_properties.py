@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
+from collections.abc import Iterator
 from functools import cache
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from robotscope import LineKind, Robots, Verdict, lint, parse
+from robotscope import LineKind, Robots, Verdict, lint, matcher, parse
 from robotscope.compare import agents_named, diff, matrix, probe_urls
 from robotscope.crawlers import catalogue
 from robotscope.generator import InvalidSpec, Spec, build
@@ -142,6 +144,32 @@ def test_normalise_is_idempotent(text: str) -> None:
     assert re.fullmatch(r"[!-~]*", once)
 
 
+@contextlib.contextmanager
+def bucketed() -> Iterator[None]:
+    """Every rule set built in per-two-character buckets, as large sets are, however few its rules."""
+    saved, matcher._SMALL = matcher._SMALL, 0
+    try:
+        yield
+    finally:
+        matcher._SMALL = saved
+
+
+@contextlib.contextmanager
+def literal_indexed() -> Iterator[None]:
+    """Bucketed, and the key-less rules found through their literals, as hundreds of them are."""
+    saved = matcher._LITERAL_INDEX_FROM
+    matcher._LITERAL_INDEX_FROM = 1
+    try:
+        with bucketed():
+            yield
+    finally:
+        matcher._LITERAL_INDEX_FROM = saved
+
+
+# A small set (one bucket), the bucketed layout, and key-less rules indexed by literal.
+LAYOUTS = (contextlib.nullcontext, bucketed, literal_indexed)
+
+
 # Patterns that can match anywhere (led by `*` or `/*`), many at once: the matcher's
 # fast path then rules them out with one regex before scanning the keyed rules.
 anywhere_patterns = st.tuples(st.sampled_from(["*", "/*"]), patterns).map("".join)
@@ -149,8 +177,10 @@ anywhere_patterns = st.tuples(st.sampled_from(["*", "/*"]), patterns).map("".joi
 
 @given(st.lists(st.tuples(st.booleans(), anywhere_patterns | patterns), min_size=4, max_size=12), paths)
 def test_fast_path_equals_the_full_verdict_with_many_anywhere_rules(rule_list: list[tuple[bool, str]], path: str) -> None:
-    robots = parse(robots_text(rule_list))
-    assert robots.can_fetch("bot", path) == robots.verdict("bot", path).allowed
+    for layout in LAYOUTS:
+        with layout():
+            robots = parse(robots_text(rule_list))
+            assert robots.can_fetch("bot", path) == robots.verdict("bot", path).allowed
 
 
 # Rules that match every target (kept aside by the fast path as a fallback) and
@@ -168,10 +198,12 @@ one_bucket = st.lists(st.sampled_from(list("ab/*$")), max_size=5).map(lambda par
 def test_fast_path_picks_the_rule_the_full_verdict_picks(
     bucket: list[tuple[bool, str]], others: list[tuple[bool, str]], path: str
 ) -> None:
-    robots = parse(robots_text(bucket + others))
-    verdict = robots.verdict("bot", path)
-    best = verdict.candidates[0] if verdict.candidates else None
-    assert robots.rules_for("bot").winner(verdict.target) == best
+    for layout in LAYOUTS:
+        with layout():
+            robots = parse(robots_text(bucket + others))
+            verdict = robots.verdict("bot", path)
+            best = verdict.candidates[0] if verdict.candidates else None
+            assert robots.rules_for("bot").winner(verdict.target) == best
 
 
 @given(
@@ -181,11 +213,13 @@ def test_fast_path_picks_the_rule_the_full_verdict_picks(
 @settings(max_examples=300)
 def test_candidates_are_every_rule_that_matches_best_first(rule_list: list[tuple[bool, str]], path: str) -> None:
     # The definition: every non-empty rule of the group, tried with the naive matcher.
-    robots = parse(robots_text(rule_list))
-    verdict = robots.verdict("bot", path)
-    every_rule = [r for g in robots.groups for r in g.rules if r.normalised]
-    expected = sorted((r for r in every_rule if reference_match(r.normalised, verdict.target)), key=priority)
-    assert verdict.candidates == tuple(expected)
+    for layout in LAYOUTS:
+        with layout():
+            robots = parse(robots_text(rule_list))
+            verdict = robots.verdict("bot", path)
+            every_rule = [r for g in robots.groups for r in g.rules if r.normalised]
+            expected = sorted((r for r in every_rule if reference_match(r.normalised, verdict.target)), key=priority)
+            assert verdict.candidates == tuple(expected)
 
 
 # --- Never raises: every pure function a front end calls on file content -------------

@@ -6,16 +6,17 @@ allowed. Section 2.2.2: the longest matching pattern wins, an allow wins a
 tie with a disallow, no match means allowed, and /robots.txt is implicitly
 allowed.
 
-A `RuleSet` holds one crawler's merged rules, grouped by the first two
+A `RuleSet` holds one crawler's merged rules. A small set is one bucket,
+sorted best first once; a larger one groups its rules by the first two
 characters of their literal start: a target only meets the rules of its own
 two characters and those that can match anywhere (led by `*` or `/*`, key
-""). A group becomes a bucket on first use: its rules sorted best first, so
-the first that matches decides; one `str.startswith` with a tuple rules out
-a whole bucket, large buckets are indexed by plain prefix, and the rules
-that can match anywhere are ruled out together by a test of the literals
-they need. A rule that matches every target (`Allow: /`) is kept aside and
-decides only when no better rule matches. `winner` is the fast path;
-`candidates` (for full verdicts) tries every rule of the same two groups.
+""), and a group becomes a bucket on first use. One `str.startswith` with a
+tuple rules out a whole bucket, large buckets are indexed by plain prefix,
+and the rules that can match anywhere are ruled out together by a test of
+the literals they need. A rule that matches every target (`Allow: /`) is
+kept aside and decides only when no better rule matches. `winner` is the
+fast path; `candidates` (for full verdicts, the explain path) uses the same
+buckets, index and filter but collects every rule that matches.
 """
 
 from __future__ import annotations
@@ -25,13 +26,15 @@ import re
 import sys
 from array import array
 from bisect import bisect_left
-from collections.abc import Callable
-from itertools import groupby
-from operator import itemgetter
-from typing import Any
+from collections import Counter
+from collections.abc import Callable, Sequence
+from itertools import chain, groupby, repeat
+from operator import add, itemgetter, mul
+from typing import Any, NamedTuple
 
 from .model import Group, Reason, Rule, Verdict
 from .patterns import Pattern, compile_pattern, matches, matches_every_target
+from .urls import plain_target
 from .urls import target as url_target
 
 _ROBOTS_TXT = "/robots.txt"
@@ -46,6 +49,20 @@ def select_groups(groups: tuple[Group, ...], token: str) -> tuple[Group, ...]:
 def priority(rule: Rule) -> tuple[int, bool, int]:
     """Sort key putting the rule that wins first: longest, then allow, then earliest."""
     return (-len(rule.normalised), not rule.allow, rule.line)  # len(): `length` is a property
+
+
+_ALLOW = itemgetter(0)
+_NORMALISED = itemgetter(3)
+
+
+def best_first(rules: Sequence[Rule]) -> list[Rule]:
+    """`sorted(rules, key=priority)` for rules given in file order, with the keys computed in C.
+
+    Twice the length plus one for an allow orders longest first, allow before
+    disallow; the stable sort keeps file order among equals.
+    """
+    keys = list(map(add, map(mul, map(len, map(_NORMALISED, rules)), repeat(2)), map(_ALLOW, rules)))
+    return list(map(rules.__getitem__, sorted(range(len(rules)), key=keys.__getitem__, reverse=True)))
 
 
 def is_robots_txt(target: str) -> bool:
@@ -70,7 +87,7 @@ def outcome(rule: Rule | None, target: str, grouped: bool) -> tuple[bool, Reason
 # Rule shapes, cheapest test first; the two-piece globs (`/*.pdf$`, `/*?`)
 # are common enough to test inline rather than through `matches`.
 _PREFIX, _EXACT, _STAR, _STAR_END, _GLOB = range(5)
-# (literal start, shape, last piece (a glob: its longest later piece), glob pattern or None, rule)
+# (literal start, shape, last piece (a glob: its longest later piece), pattern (None when plain), rule)
 _Entry = tuple[str, int, str, "Pattern | None", Rule]
 _MAX_BUCKETS = 512
 
@@ -89,24 +106,29 @@ def _entry(rule: Rule) -> _Entry:
         # A glob keeps its longest later piece: one `in` rules out most targets
         # before the full match (`/*?*sort_by=` needs `sort_by=`).
         return (pieces[0], _GLOB, max(pieces[1:], key=len), pattern, rule)
-    return (pieces[0], shape, pieces[-1], None, rule)  # the shape and pieces say it all
+    return (pieces[0], shape, pieces[-1], pattern, rule)  # the shape and pieces say it all
 
 
 _END = "\x00"  # marks "at the end of the target" in a literal trie
 
 
-def _required(rule: Rule) -> str | None:
-    """A literal every target the rule matches contains (ending in _END when it must end the target).
+def _needed(pattern: Pattern) -> list[str]:
+    """Every literal a target must contain for the pattern to match it (ending in _END: must end it)."""
+    pieces = [p for p in pattern.pieces[1:] if p]
+    if pattern.anchored:
+        last = pattern.pieces[-1]
+        pieces = [*pieces[:-1], last + _END] if len(pattern.pieces) > 1 and last else [*pieces, pattern.pieces[0] + _END]
+    return pieces
+
+
+def _required(needed: list[str]) -> str | None:
+    """The one literal the regex filter looks for: the end of the target if it is fixed, else the longest.
 
     None when the rule can match a target without one (e.g. `Disallow: /`).
     """
-    pattern = compile_pattern(rule.normalised)
-    pieces = [p for p in pattern.pieces[1:] if p]
-    if not pieces:
-        return None if not pattern.anchored else pattern.pieces[0] + _END
-    if pattern.anchored and pattern.pieces[-1]:
-        return pattern.pieces[-1] + _END
-    return max(pieces, key=len)
+    if not needed:
+        return None
+    return needed[-1] if needed[-1].endswith(_END) else max(needed, key=len)
 
 
 def _union(literals: set[str]) -> str:
@@ -136,12 +158,17 @@ def _union(literals: set[str]) -> str:
     return emit(sorted(literals))
 
 
-def _bucket_key(rule: Rule) -> str:
-    """The first two characters every target the rule matches starts with ("" if not fixed)."""
-    head = rule.normalised[:2]
-    if "*" in head or "$" in head:  # `$` as the end anchor or as a literal (`/$x` starts `/%24`)
-        head = compile_pattern(rule.normalised).pieces[0][:2]
-    return head if len(head) == 2 else ""
+def _bucket_keys(rules: Sequence[Rule]) -> list[str]:
+    """For each rule, the first two characters every target it matches starts with ("" if not fixed)."""
+    keys = []
+    for normalised in map(_NORMALISED, rules):
+        head = normalised[:2]
+        if "*" in head:
+            head = ""  # the literal start is at most one character
+        elif "$" in head:  # the end anchor, or a literal (`/$x` starts `/%24`)
+            head = compile_pattern(normalised).pieces[0][:2]
+        keys.append(head if len(head) == 2 else "")
+    return keys
 
 
 # Required literals of the key-less rules from which one regex search rules
@@ -156,8 +183,8 @@ _INDEX_FROM = 24
 
 # A bucket, as a plain list (indexing is cheaper than named attributes on this path):
 # every keyed rule's literal start (one `startswith` rules them all out); for large
-# buckets the lengths of the indexed plain prefixes, longest first, and the best rule
-# of each prefix; the keyed rules not indexed, in priority order; and those merged
+# buckets the lengths of the indexed plain prefixes, longest first, and the rules of
+# each prefix, best first; the keyed rules not indexed, in priority order; and those merged
 # with the key-less rules, in priority order (None until a target needs them).
 _Keyed = list[Any]
 
@@ -168,7 +195,7 @@ def _by_priority(entry: _Entry) -> tuple[int, bool, int]:
 
 def _keyed(entries: list[_Entry], anywhere: list[_Entry]) -> _Keyed:
     starts = tuple(e[0] for e in entries)
-    prefixes: dict[str, Rule] = {}
+    prefixes: dict[str, list[Rule]] = {}
     others = entries
     if len(entries) >= _INDEX_FROM:
         others = []
@@ -177,7 +204,7 @@ def _keyed(entries: list[_Entry], anywhere: list[_Entry]) -> _Keyed:
             # A plain prefix competes with its own length, so the longest one that
             # begins the target is its best; `/a*` (length 3, start `/a`) is not plain.
             if shape == _PREFIX and len(rule.normalised) == len(first):
-                prefixes.setdefault(first, rule)  # entries come best first
+                prefixes.setdefault(first, []).append(rule)  # entries come best first
             else:
                 others.append(entry)
     merged = None if anywhere and others else others or anywhere
@@ -187,25 +214,119 @@ def _keyed(entries: list[_Entry], anywhere: list[_Entry]) -> _Keyed:
 _NO_RULES: _Keyed = _keyed([], [])
 
 
+def _entry_matches(entry: _Entry, target: str) -> bool:
+    """Whether one entry's rule matches `target` (the explain path; `RuleSet.winner` inlines the same tests)."""
+    first, shape, last, pattern, _ = entry
+    if not target.startswith(first):
+        return False
+    if shape == _PREFIX:
+        return True
+    if shape == _STAR:
+        return target.find(last, len(first)) >= 0
+    if shape == _STAR_END:
+        return target.endswith(last) and len(target) - len(last) >= len(first)
+    if shape == _EXACT:
+        return target == first
+    return last in target and matches(pattern, target)  # type: ignore[arg-type]
+
+
+class _Contains(NamedTuple):
+    """The anywhere filter for one required literal: in the target."""
+
+    literal: str
+
+    def __call__(self, target: str) -> bool:
+        return self.literal in target
+
+
+class _EndsWith(NamedTuple):
+    """The anywhere filter for one required literal that must end the target."""
+
+    suffix: str
+
+    def __call__(self, target: str) -> bool:
+        return target.endswith(self.suffix)
+
+
+# Key-less rules from which their literals are indexed (`_LiteralIndex`) rather than
+# ruled out by one regex: a regex of thousands of literals takes a second to compile.
+_LITERAL_INDEX_FROM = 256
+_GRAM = 3  # literals are indexed by their first (or, when they end the target, last) characters
+
+
+class _LiteralIndex:
+    """Which of many key-less rules can match a target, found from the literals each needs.
+
+    Each rule is filed under the rarest of the literals it needs (so ten
+    thousand `/*wNNNN*.pdf$` rules are told apart by `wNNNN`, not lumped
+    under `.pdf`). `entries(target)` gives, best first, the rules whose
+    literal the target contains (or ends with): the target's distinct
+    three-character pieces meet the literals' heads in one set intersection,
+    so the cost grows with the target, not with the number of rules. A
+    rule's entry is built the first time a target can meet it.
+    """
+
+    __slots__ = ("_built", "_heads", "_rules", "_short", "_tails")
+
+    def __init__(self, rules: list[Rule], needs: list[list[str]]) -> None:
+        self._rules = rules  # best first
+        self._built: dict[int, _Entry] = {}
+        self._heads: dict[str, list[tuple[str, int]]] = {}
+        self._tails: dict[str, list[tuple[str, int]]] = {}
+        self._short: list[tuple[str, bool, int]] = []  # shorter than a piece: tested one by one
+        counts = Counter(chain.from_iterable(needs))
+        for position, literals in enumerate(needs):
+            literal = literals[0] if len(literals) == 1 else min(literals, key=counts.__getitem__)
+            end = literal.endswith(_END)
+            text = literal[:-1] if end else literal
+            if len(text) < _GRAM:
+                self._short.append((text, end, position))
+            elif end:
+                self._tails.setdefault(text[-_GRAM:], []).append((text, position))
+            else:
+                self._heads.setdefault(text[:_GRAM], []).append((text, position))
+
+    def entries(self, target: str) -> list[_Entry]:
+        found = [p for text, end, p in self._short if (target.endswith(text) if end else text in target)]
+        found += [p for text, p in self._tails.get(target[-_GRAM:], ()) if target.endswith(text)]
+        pieces = {target[i : i + _GRAM] for i in range(len(target) - _GRAM + 1)}
+        for head in pieces.intersection(self._heads):
+            found += [p for text, p in self._heads[head] if text in target]
+        found.sort()
+        built = self._built
+        return [built.get(p) or built.setdefault(p, _entry(self._rules[p])) for p in found]
+
+
+# Rule sets of at most this many rules keep all their rules in one bucket, built at
+# once: on the corpus most crawlers' rules are this few, and building buckets per
+# two characters costs more than it saves for them.
+_SMALL = 16
+
+
 class RuleSet:
     """The rules that apply to one crawler (its groups merged), indexed for matching.
 
-    Rules are grouped by the first two characters of their literal start: a
-    rule whose start has two or more characters can only match targets that
-    begin with those two; shorter starts (key "") can match any. A group is
-    sorted into a bucket on first use, so work and memory grow only with the
-    parts of a site that are actually checked; `rules` (all of them, best
-    first) is sorted on demand too.
+    A small set (at most `_SMALL` rules) is one bucket, sorted once. A larger
+    one groups its rules by the first two characters of their literal start:
+    a rule whose start has two or more characters can only match targets
+    that begin with those two; shorter starts (key "") can match any. A
+    group is sorted into a bucket on first use, so work and memory grow only
+    with the parts of a site that are actually checked; `rules` (all of
+    them, best first) is sorted on demand too.
     """
 
     __slots__ = (
         "_anywhere",
         "_buckets",
+        "_everything",
         "_fallback",
         "_filter",
+        "_given",
         "_grouped",
         "_keys",
+        "_literals",
         "_no_keyed",
+        "_one",
         "_rules",
         "_starts",
         "group_lines",
@@ -221,32 +342,52 @@ class RuleSet:
         # RFC 9309, Section 2.2.2: an empty pattern matches nothing.
         rules = [r for g in groups for r in g.rules if r.normalised]
         self.has_rules = bool(rules)
+        self._given = rules
         self._rules: tuple[Rule, ...] | None = None  # all of them best first, sorted on demand
-        # The rules grouped by key (a stable sort keeps each key's rules in file order,
-        # sorted by priority when their bucket is first built), each key's range found
-        # by bisection: a fraction of the memory of a dict of per-key tuples. Key ""
-        # holds the rules that can match any target.
-        pairs = sorted(zip(map(_bucket_key, rules), rules), key=itemgetter(0))
-        keys = [key for key, _ in pairs]
-        self._grouped = tuple(rule for _, rule in pairs)
-        # Interned: the same few keys recur in every file.
-        self._keys = tuple(sys.intern(key) for key in dict.fromkeys(keys) if key)
-        self._starts = array("i", [bisect_left(keys, key) for key in self._keys] + [len(keys)])
-        anywhere = sorted(self._grouped[: self._starts[0]], key=priority)
+        self._buckets: dict[str, _Keyed] = {}
+        small = len(rules) <= _SMALL
+        if small:
+            ordered = best_first(rules)
+            keyed, anywhere = [], []
+            for key, rule in zip(_bucket_keys(ordered), ordered):
+                (keyed if key else anywhere).append(rule)
+            self._grouped: tuple[Rule, ...] = ()
+            self._keys: tuple[str, ...] = ()
+            self._starts = array("i")
+        else:
+            # The rules grouped by key (a stable sort keeps each key's rules in file order,
+            # sorted by priority when their bucket is first built), each key's range found
+            # by bisection: a fraction of the memory of a dict of per-key tuples. Key ""
+            # holds the rules that can match any target.
+            pairs = sorted(zip(_bucket_keys(rules), rules), key=itemgetter(0))
+            keys = [key for key, _ in pairs]
+            self._grouped = tuple(rule for _, rule in pairs)
+            # Interned: the same few keys recur in every file.
+            self._keys = tuple(sys.intern(key) for key in dict.fromkeys(keys) if key)
+            self._starts = array("i", [bisect_left(keys, key) for key in self._keys] + [len(keys)])
+            anywhere = best_first(self._grouped[: self._starts[0]])
         # A rule that matches every target (`Allow: /`, `Disallow: /`, `/*`) decides
         # only when nothing better matches: kept aside (the best of them), it does not
         # make every target meet every rule of its bucket.
         everything: list[Rule] = []
-        others: list[Rule] = []
+        rest: list[Rule] = []
         for rule in anywhere:
-            (everything if matches_every_target(rule.normalised) else others).append(rule)
+            # Only `/`, `*` and `$` can make up a pattern that covers every target.
+            (everything if not rule.normalised.strip("/*$") and matches_every_target(rule.normalised) else rest).append(rule)
+        self._everything = tuple(everything)
         self._fallback = everything[0] if everything else None
-        anywhere = others
-        self._buckets: dict[str, _Keyed] = {}
-        self._anywhere = [_entry(rule) for rule in anywhere]
-        self._filter = self._anywhere_filter(anywhere)
+        needs = [_needed(compile_pattern(rule.normalised)) for rule in rest]
+        if len(rest) >= _LITERAL_INDEX_FROM and all(needs):
+            self._literals: _LiteralIndex | None = _LiteralIndex(rest, needs)
+            self._anywhere: list[_Entry] = []  # the index has them
+            self._filter = None
+        else:
+            self._literals = None
+            self._anywhere = [_entry(rule) for rule in rest]
+            self._filter = self._anywhere_filter({_required(needed) for needed in needs}, small)
         # The bucket of every key no rule starts with (one shared, when there are no key-less rules).
         self._no_keyed = _keyed([], self._anywhere) if self._anywhere else _NO_RULES
+        self._one = _keyed([_entry(rule) for rule in keyed], self._anywhere) if small else None
 
     def with_token(self, token: str) -> RuleSet:
         """The same rules for another crawler that selects the same groups: the index is shared, not rebuilt."""
@@ -257,22 +398,18 @@ class RuleSet:
         return twin
 
     @staticmethod
-    def _anywhere_filter(anywhere: list[Rule]) -> Callable[[str], object] | None:
+    def _anywhere_filter(literals: set[str | None], small: bool) -> Callable[[str], object] | None:
         """A test that is false for every target no key-less rule can match (None: no such test).
 
         One required literal is tested with `in` or `endswith`; many with one
-        regex search. For a few, scanning the rules themselves costs less than
-        compiling a regex would save.
+        regex search. For a few, or in a small set, scanning the rules
+        themselves costs less than compiling a regex would save.
         """
-        literals = {_required(rule) for rule in anywhere}
-        if not literals or None in literals or 1 < len(literals) < _REGEX_FILTER_FROM:
+        if not literals or None in literals or (1 < len(literals) and (small or len(literals) < _REGEX_FILTER_FROM)):
             return None
         if len(literals) == 1:
             literal = str(literals.pop())
-            if literal.endswith(_END):
-                suffix = literal[:-1]
-                return lambda target: target.endswith(suffix)
-            return lambda target: literal in target
+            return _EndsWith(literal[:-1]) if literal.endswith(_END) else _Contains(literal)
         return re.compile("(?s)" + _union(literals)).search  # type: ignore[arg-type]  # None excluded above
 
     def _rules_of(self, key: str) -> tuple[Rule, ...]:
@@ -285,51 +422,76 @@ class RuleSet:
     def _bucket(self, key: str) -> _Keyed:
         """The keyed rules that can match a target starting with `key`, in priority order."""
         rules = self._rules_of(key)
-        keyed = _keyed([_entry(rule) for rule in sorted(rules, key=priority)], self._anywhere) if rules else self._no_keyed
+        keyed = _keyed([_entry(rule) for rule in best_first(rules)], self._anywhere) if rules else self._no_keyed
         if len(self._buckets) >= _MAX_BUCKETS:
             self._buckets.clear()
         self._buckets[key] = keyed
         return keyed
 
+    def _keyed_for(self, target: str) -> _Keyed:
+        if self._one is not None:
+            return self._one
+        return self._buckets.get(target[:2]) or self._bucket(target[:2])
+
     @property
     def rules(self) -> tuple[Rule, ...]:
         """Every rule that applies, best first (empty patterns left out: they match nothing)."""
         if self._rules is None:
-            self._rules = tuple(sorted(self._grouped, key=priority))
+            self._rules = tuple(best_first(self._given))
         return self._rules
 
     def candidates(self, target: str) -> tuple[Rule, ...]:
         """Every rule that matches `target`, best first.
 
-        Only the rules keyed by the target's first two characters and the
-        key-less ones can match it, so only those are tried.
+        The explain path: the same buckets, index and filter as `winner`, so
+        only the rules that can match `target` are tried, but every one of them.
         """
-        possible = (*self._grouped[: self._starts[0]], *self._rules_of(target[:2]))
-        return tuple(sorted((r for r in possible if matches(compile_pattern(r.normalised), target)), key=priority))
+        keyed = self._keyed_for(target)
+        found: list[Rule] = list(self._everything)
+        if target.startswith(keyed[0]):
+            size = len(target)
+            for length in keyed[1]:
+                if length <= size:
+                    found.extend(keyed[2].get(target[:length], ()))
+            # `startswith` first, inline: most entries of a bucket fail it.
+            found.extend(entry[4] for entry in keyed[3] if target.startswith(entry[0]) and _entry_matches(entry, target))
+        anywhere = self._anywhere
+        if self._literals is not None:
+            found.extend(entry[4] for entry in self._literals.entries(target) if _entry_matches(entry, target))
+        elif anywhere and (self._filter is None or self._filter(target)):
+            found.extend(entry[4] for entry in anywhere if target.startswith(entry[0]) and _entry_matches(entry, target))
+        found.sort(key=priority)
+        return tuple(found)
 
     def winner(self, target: str) -> Rule | None:
         """The deciding rule alone (the best matching rule), on the fast path."""
-        keyed = self._buckets.get(target[:2])
+        keyed = self._one
         if keyed is None:
-            keyed = self._bucket(target[:2])
+            keyed = self._buckets.get(target[:2])
+            if keyed is None:
+                keyed = self._bucket(target[:2])
         keyed_possible = target.startswith(keyed[0])  # (see _Keyed for the five fields)
         entries: list[_Entry]
         best: Rule | None = None
+        literals = self._literals
         # Key-less rules (led by `*` or `/*`) can match any target, unless the filter says none can.
-        if self._anywhere and (self._filter is None or self._filter(target)):
+        if literals is None and self._anywhere and (self._filter is None or self._filter(target)):
             entries = keyed[4]
             if entries is None:
                 entries = keyed[4] = list(heapq.merge(keyed[3], self._anywhere, key=_by_priority))
         elif keyed_possible:
             entries = keyed[3]
-        else:
+        elif literals is None:
             return self._fallback
+        else:
+            entries = []
         if keyed_possible and keyed[1]:
             size = len(target)
             for length in keyed[1]:
                 if length <= size:
-                    best = keyed[2].get(target[:length])
-                    if best is not None:
+                    indexed = keyed[2].get(target[:length])
+                    if indexed is not None:
+                        best = indexed[0]
                         break
         # The first rule of `entries` that matches is their best.
         for first, shape, last, pattern, rule in entries:
@@ -350,6 +512,10 @@ class RuleSet:
                 break
         else:
             rule = None  # no entry matched
+        if literals is not None:  # many key-less rules: the first of those the target can meet that matches
+            found = next((entry[4] for entry in literals.entries(target) if _entry_matches(entry, target)), None)
+            if found is not None and (rule is None or priority(found) < priority(rule)):
+                rule = found
         # The best of three: the first matching entry, the indexed prefix, the fallback.
         if rule is None or (best is not None and priority(best) < priority(rule)):
             rule = best
@@ -365,9 +531,14 @@ class RuleSet:
 
     def verdict(self, url: str) -> Verdict:
         """The full verdict for `url`, with every matching rule."""
-        target = url_target(url)
-        candidates = self.candidates(target)
+        plain = plain_target(url)  # url_target(url), its fast path inlined
+        target = url_target(url) if plain is None else plain[1]
+        candidates = self.candidates(target) if self.has_rules else ()
         allowed, reason = outcome(candidates[0] if candidates else None, target, bool(self.groups))
         winner = candidates[0] if reason is Reason.RULE else None
         line = None if winner is None else winner.line
-        return Verdict(allowed, winner, line, reason, self.token, self.group_lines, candidates, url, target)
+        # tuple.__new__: NamedTuple's generated __new__ costs twice as much, on every verdict.
+        return _new_tuple(Verdict, (allowed, winner, line, reason, self.token, self.group_lines, candidates, url, target))
+
+
+_new_tuple = tuple.__new__

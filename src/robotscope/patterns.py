@@ -31,12 +31,18 @@ def compile_pattern(normalised: str) -> Pattern:
     """Split a normalised pattern into its literal pieces and end anchor."""
     anchored = normalised.endswith("$")
     body = normalised[:-1] if anchored else normalised
-    pieces = body.replace("$", "%24").split("*")
+    if "$" in body:
+        body = body.replace("$", "%24")
+    pieces = body.split("*")
     if not anchored:
         # A trailing `*` adds nothing to a prefix match: `/a*` means `/a`.
         while len(pieces) > 1 and pieces[-1] == "":
             pieces.pop()
-    return Pattern(tuple(pieces), anchored)
+    return _new_tuple(Pattern, (tuple(pieces), anchored))
+
+
+# NamedTuple's generated __new__ costs twice as much, and a large file has thousands of patterns.
+_new_tuple = tuple.__new__
 
 
 def matches(pattern: Pattern, target: str) -> bool:

@@ -36,6 +36,8 @@ class Robots:
     """
 
     __slots__ = (
+        "_by_groups",
+        "_by_token",
         "_cut_lines",
         "_limit",
         "_lines",
@@ -73,7 +75,9 @@ class Robots:
         self._overflow: tuple[Line, ...] | None = None
         self._overflow_count: int | None = None
         self._readings: dict[Hashable, Any] = {}  # each engine's parse of the file, made on first use
-        self._rulesets: dict[str | tuple[int, ...], RuleSet] = {}  # by agent, and by selected groups
+        self._rulesets: dict[str, RuleSet] = {}  # by agent string, as asked
+        self._by_token: dict[str, RuleSet] = {}  # by product token
+        self._by_groups: dict[tuple[int, ...], RuleSet] = {}  # by the positions of the groups selected
 
     @property
     def text(self) -> str:
@@ -129,6 +133,21 @@ class Robots:
     def __repr__(self) -> str:
         return f"<Robots {len(self.lines)} lines, {len(self.groups)} groups>"
 
+    def _identity(self) -> tuple[str | bytes, int, int, int]:
+        return self._source, self._limit, self.size, self._cut_lines
+
+    def __eq__(self, other: object) -> bool:
+        """Two parses of the same input (with the same limit) are equal: everything else is derived from it."""
+        return isinstance(other, Robots) and self._identity() == other._identity()
+
+    def __hash__(self) -> int:
+        return hash(self._identity())
+
+    def __reduce__(self) -> tuple[type[Robots], tuple[str | bytes, int, tuple[int, int]]]:
+        # The input alone crosses a process boundary: a few kilobytes, parsed again on
+        # arrival (faster than unpickling groups); the caches are rebuilt on use.
+        return Robots, (self._source, self._limit, (self.size, self._cut_lines))
+
     @property
     def truncated(self) -> bool:
         """True when the input was over the 500 KiB parse limit and its end was ignored."""
@@ -160,20 +179,29 @@ class Robots:
         ruleset = self._rulesets.get(agent)
         if ruleset is None:
             token = product_token(agent)
-            groups = select_groups(self.groups, token)
-            # Crawlers that select the same groups (every crawler the file does not
-            # name gets the `*` groups) share one index; the same dict holds it,
-            # keyed by the groups' positions.
-            positions = tuple(group.position for group in groups)
+            ruleset = self._by_token.get(token)
+            if ruleset is None:
+                ruleset = self._by_token[token] = self._ruleset(token)
+            # Bounded: a log of distinct User-Agent strings must not grow the cache. Only the
+            # strings are dropped; the indexes stay, kept by token and by selected groups.
             if len(self._rulesets) >= _MAX_CACHED_AGENTS:
                 self._rulesets.clear()
-            shared = self._rulesets.get(positions)
-            if shared is None:
-                ruleset = self._rulesets[positions] = RuleSet(token, groups)
-            else:
-                ruleset = shared if shared.token == token else shared.with_token(token)
             self._rulesets[agent] = ruleset
         return ruleset
+
+    def _ruleset(self, token: str) -> RuleSet:
+        """A new RuleSet for `token`, sharing the index of any crawler that selects the same groups."""
+        groups = select_groups(self.groups, token)
+        # Every crawler the file does not name gets the `*` groups: they share one index.
+        positions = tuple(group.position for group in groups)
+        if len(self._by_token) >= _MAX_CACHED_AGENTS:
+            self._by_token.clear()
+        shared = self._by_groups.get(positions)
+        if shared is None:
+            if len(self._by_groups) >= _MAX_CACHED_AGENTS:
+                self._by_groups.clear()
+            shared = self._by_groups[positions] = RuleSet(token, groups)
+        return shared if shared.token == token else shared.with_token(token)
 
     def verdict(self, agent: str, url: str, engine: str | None = None) -> Verdict:
         """Decide whether `agent` may fetch `url`, with the deciding line and every candidate rule.
