@@ -126,3 +126,12 @@ def test_crawlers_selecting_the_same_groups_share_one_index_but_keep_their_token
         verdict = robots.verdict(agent, "/private/x")
         assert (verdict.agent_token, verdict.allowed) == (token, allowed)
     assert robots.verdict("GPTBot", "/private/x").line == 2 and not robots.can_fetch("Googlebot", "/nogoogle/")
+
+
+def test_a_wildcard_before_the_end_anchor_needs_no_particular_ending() -> None:
+    # `*$` ends anywhere: the filter must not ask the target to end in the rule's first piece.
+    robots = parse("User-agent: *\nDisallow: /*?action=*$\nDisallow: /*.pdf$\n")
+    for path, line in {"/x1?action=x1": 2, "/a?action=": 2, "/doc.pdf": 3, "/doc.pdf?x": None, "/plain": None}.items():
+        verdict = robots.verdict("bot", path)
+        assert verdict.line == line, path
+        assert robots.can_fetch("bot", path) is (line is None), path

@@ -183,6 +183,23 @@ def test_fast_path_equals_the_full_verdict_with_many_anywhere_rules(rule_list: l
             assert robots.can_fetch("bot", path) == robots.verdict("bot", path).allowed
 
 
+# Key-less patterns with every kind of ending: open, `$`, `*$` (which ends anywhere), `*`.
+anywhere_endings = st.tuples(st.sampled_from(["*", "/*"]), patterns, st.sampled_from(["", "$", "*$", "*"])).map("".join)
+
+
+@given(st.lists(anywhere_endings, min_size=1, max_size=3), paths)
+@settings(max_examples=500)
+def test_few_anywhere_rules_are_found_by_their_literals(found: list[str], path: str) -> None:
+    # One or a few key-less rules: the fast path rules them out by the literal they need.
+    for layout in LAYOUTS:
+        with layout():
+            robots = parse(robots_text([(False, pattern) for pattern in found]))
+            verdict = robots.verdict("bot", path)
+            expected = [r for g in robots.groups for r in g.rules if r.normalised and reference_match(r.normalised, verdict.target)]
+            assert verdict.candidates == tuple(sorted(expected, key=priority))
+            assert robots.can_fetch("bot", path) == verdict.allowed
+
+
 # Rules that match every target (kept aside by the fast path as a fallback) and
 # many rules of one bucket (which the fast path indexes by plain prefix).
 match_everything = st.sampled_from(["/", "*", "/*", "*$", "**", "/**", "/*$", "/***"])

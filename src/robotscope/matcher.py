@@ -23,14 +23,12 @@ from __future__ import annotations
 
 import heapq
 import re
-import sys
-from array import array
 from bisect import bisect_left
 from collections import Counter
 from collections.abc import Callable, Sequence
 from itertools import chain, groupby, repeat
 from operator import add, itemgetter, mul
-from typing import Any, NamedTuple
+from typing import Any
 
 from .model import Group, Reason, Rule, Verdict
 from .patterns import Pattern, compile_pattern, matches, matches_every_target
@@ -52,6 +50,7 @@ def priority(rule: Rule) -> tuple[int, bool, int]:
 
 
 _ALLOW = itemgetter(0)
+_LINE = itemgetter(2)
 _NORMALISED = itemgetter(3)
 
 
@@ -116,8 +115,10 @@ def _needed(pattern: Pattern) -> list[str]:
     """Every literal a target must contain for the pattern to match it (ending in _END: must end it)."""
     pieces = [p for p in pattern.pieces[1:] if p]
     if pattern.anchored:
-        last = pattern.pieces[-1]
-        pieces = [*pieces[:-1], last + _END] if len(pattern.pieces) > 1 and last else [*pieces, pattern.pieces[0] + _END]
+        if len(pattern.pieces) == 1:
+            return [pattern.pieces[0] + _END]  # `/a$`: the whole target
+        if pattern.pieces[-1]:
+            pieces[-1] += _END  # `/*.pdf$`: the last piece ends the target (`/*a*$` ends anyhow)
     return pieces
 
 
@@ -230,19 +231,25 @@ def _entry_matches(entry: _Entry, target: str) -> bool:
     return last in target and matches(pattern, target)  # type: ignore[arg-type]
 
 
-class _Contains(NamedTuple):
-    """The anywhere filter for one required literal: in the target."""
+class _Contains:
+    """The anywhere filter for one required literal: in the target (a class, not a lambda: it pickles)."""
 
-    literal: str
+    __slots__ = ("literal",)
+
+    def __init__(self, literal: str) -> None:
+        self.literal = literal
 
     def __call__(self, target: str) -> bool:
         return self.literal in target
 
 
-class _EndsWith(NamedTuple):
+class _EndsWith:
     """The anywhere filter for one required literal that must end the target."""
 
-    suffix: str
+    __slots__ = ("suffix",)
+
+    def __init__(self, suffix: str) -> None:
+        self.suffix = suffix
 
     def __call__(self, target: str) -> bool:
         return target.endswith(self.suffix)
@@ -323,12 +330,11 @@ class RuleSet:
         "_filter",
         "_given",
         "_grouped",
-        "_keys",
         "_literals",
         "_no_keyed",
         "_one",
+        "_rekeyed",
         "_rules",
-        "_starts",
         "group_lines",
         "groups",
         "has_rules",
@@ -348,24 +354,14 @@ class RuleSet:
         small = len(rules) <= _SMALL
         if small:
             ordered = best_first(rules)
-            keyed, anywhere = [], []
+            keyed: list[Rule] = []
+            anywhere: list[Rule] = []
             for key, rule in zip(_bucket_keys(ordered), ordered):
                 (keyed if key else anywhere).append(rule)
             self._grouped: tuple[Rule, ...] = ()
-            self._keys: tuple[str, ...] = ()
-            self._starts = array("i")
+            self._rekeyed: dict[str, list[Rule]] = {}
         else:
-            # The rules grouped by key (a stable sort keeps each key's rules in file order,
-            # sorted by priority when their bucket is first built), each key's range found
-            # by bisection: a fraction of the memory of a dict of per-key tuples. Key ""
-            # holds the rules that can match any target.
-            pairs = sorted(zip(_bucket_keys(rules), rules), key=itemgetter(0))
-            keys = [key for key, _ in pairs]
-            self._grouped = tuple(rule for _, rule in pairs)
-            # Interned: the same few keys recur in every file.
-            self._keys = tuple(sys.intern(key) for key in dict.fromkeys(keys) if key)
-            self._starts = array("i", [bisect_left(keys, key) for key in self._keys] + [len(keys)])
-            anywhere = best_first(self._grouped[: self._starts[0]])
+            anywhere = self._sort_by_start(rules)
         # A rule that matches every target (`Allow: /`, `Disallow: /`, `/*`) decides
         # only when nothing better matches: kept aside (the best of them), it does not
         # make every target meet every rule of its bucket.
@@ -412,17 +408,39 @@ class RuleSet:
             return _EndsWith(literal[:-1]) if literal.endswith(_END) else _Contains(literal)
         return re.compile("(?s)" + _union(literals)).search  # type: ignore[arg-type]  # None excluded above
 
-    def _rules_of(self, key: str) -> tuple[Rule, ...]:
-        """The rules whose literal start begins with `key` (two characters), in file order."""
-        index = bisect_left(self._keys, key)
-        if index < len(self._keys) and self._keys[index] == key:
-            return self._grouped[self._starts[index] : self._starts[index + 1]]
-        return ()
+    def _sort_by_start(self, rules: list[Rule]) -> list[Rule]:
+        """Sort a large set's rules by pattern (in C), so each two-character key is a range; return the key-less ones.
+
+        A rule is keyed by its first two characters unless they hold a `*` (key
+        "": it can match anywhere) or a `$` (its literal start is `%24`...):
+        only those few, found by bisection, are looked at one by one.
+        """
+        grouped = self._grouped = tuple(sorted(rules, key=_NORMALISED))
+        self._rekeyed = {}
+        slash, after = bisect_left(grouped, "/", key=_NORMALISED), bisect_left(grouped, "0", key=_NORMALISED)
+        singles = bisect_left(grouped, "/\x00", key=_NORMALISED)  # exactly "/"
+        odd = [
+            *grouped[:slash], *grouped[slash:singles], *grouped[after:],  # not led by "/", or "/" alone
+            *self._range("/$"), *self._range("/*"),
+        ]
+        anywhere = []
+        for key, rule in zip(_bucket_keys(odd), odd):
+            if key:
+                self._rekeyed.setdefault(key, []).append(rule)
+            else:
+                anywhere.append(rule)
+        return best_first(sorted(anywhere, key=_LINE))
+
+    def _range(self, key: str) -> tuple[Rule, ...]:
+        """The rules of a large set whose pattern starts with the two characters `key`."""
+        after = key[0] + chr(ord(key[1]) + 1)
+        grouped = self._grouped
+        return grouped[bisect_left(grouped, key, key=_NORMALISED) : bisect_left(grouped, after, key=_NORMALISED)]
 
     def _bucket(self, key: str) -> _Keyed:
         """The keyed rules that can match a target starting with `key`, in priority order."""
-        rules = self._rules_of(key)
-        keyed = _keyed([_entry(rule) for rule in best_first(rules)], self._anywhere) if rules else self._no_keyed
+        rules = [*self._range(key), *self._rekeyed.get(key, ())] if len(key) == 2 and "$" not in key and "*" not in key else []
+        keyed = _keyed([_entry(rule) for rule in best_first(sorted(rules, key=_LINE))], self._anywhere) if rules else self._no_keyed
         if len(self._buckets) >= _MAX_BUCKETS:
             self._buckets.clear()
         self._buckets[key] = keyed
