@@ -100,6 +100,23 @@ def test_bulk_rows_match_the_verdicts(tmp_path: Path) -> None:
     assert [r["rule"] for r in rows[:5]] == ["Disallow: /cart/", "Allow: /search/help", "Disallow: /*.pdf$", "", ""]
 
 
+@pytest.mark.parametrize("output_format", ["csv", "jsonl"])
+def test_bulk_workers_keep_the_input_order(tmp_path: Path, output_format: str) -> None:
+    # Three chunks and a bit, with nonsense lines among them: two workers give the one process's output, row for row.
+    paths = ["/cart/{}", "/search/help{}", "/x{}.pdf", "/ok/{}", "not a url {}"]
+    urls = [paths[i % len(paths)].format(i) for i in range(3 * 4096 + 7)]
+    path = tmp_path / "urls.txt"
+    path.write_text("\n".join(urls) + "\n")
+    outputs = {}
+    for jobs in ("1", "2"):
+        code, outputs[jobs], _ = run("bulk", EXAMPLE, "--urls", str(path), "--agent", "Bingbot", "--no-progress", "--jobs", jobs, "--format", output_format)
+        assert code == 0
+    assert outputs["2"] == outputs["1"]
+    lines = outputs["1"].splitlines()[1 if output_format == "csv" else 0 :]
+    assert len(lines) == len(urls) and all(url in line for url, line in zip(urls, lines))
+    assert "invalid-url" in lines[4] and "Disallow: /cart/" in lines[len(urls) - 5]
+
+
 def test_bulk_jsonl_from_stdin() -> None:
     code, out, _ = run("bulk", EXAMPLE, "--urls", "-", "--agent", "GPTBot", "--format", "jsonl", stdin=b"/a\n\n# skip\n/b\n")
     rows = [json.loads(line) for line in out.splitlines()]

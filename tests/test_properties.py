@@ -146,12 +146,14 @@ def test_normalise_is_idempotent(text: str) -> None:
 
 @contextlib.contextmanager
 def bucketed() -> Iterator[None]:
-    """Every rule set built in per-two-character buckets, as large sets are, however few its rules."""
-    saved, matcher._SMALL = matcher._SMALL, 0
+    """Every rule set built in per-two-character buckets, as large sets are, however few its rules,
+    its regex filter compiled from the first target on."""
+    saved = matcher._SMALL, matcher._COMPILE_AFTER
+    matcher._SMALL, matcher._COMPILE_AFTER = 0, 0
     try:
         yield
     finally:
-        matcher._SMALL = saved
+        matcher._SMALL, matcher._COMPILE_AFTER = saved
 
 
 @contextlib.contextmanager

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from robotscope.urls import InvalidURL, normalise, path_and_query, robots_url, target
+from robotscope.urls import _PLAIN_ORIGIN, InvalidURL, normalise, path_and_query, robots_url, target
 
 
 @pytest.mark.parametrize(
@@ -79,3 +81,12 @@ def test_robots_url(url: str, expected: str) -> None:
 def test_robots_url_rejects(url: str) -> None:
     with pytest.raises(InvalidURL):
         robots_url(url)
+
+
+@given(st.text(alphabet="abcXYZ019-._:/?#@[]%é", max_size=30))
+@settings(max_examples=500)
+def test_the_plain_origin_shortcut_accepts_only_what_robots_url_accepts(rest: str) -> None:
+    # checked_url skips parsing for plain host names: it must never accept what robots_url rejects.
+    for url in ("http://" + rest, "https://" + rest):
+        if _PLAIN_ORIGIN.match(url):
+            robots_url(url)  # raises InvalidURL if the shortcut was wrong

@@ -304,6 +304,35 @@ class _LiteralIndex:
         return [built.get(p) or built.setdefault(p, _entry(self._rules[p])) for p in found]
 
 
+# Targets a rule set is asked about before its regex filter is compiled: compiling takes
+# a millisecond or more, more than a crawler asking a few dozen URLs of a host saves.
+_COMPILE_AFTER = 32
+
+
+class _Union:
+    """The anywhere filter for many literals: one regex search, compiled once the set has been asked often.
+
+    Until then it lets every target through (the rules are scanned, as for a
+    few literals), so a rule set asked a few times never pays for the regex.
+    """
+
+    __slots__ = ("_asked", "_literals", "_search")
+
+    def __init__(self, literals: set[str]) -> None:
+        self._literals = literals
+        self._asked = 0
+        self._search: Callable[[str], object] | None = None
+
+    def __call__(self, target: str) -> object:
+        search = self._search
+        if search is not None:
+            return search(target)
+        self._asked += 1
+        if self._asked >= _COMPILE_AFTER:
+            self._search = re.compile("(?s)" + _union(self._literals)).search
+        return True
+
+
 # Rule sets of at most this many rules keep all their rules in one bucket, built at
 # once: on the corpus most crawlers' rules are this few, and building buckets per
 # two characters costs more than it saves for them.
@@ -406,7 +435,7 @@ class RuleSet:
         if len(literals) == 1:
             literal = str(literals.pop())
             return _EndsWith(literal[:-1]) if literal.endswith(_END) else _Contains(literal)
-        return re.compile("(?s)" + _union(literals)).search  # type: ignore[arg-type]  # None excluded above
+        return _Union(literals)  # type: ignore[arg-type]  # None excluded above
 
     def _sort_by_start(self, rules: list[Rule]) -> list[Rule]:
         """Sort a large set's rules by pattern (in C), so each two-character key is a range; return the key-less ones.

@@ -183,6 +183,8 @@ def checked_url(url: str) -> str:
         return url
     if not url.strip():
         raise InvalidURL(message("url.empty"))
+    if _PLAIN_ORIGIN.match(url):
+        return url  # the common case, which robots_url would accept, without parsing it
     if not _ABSOLUTE.match(url):
         raise InvalidURL(message("url.not-path-or-url", url=url))
     robots_url(url)  # a valid host and port
@@ -190,3 +192,6 @@ def checked_url(url: str) -> str:
 
 
 _ABSOLUTE = re.compile(r"https?://", re.IGNORECASE)
+# An http(s) URL whose authority is a plain ASCII host name (labels of 1 to 63 letters,
+# digits and hyphens) with at most a four-digit port: always a valid origin.
+_PLAIN_ORIGIN = re.compile(r"https?://[a-z0-9-]{1,63}(?:\.[a-z0-9-]{1,63})*\.?(?::[0-9]{1,4})?(?=[/?#]|\Z)", re.IGNORECASE)
