@@ -21,7 +21,7 @@ PACKAGE = Path(robotscope.__file__).parent
 
 # Layers, by module path (a package's name covers its modules).
 CORE = {
-    "analysis", "checks", "compare", "crawlers", "engines", "generator", "linter", "matcher", "messages", "model", "parser",
+    "analysis", "api", "checks", "compare", "crawlers", "engines", "generator", "linter", "matcher", "messages", "model", "parser",
     "patterns", "policy", "profiles", "readings", "render", "robots", "rulebook", "selftest", "urls", "useragents", "views",
 }
 EDGES: dict[str, set[str]] = {
@@ -42,7 +42,7 @@ EDGE_STDLIB = {
     "fetcher": {"asyncio", "sqlite3"},  # sqlite3 for the cache's errors only
     "client": {"asyncio"},
     "web": {"subprocess", "threading", "signal", "socket"},
-    "cli": {"asyncio", "socket", "sqlite3", "threading", "subprocess"},
+    "cli": {"asyncio", "socket", "sqlite3", "threading", "subprocess", "multiprocessing"},
 }
 THIRD_PARTY = {"httpx", "anyio", "click", "rich", "starlette", "uvicorn", "scrapy", "twisted", "protego", "hypothesis"}
 

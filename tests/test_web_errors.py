@@ -159,7 +159,7 @@ def test_an_unexpected_exception_is_a_json_500_with_one_log_line(
     def broken(*args: Any) -> Any:
         raise KeyError("secret detail")
 
-    monkeypatch.setattr(app_module, "catalogue", broken)
+    monkeypatch.setattr(app_module, "crawlers_answer", broken)
     r = call(app, "GET", "/api/crawlers")  # raise_app_exceptions: nothing escapes the app
     error = assert_error(r, 500, "internal-error")
     assert "secret" not in r.text and "Traceback" not in r.text and "logged" in error["message"]
@@ -187,7 +187,7 @@ def test_the_last_resort_handler_outside_the_guard(app: Any, monkeypatch: pytest
     def broken(*args: Any) -> Any:
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(app_module, "catalogue", broken)
+    monkeypatch.setattr(app_module, "crawlers_answer", broken)
     monkeypatch.setattr(app_module, "describe", broken)
     r = call(create_app(), "GET", "/api/crawlers", raise_app_exceptions=False)
     assert_error(r, 500, "internal-error")

@@ -219,7 +219,7 @@ def test_an_unexpected_error_through_uvicorn_is_json_with_one_log_line(
     def broken() -> Any:
         raise RuntimeError("catalogue exploded\nsecond line")
 
-    monkeypatch.setattr(app_module, "catalogue", broken)
+    monkeypatch.setattr(app_module, "crawlers_answer", broken)
     with live(create_app()) as port:
         r = httpx.get(f"http://127.0.0.1:{port}/api/crawlers", timeout=GUARD)
         assert httpx.get(f"http://127.0.0.1:{port}/api/info", timeout=GUARD).status_code == 200

@@ -39,6 +39,7 @@ LIMITS: dict[str, int] = {
     "max_blocks": 100,  # blocks of a generator spec
     "max_rules": 500,  # allow and disallow paths of a generator spec, all blocks together
     "max_sitemaps": 100,  # sitemap URLs of a generator spec
+    "time_budget": 10,  # seconds of work one analyse, generate or selftest may take (then too-complex)
 }
 
 # The catalogue crawlers whose verdict on `/` every generated file is also checked for:

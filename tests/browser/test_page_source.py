@@ -42,7 +42,8 @@ def source(path: Path) -> str:
 
 
 def test_the_page_loads_one_module_and_names_its_back_end() -> None:
-    assert re.findall(r"<script[^>]*>", PAGE) == ['<script type="module" src="/static/js/main.js">']
+    # Relative, so the same page works at / (robotscope serve) and in any folder (the static build).
+    assert re.findall(r"<script[^>]*>", PAGE) == ['<script type="module" src="static/js/main.js">']
     assert '<meta name="robotscope-backend" content="server">' in PAGE
     assert "style=" not in PAGE and "<style" not in PAGE
     assert not (STATIC / "app.js").exists() and not (STATIC / "i18n").exists()
@@ -60,9 +61,10 @@ def test_user_data_reaches_the_page_as_text_only(path: Path) -> None:
         assert forbidden not in text, (path.name, forbidden)
 
 
-def test_only_the_back_end_module_talks_to_the_server() -> None:
+def test_only_the_back_end_modules_talk_to_the_server() -> None:
+    # The server back end, and the static build's (its fixed answers, Pyodide and the package, from its own folder).
     callers = [p.name for p in MODULES if re.search(r"(?<![.\w])fetch\(|XMLHttpRequest|WebSocket|sendBeacon", source(p))]
-    assert callers == ["backend.js"]
+    assert callers == ["backend.js", "pyodide-backend.js", "pyodide-worker.js"]
     # The limits are the server's (GET /api/info), not copies.
     for path in MODULES:
         assert not re.search(r"\b(1000 \* 1000|1024 \* 1024|1048576)\b|slice\(0, \d", source(path)), path.name

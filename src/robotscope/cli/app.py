@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from .. import __version__
+from .build_site import build_site
 from .bulk import bulk
 from .check import check
 from .diff import diff_command
@@ -45,5 +46,5 @@ def completion(shell: str) -> None:
     click.echo(completer(cli, {}, "robotscope", "_ROBOTSCOPE_COMPLETE").source())
 
 
-for command in (check, lint_command, fetch_command, matrix, diff_command, readings_command, bulk, generate, serve, selftest, explain, completion):
+for command in (check, lint_command, fetch_command, matrix, diff_command, readings_command, bulk, generate, serve, build_site, selftest, explain, completion):
     cli.add_command(command)

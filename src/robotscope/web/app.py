@@ -38,21 +38,18 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from .. import __version__
-from ..analysis import (
-    LIMITS,
-    analyse,
-    engines_list,
-    generate_answer,
-    page_strings,
-    selftest_answer,
-    spec_limits,
+from ..analysis import LIMITS, analyse, generate_answer, selftest_answer
+from ..api import (
+    RequestError,
+    analyse_args,
+    crawlers_answer,
+    generate_args,
+    info_answer,
+    lang_of,
+    policies_answer,
+    string_field,
+    strings_answer,
 )
-from ..crawlers import PURPOSES, catalogue
-from ..engines import DEFAULT as DEFAULT_ENGINE
-from ..engines import OPERATOR, engines
-from ..generator import DEFAULT_SPEC, PRESETS, InvalidSpec, Spec, preset
-from ..messages import DEFAULT_LANG, LANGS, language
 from ..urls import InvalidURL
 from .guard import GuardedTransport, RefusedTarget, Resolver, system_resolve
 from .workers import MAX_ANALYSES, MAX_WAITING, TIME_BUDGET, PoolBusy, TooComplex, WorkerPool, describe
@@ -224,36 +221,6 @@ async def read_json(request: Request, timeout: float = BODY_TIMEOUT) -> dict[str
     return data
 
 
-def _lang(value: object) -> str:
-    """The language a request asks for (`lang`: en or ko); anything else is the default."""
-    return language(value) if isinstance(value, str) else DEFAULT_LANG
-
-
-def _string(data: dict[str, Any], key: str, default: str = "", limit: int = MAX_FIELD) -> str:
-    value = data.get(key, default)
-    if value is None:
-        return default
-    if not isinstance(value, str):
-        raise ApiError(422, "bad-field", f"`{key}` must be a string")
-    if len(value) > limit:
-        raise ApiError(422, "bad-field", f"`{key}` is longer than {limit} characters")
-    return value
-
-
-def _strings(data: dict[str, Any], key: str, limit: int) -> list[str]:
-    value = data.get(key) or []
-    if isinstance(value, str):
-        value = value.splitlines()
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise ApiError(422, "bad-field", f"`{key}` must be a list of strings")
-    items = [v.strip() for v in value if v.strip()]
-    if len(items) > limit:
-        raise ApiError(422, "bad-field", f"`{key}` holds more than {limit} entries")
-    if any(len(v) > MAX_FIELD for v in items):
-        raise ApiError(422, "bad-field", f"an entry of `{key}` is longer than {MAX_FIELD} characters")
-    return items
-
-
 def create_app(
     allow_private_fetch: bool = False,
     bound_to_loopback: bool = True,
@@ -293,55 +260,34 @@ def create_app(
 
     async def api_analyse(request: Request) -> Response:
         data = await read_json(request, body_timeout)
-        text = _string(data, "text", limit=MAX_BODY)
-        agent = _string(data, "agent")
-        urls = _strings(data, "urls", MAX_URLS)
-        paths = _strings(data, "paths", MAX_PATHS)
-        engine = _string(data, "engine", DEFAULT_ENGINE)
-        if engine not in (*engines(), OPERATOR):
-            raise ApiError(422, "bad-field", f"`engine` must be one of {', '.join([*engines(), OPERATOR])}")
-        return await compute(analyse, text, agent, urls, paths, _lang(data.get("lang")), None, engine)
+        return await compute(analyse, *analyse_args(data))
 
     async def api_crawlers(request: Request) -> Response:
-        return JSONResponse({"purposes": list(PURPOSES), "crawlers": [c.as_dict() for c in catalogue()]})
+        return JSONResponse(crawlers_answer())
 
     async def api_selftest(request: Request) -> Response:
-        lang = _lang(request.query_params.get("lang"))
+        lang = lang_of(request.query_params.get("lang"))
         if lang not in selftest_bodies:
             selftest_bodies[lang] = bytes((await compute(selftest_answer, lang)).body)
         return Response(selftest_bodies[lang], media_type="application/json")
 
     async def api_policies(request: Request) -> Response:
-        from ..policy import POLICIES
-
-        lang = _lang(request.query_params.get("lang"))
-        return JSONResponse({"policies": [p.as_dict(lang) for p in POLICIES.values()]})
+        return JSONResponse(policies_answer(lang_of(request.query_params.get("lang"))))
 
     async def api_info(request: Request) -> Response:
-        return JSONResponse(
-            {
-                "version": __version__,
-                "guarded_fetch": guarded,
-                "fetch": True,
-                "languages": list(LANGS),
-                "presets": list(PRESETS),
-                "engines": engines_list(_lang(request.query_params.get("lang"))),
-                **LIMITS,
-            }
-        )
+        return JSONResponse(info_answer(lang_of(request.query_params.get("lang")), fetch=True, guarded_fetch=guarded))
 
     async def api_strings(request: Request) -> Response:
-        lang = _lang(request.query_params.get("lang"))
-        return JSONResponse({"lang": lang, "strings": page_strings(lang)})
+        return JSONResponse(strings_answer(lang_of(request.query_params.get("lang"))))
 
     async def api_fetch(request: Request) -> Response:
         from ..policy import POLICIES
         from .fetching import fetch
 
         data = await read_json(request, body_timeout)
-        url = _string(data, "url").strip()
-        policy = _string(data, "policy", "rfc9309")
-        lang = _lang(data.get("lang"))
+        url = string_field(data, "url").strip()
+        policy = string_field(data, "policy", "rfc9309")
+        lang = lang_of(data.get("lang"))
         if policy not in POLICIES:
             raise ApiError(422, "bad-policy", f"unknown policy {policy!r}: choose one of {', '.join(POLICIES)}")
         if "://" not in url and url:
@@ -366,25 +312,7 @@ def create_app(
 
     async def api_generate(request: Request) -> Response:
         data = await read_json(request, body_timeout)
-        name = _string(data, "preset")
-        agent = _string(data, "agent").strip()
-        lang = _lang(data.get("lang"))
-        raw = data.get("spec")
-        if raw is not None and name:
-            raise ApiError(422, "bad-field", "give either `preset` or `spec`, not both")
-        try:
-            if raw is not None:
-                if not isinstance(raw, dict):
-                    raise ApiError(422, "bad-spec", "`spec` must be an object: {\"blocks\": [...], \"sitemaps\": [...]}")
-                spec = Spec.from_data(raw)
-            else:
-                spec = preset(name, agent or None) if name else DEFAULT_SPEC
-        except InvalidSpec as error:
-            raise ApiError(422, "bad-spec", error.reason.render(lang), key=error.key, block=error.block) from None
-        over = spec_limits(spec)
-        if over is not None:
-            raise ApiError(422, "bad-spec", over.render(lang))
-        return await compute(generate_answer, spec, lang)
+        return await compute(generate_answer, *generate_args(data))
 
     async def index(request: Request) -> Response:
         return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
@@ -398,6 +326,10 @@ def create_app(
         if isinstance(exc, HTTPException):
             return _error(exc.status_code, "http-error", exc.detail, exc.headers)
         raise exc  # pragma: no cover
+
+    async def on_refused(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, RequestError)
+        return _error(exc.status, exc.code, exc.message, None, **exc.extra)
 
     async def on_unexpected(request: Request, exc: Exception) -> Response:
         # Starlette's outermost middleware calls this only if the Guard itself failed; it
@@ -428,7 +360,7 @@ def create_app(
         Route("/api/{rest:path}", api_not_found, methods=["GET", "POST"]),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    handlers = {HTTPException: on_http_error, Exception: on_unexpected}
+    handlers = {HTTPException: on_http_error, RequestError: on_refused, Exception: on_unexpected}
     app = Starlette(routes=routes, exception_handlers=handlers, lifespan=lifespan)
     app.add_middleware(Guard, loopback_only=bound_to_loopback)
     app.state.workers = pool

@@ -21,9 +21,11 @@ import threading
 from collections.abc import Callable
 from typing import IO, Any
 
+from ..analysis import LIMITS
+
 MAX_ANALYSES = max(1, min(4, os.cpu_count() or 1))  # jobs running at once: one worker process per core
 MAX_WAITING = 8  # requests that may wait for a worker; one more is answered 503 `busy` at once
-TIME_BUDGET = 10.0  # seconds one analyse / generate / selftest job may run in its worker
+TIME_BUDGET = float(LIMITS["time_budget"])  # seconds one analyse / generate / selftest job may run in its worker
 MAX_RESPONSE = 32 * 1024 * 1024  # bytes of one JSON answer; a bigger one is 422 `too-complex`
 WORKER_MEMORY = 2 * 1024 * 1024 * 1024  # address space of one worker process (RLIMIT_AS, POSIX only)
 WORKER_START_TIMEOUT = 60.0  # seconds a new worker process may take to import robotscope

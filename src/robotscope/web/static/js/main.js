@@ -24,6 +24,18 @@ const SAMPLE_AGENT = "Googlebot";
 const SAMPLE_URLS = "/search/help\n/cart/checkout\n/files/report.pdf";
 
 let backend = null; // set once by start(): the one index.html names
+
+/* The page's JavaScript API for embedding (documented in API.md): `await
+ * robotscope.ready`, then analyse(body) and selftest(lang) answer exactly as
+ * POST /api/analyse and GET /api/selftest do, from whichever back end the page runs. */
+let engineReady;
+const ready = new Promise((resolve, reject) => { engineReady = { resolve, reject }; });
+ready.catch(() => {}); // reported in the status line; callers see the rejection on their own await
+window.robotscope = Object.freeze({
+  ready,
+  analyse: async (body) => { await ready; return backend.analyse(body); },
+  selftest: async (language = "en") => { await ready; return backend.selftest(language); },
+});
 let timer = null;
 let seq = 0; // the newest analysis; older answers are dropped
 
@@ -171,8 +183,22 @@ async function share() {
   }
 }
 
+/* The static build's engine starting in a worker: its stages in the status line until it is ready. */
+function showLoading(loading) {
+  const stage = (event) => {
+    if (!loading.done) setStatus(event.detail === "package" ? t("status.loading.package") : t("status.loading.runtime"));
+  };
+  loading.progress.addEventListener("progress", stage);
+  stage({ detail: "runtime" });
+  loading.ready.then(
+    () => { loading.done = true; },
+    (error) => setStatus(t("status.loading.failed", { message: error.message }), "error"),
+  );
+}
+
 async function start() {
   backend = await createBackend();
+  (backend.ready || Promise.resolve()).then(engineReady.resolve, engineReady.reject);
   state.info = await backend.info();
   fillLanguageMenu(state.info.languages);
   fillEngineMenu(state.info.engines);
@@ -187,8 +213,11 @@ async function start() {
   $("load-sample").addEventListener("click", useSample);
   $("clear").addEventListener("click", () => setText(""));
   $("share").addEventListener("click", share);
-  $("fetch-panel").hidden = !state.info.fetch; // a back end without a network fetch has no fetch panel
+  // A back end without a network fetch (the static build) says so, with the command to fetch by hand.
+  $("fetch-form").hidden = $("policy-notes").hidden = !state.info.fetch;
+  $("fetch-offline").hidden = state.info.fetch;
   if (state.info.fetch) startFetch(backend);
+  if (backend.ready) showLoading(backend);
   startSelftest(backend);
   startGenerator(backend);
   renderGenerator();
