@@ -22,7 +22,7 @@ PACKAGE = Path(robotscope.__file__).parent
 # Layers, by module path (a package's name covers its modules).
 CORE = {
     "analysis", "api", "checks", "compare", "crawlers", "engines", "generator", "linter", "matcher", "messages", "model", "parser",
-    "patterns", "policy", "profiles", "readings", "render", "robots", "rulebook", "selftest", "urls", "useragents", "views",
+    "patterns", "policy", "profiles", "readings", "render", "robots", "rulebook", "selftest", "survey", "urls", "useragents", "views",
 }
 EDGES: dict[str, set[str]] = {
     # module: the robotscope layers and third-party packages it may import, besides the core and stdlib
@@ -30,9 +30,9 @@ EDGES: dict[str, set[str]] = {
     "cache": set(),
     "client": {"cache", "fetcher"},
     "compat": {"fetcher"},
-    "integrations": {"compat", "scrapy", "twisted"},
+    "integrations": {"compat", "scrapy", "twisted", "pyspark", "pyarrow", "duckdb", "warcio"},
     "web": {"web", "fetcher", "httpx", "anyio", "starlette", "uvicorn"},
-    "cli": {"cli", "web", "fetcher", "cache", "click", "rich", "uvicorn"},
+    "cli": {"cli", "web", "fetcher", "cache", "click", "rich", "uvicorn", "integrations", "pyspark", "pyarrow"},
     "__init__": {"cache", "client", "fetcher"},  # lazily, through module __getattr__
 }
 # Standard-library modules that do I/O or need an operating system: none of them in the core.
@@ -44,7 +44,10 @@ EDGE_STDLIB = {
     "web": {"subprocess", "threading", "signal", "socket"},
     "cli": {"asyncio", "socket", "sqlite3", "threading", "subprocess", "multiprocessing"},
 }
-THIRD_PARTY = {"httpx", "anyio", "click", "rich", "starlette", "uvicorn", "scrapy", "twisted", "protego", "hypothesis"}
+THIRD_PARTY = {
+    "httpx", "anyio", "click", "rich", "starlette", "uvicorn", "scrapy", "twisted", "protego", "hypothesis",
+    "pyspark", "pyarrow", "duckdb", "warcio",
+}
 
 
 def _layer(path: Path) -> str:

@@ -136,10 +136,11 @@ def test_security_headers_on_every_response(app: Any, path: str) -> None:
 
 def test_page_and_assets_are_served_from_the_package(app: Any) -> None:
     page = call(app, "GET", "/").text
-    for asset in ("/static/js/main.js", "/static/js/backend.js", "/static/app.css", "/static/sample.txt"):
+    for asset in ("/static/js/main.js", "/static/js/backend.js", "/static/js/pyodide-backend.js", "/static/app.css", "/static/sample.txt"):
         assert call(app, "GET", asset).status_code == 200, asset
     # One module script, no inline script or style: the CSP would block them anyway.
-    assert re.findall(r"<script[^>]*>", page) == ['<script type="module" src="/static/js/main.js">']
+    # Relative, so it resolves to /static/js/main.js here and within a static build's folder.
+    assert re.findall(r"<script[^>]*>", page) == ['<script type="module" src="static/js/main.js">']
     assert "style=" not in page and "<style" not in page
 
 

@@ -17,6 +17,7 @@ from .matrix import matrix
 from .readings import readings_command
 from .selftest import selftest
 from .serve import serve
+from .survey import survey_command
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
@@ -46,5 +47,5 @@ def completion(shell: str) -> None:
     click.echo(completer(cli, {}, "robotscope", "_ROBOTSCOPE_COMPLETE").source())
 
 
-for command in (check, lint_command, fetch_command, matrix, diff_command, readings_command, bulk, generate, serve, build_site, selftest, explain, completion):
+for command in (check, lint_command, fetch_command, matrix, diff_command, readings_command, bulk, survey_command, generate, serve, build_site, selftest, explain, completion):
     cli.add_command(command)
