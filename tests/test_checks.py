@@ -56,6 +56,17 @@ CASES = [
     ("encodingNotUtf8", "User-agent: *\nDisallow: /\n".encode("utf-16"), [None], b"User-agent: *\nDisallow: /\n"),
     # Legacy parsers end a record at a blank line: the rule after it belongs to no group for them.
     ("readsDifferently", "User-agent: *\nDisallow: /a\n\nDisallow: /b\n", [4], "User-agent: *\nDisallow: /a\nDisallow: /b\n"),
+    # AI usage preferences: draft-ietf-aipref-attach-05 (Section 3), draft-ietf-aipref-vocab-08 (Sections 5, 6), RSL.
+    ("usageInvalid", "User-agent: *\nContent-Usage: / Train-AI=n\nContent-Usage: /a train-ai=n,\n", [2, 3], "User-agent: *\nContent-Usage: / train-ai=n\n"),
+    ("usageUnknownValue", "User-agent: *\nContent-Usage: / train-ai=no\nContent-Usage: / search\n", [2, 3], "User-agent: *\nContent-Usage: / train-ai=n, search=y\n"),
+    ("usageUnknownKey", "User-agent: *\nContent-Usage: / bots=n\nContent-Usage: / foo=y\n", [2, 3], "User-agent: *\nContent-Usage: / ai-use=n\n"),
+    ("usageDuplicateKey", "User-agent: *\nContent-Usage: / train-ai=y, train-ai=n\n", [2], "User-agent: *\nContent-Usage: / train-ai=y, search=n\n"),
+    ("usageNoPath", "User-agent: *\nContent-Usage: train-ai=n\n", [2], "User-agent: *\nContent-Usage: / train-ai=n\n"),
+    ("usageOnDisallowed", "User-agent: *\nDisallow: /x/\nContent-Usage: /x/ train-ai=n\n", [3], "User-agent: *\nDisallow: /x/\nContent-Usage: /y/ train-ai=n\n"),
+    ("signalInvalid", "User-agent: *\nContent-Signal: ai-train=false\nContent-Signal: search=\n", [2, 3], "User-agent: *\nContent-Signal: search=yes, ai-train=no, use=reference\n"),
+    ("preferenceOutsideGroup", "Content-Signal: ai-train=no\nContent-Usage: / train-ai=n\nUser-agent: *\nAllow: /\n", [1, 2], "User-agent: *\nContent-Signal: ai-train=no\n"),
+    ("signalContradicts", "User-agent: *\nDisallow: /\nContent-Signal: search=yes, ai-train=no\n", [3], "User-agent: *\nDisallow: /\nContent-Signal: ai-train=no\n"),
+    ("licenseInvalid", "License: /license.xml\nUser-agent: *\nAllow: /\n", [1], "License: https://www.example.com/license.xml\nUser-agent: *\nAllow: /\n"),
 ]
 
 

@@ -18,6 +18,7 @@ from .crawlers import recognise
 from .matcher import RuleSet
 from .messages import Message, message
 from .model import Verdict
+from .preferences import Usage
 from .robots import Robots
 from .useragents import product_token
 
@@ -34,6 +35,7 @@ class Answer(NamedTuple):
     profile: Message | None
     extra: tuple[Message, ...] = ()  # more for users to read (a matrix's split readings)
     engine: str = "rfc9309"  # the reading that gave `verdict` (`robotscope.engines`)
+    usage: Usage | None = None  # the AI usage preferences that apply (`robotscope.preferences`), if the file states any
 
     @property
     def changed(self) -> bool:

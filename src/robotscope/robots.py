@@ -12,7 +12,7 @@ from collections.abc import Callable, Hashable
 from typing import Any, TypeVar
 
 from .matcher import RuleSet, is_robots_txt, select_groups
-from .model import Line, LineKind, Verdict
+from .model import Group, Line, LineKind, Verdict
 from .parser import MAX_BYTES, count_lines, decode, read_lines, scan
 from .urls import plain_target, target
 from .useragents import product_token
@@ -234,6 +234,11 @@ class Robots:
         path = target(url) if plain is None else plain[1]
         rule = ruleset.winner(path)
         return rule is None or rule.allow or is_robots_txt(path)
+
+    def groups_at(self, agent_lines: tuple[int, ...]) -> list[Group]:
+        """The groups whose user-agent lines are among `agent_lines` (a verdict's `group_lines`): the groups used."""
+        wanted = set(agent_lines)
+        return [group for group in self.groups if group.agent_lines and wanted.issuperset(group.agent_lines)]
 
     def line(self, number: int) -> Line:
         """The line with 1-based `number`, including lines past the parse limit."""

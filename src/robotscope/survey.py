@@ -130,7 +130,7 @@ def survey_rows(host: HostFile, agents: Sequence[str], engine: str = DEFAULT, po
 def _classify(robots: Robots | None, decision: Decision, home: Verdict) -> tuple[str, str]:
     if robots is None:
         return "none", "unreachable" if decision.action == "disallow-all" else "no-robots"
-    used = [g for g in robots.groups if set(g.agent_lines) <= set(home.group_lines) and g.agent_lines]
+    used = robots.groups_at(home.group_lines)
     # `*` groups apply only when no group names the crawler (or the token its operator documents).
     starred = all("*" in g.agents for g in used) and not any(home.agent_token in g.agents for g in used)
     group = "none" if not used else "*" if starred else "named"

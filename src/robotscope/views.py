@@ -75,6 +75,7 @@ def verdict_view(answer: Answer, lang: str = DEFAULT_LANG, notes: tuple[Message,
         "notes": [note.as_dict(lang) for note in every_note],
         "rfc": {"allowed": answer.rfc.allowed, "line": answer.rfc.line, "reason": answer.rfc.reason.value},
         "profile": None if answer.profile is None else answer.profile.as_dict(lang),
+        "usage": None if answer.usage is None else answer.usage.as_dict(),
     }
 
 

@@ -93,6 +93,6 @@ class Budget:
 
 
 # Importing the topic modules registers their checks, in this order.
-from . import agents, content, effects, rules  # noqa: F401
+from . import agents, content, effects, preferences, rules  # noqa: F401
 
 __all__ = ["CHECKS", "EXACT_STEPS", "Budget", "Check", "Hit", "check", "split_url"]

@@ -58,6 +58,7 @@ NON_STANDARD = {
     "nofollow": Severity.WARNING,
     "content-signal": Severity.INFO,
     "content-usage": Severity.INFO,
+    "license": Severity.INFO,
 }
 
 _TYPOS = {
@@ -204,7 +205,7 @@ def non_standard_directive(robots: Robots) -> Iterator[Hit]:
             key = line.key.lower()
             yield Hit(
                 line.number,
-                message(f"lint.nonStandardDirective.{key}"),
+                message(f"lint.nonStandardDirective.{key}", value=line.value or ""),
                 message(f"fix.nonStandardDirective.{key}"),
                 severity=NON_STANDARD[key],
             )

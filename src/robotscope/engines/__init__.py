@@ -17,6 +17,7 @@ from collections.abc import Iterable
 from ..crawlers import recognise
 from ..messages import Message, message
 from ..model import Verdict
+from ..preferences import usage_for
 from ..profiles import Answer
 from ..profiles import answer as default_answer
 from ..robots import Robots
@@ -88,9 +89,11 @@ def answer(robots: Robots, agent: str, url: str, name: str = DEFAULT, named: fro
     """The answer front ends show for engine `name`: the default reading's comes with the operator's profile
     (`named`: the tokens the file names, when the caller has them), any other engine's is its own reading."""
     if name == DEFAULT:
-        return default_answer(robots, agent, url, named)
-    found = verdict(robots, agent, url, name)
-    return Answer(found, found, None, engine=name)
+        shown = default_answer(robots, agent, url, named)
+    else:
+        found = verdict(robots, agent, url, name)
+        shown = Answer(found, found, None, engine=name)
+    return shown._replace(usage=usage_for(robots, shown.verdict))
 
 
 def run(chosen: Engine, robots: Robots, agent: str, url: str) -> Verdict:

@@ -1,0 +1,86 @@
+"""RFC 9651 Dictionaries: the cases of the RFC's sections, and Hypothesis: never raises, round-trips."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from robotscope.structured import (
+    Date,
+    DisplayString,
+    InnerList,
+    Item,
+    Token,
+    parse_dictionary,
+    serialize_dictionary,
+)
+
+
+def values(text: str) -> dict[str, object] | None:
+    parsed = parse_dictionary(text)
+    return None if parsed is None else {k: (m.value if isinstance(m, Item) else [i.value for i in m.items]) for k, m in parsed.items()}
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("train-ai=n, search=y", {"train-ai": Token("n"), "search": Token("y")}),  # tokens
+        ("a=1, b, c=?0", {"a": 1, "b": True, "c": False}),  # 4.2.2: a key alone is true
+        ("a=1, a=2, b=3", {"a": 2, "b": 3}),  # 4.2.2: the last duplicate wins
+        ('a="x \\"y\\"", b=:aGk=:, c=-1.5', {"a": "x \"y\"", "b": b"hi", "c": Decimal("-1.5")}),
+        ("b=:aGk:", {"b": b"hi"}),  # 4.2.7: missing padding accepted
+        ("a=(1 2);p, b=@1700000000", {"a": [1, 2], "b": Date(1700000000)}),
+        ('d=%"caf%c3%a9"', {"d": DisplayString("café")}),
+        ("  a=1  ", {"a": 1}),  # 4.2: surrounding SP discarded
+        ("", {}),
+        ("a=n;q=1;r", {"a": Token("n")}),  # parameters parsed, kept aside
+        ("*x=y", {"*x": Token("y")}),
+    ],
+)
+def test_dictionaries(text: str, expected: dict[str, object]) -> None:
+    assert values(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Train-AI=n",  # 3.2: keys are lower case: the whole field fails
+        "a=1,",  # a trailing comma
+        "a=1 b=2",  # no comma
+        "a=1234567890123456",  # 16 digits
+        "a=1.2345",  # four decimals
+        "a=1.",  # a decimal ending in .
+        'a="\\x"',  # an escape of neither " nor \\
+        'a="open',
+        "a=(1 2",
+        "a=?2",
+        "a=:!!:",
+        "a=@1.5",
+        "a=é",
+        "a=,",
+        "1a=1",
+        'a=%"%FF"',  # 4.2.10: hex digits are lower case
+    ],
+)
+def test_anything_else_fails_the_whole_field(text: str) -> None:
+    assert parse_dictionary(text) is None
+
+
+@given(st.text(max_size=60))
+@settings(max_examples=2000)
+def test_the_parser_never_raises(text: str) -> None:
+    parsed = parse_dictionary(text)
+    assert parsed is None or all(isinstance(m, Item | InnerList) for m in parsed.values())
+
+
+keys = st.from_regex(r"[a-z*][a-z0-9_\-.*]{0,10}", fullmatch=True)
+tokens = st.from_regex(r"[A-Za-z*][A-Za-z0-9!#$%&'*+\-.^_`|~:/]{0,8}", fullmatch=True).map(Token)
+
+
+@given(st.dictionaries(keys, st.booleans() | tokens, max_size=6))
+def test_what_the_serializer_writes_parses_back(members: dict[str, bool | Token]) -> None:
+    parsed = parse_dictionary(serialize_dictionary(members))
+    assert parsed is not None and {k: m.value for k, m in parsed.items() if isinstance(m, Item)} == members
