@@ -22,7 +22,7 @@ PACKAGE = Path(robotscope.__file__).parent
 # Layers, by module path (a package's name covers its modules).
 CORE = {
     "analysis", "api", "checks", "compare", "crawlers", "engines", "generator", "linter", "matcher", "messages", "model", "parser",
-    "patterns", "policy", "profiles", "readings", "render", "robots", "rulebook", "selftest", "survey", "urls", "useragents", "views",
+    "patterns", "policy", "preferences", "profiles", "readings", "render", "robots", "rulebook", "selftest", "structured", "survey", "urls", "useragents", "views",
 }
 EDGES: dict[str, set[str]] = {
     # module: the robotscope layers and third-party packages it may import, besides the core and stdlib
