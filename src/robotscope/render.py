@@ -57,8 +57,8 @@ def render_verdict(robots: Robots, view: Mapping[str, Any], agent: str, lang: st
     out.extend(f"  {text('label.note')}: {printable(note['text'])}" for note in view["notes"])
     if view["engine"] != DEFAULT_ENGINE:
         out.append(f"  {text('label.reading')}: {engine(view['engine']).title}")
-    if view.get("usage") is not None:
-        out.append(f"  {text('label.usage')}: {printable(usage_text(view['usage'], lang))}")
+    if view.get("usage_text") is not None:
+        out.append(f"  {text('label.usage')}: {printable(view['usage_text'])}")
     token = view["agent_token"] or text("label.no-token")
     source = "" if view["agent_token"] == agent.strip().lower() else f" ({text('label.agent-from', agent=printable(agent))})"
     out.append(f"  {text('label.agent-token')}: {token}{source}")
@@ -75,23 +75,6 @@ def render_verdict(robots: Robots, view: Mapping[str, Any], agent: str, lang: st
             for c in candidates
         )
     return "\n".join(out)
-
-
-def usage_text(usage: Mapping[str, Any], lang: str = DEFAULT_LANG) -> str:
-    """A verdict view's `usage` in one line: each Content-Usage category and Content-Signal use, with its lines."""
-    if not usage["applies"]:
-        return message("usage.not-applicable").render(lang)
-    parts = []
-    for kind, stated in (("Content-Usage", usage["content_usage"]), ("Content-Signal", usage["content_signal"])):
-        if not stated:
-            continue
-        items = [
-            message("usage.unknown", key=key).render(lang) if found["value"] == "unknown"
-            else message("usage.value", key=key, value=found["value"], lines=found["lines"]).render(lang)
-            for key, found in stated.items()
-        ]
-        parts.append(message("usage.parts", kind=kind, items=items).render(lang))
-    return "; ".join(parts)
 
 
 def render_readings(view: Mapping[str, Any], lang: str = DEFAULT_LANG) -> str:

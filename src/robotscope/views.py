@@ -76,7 +76,25 @@ def verdict_view(answer: Answer, lang: str = DEFAULT_LANG, notes: tuple[Message,
         "rfc": {"allowed": answer.rfc.allowed, "line": answer.rfc.line, "reason": answer.rfc.reason.value},
         "profile": None if answer.profile is None else answer.profile.as_dict(lang),
         "usage": None if answer.usage is None else answer.usage.as_dict(),
+        "usage_text": None if answer.usage is None else usage_text(answer.usage.as_dict(), lang),
     }
+
+
+def usage_text(usage: Mapping[str, Any], lang: str = DEFAULT_LANG) -> str:
+    """A verdict view's `usage` in one line: each Content-Usage category and Content-Signal use, with its lines."""
+    if not usage["applies"]:
+        return message("usage.not-applicable").render(lang)
+    parts = []
+    for kind, stated in (("Content-Usage", usage["content_usage"]), ("Content-Signal", usage["content_signal"])):
+        if not stated:
+            continue
+        items = [
+            message("usage.unknown", key=key).render(lang) if found["value"] == "unknown"
+            else message("usage.value", key=key, value=found["value"], lines=found["lines"]).render(lang)
+            for key, found in stated.items()
+        ]
+        parts.append(message("usage.parts", kind=kind, items=items).render(lang))
+    return "; ".join(parts)
 
 
 def finding_view(finding: Finding, lang: str = DEFAULT_LANG) -> dict[str, Any]:

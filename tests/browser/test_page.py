@@ -553,3 +553,16 @@ def test_readings_panel_in_korean(page: Any) -> None:
     assert section.locator(".reading-state").inner_text() == "엔진마다 판정이 다릅니다"
     assert HANGUL.search(section.locator('tr[data-why="legacy"] td.why').inner_text())
     assert page.locator("#engine option").first.inner_text() == "RFC 9309 (기본)"
+
+
+def test_a_verdict_card_shows_the_usage_preferences_that_apply(page: Any) -> None:
+    paste(page, "User-agent: *\nAllow: /\nDisallow: /drafts/\nContent-Usage: train-ai=n\nContent-Signal: ai-train=no\n")
+    page.fill("#agent", "GPTBot")
+    page.fill("#urls", "/blog/x\n/drafts/y")
+    analysed(page)
+    cards = page.locator(".verdict")
+    assert "train-ai=n (line 4)" in cards.nth(0).locator(".usage").inner_text()
+    assert "ai-train=no (line 5)" in cards.nth(0).locator(".usage").inner_text()
+    assert "may not fetch" in cards.nth(1).locator(".usage").inner_text()
+    in_korean(page)
+    assert "4번 줄" in page.locator(".verdict .usage").first.inner_text()

@@ -94,6 +94,7 @@ function facts(v, titles) {
   const groups = v.group_lines.length ? v.group_lines.map((n) => linkTo(n)) : [el("span", { text: t("verdict.noGroup") })];
   list.append(el("dt", { text: t("verdict.group") }), el("dd", { cls: "links" }, groups));
   add(t("verdict.target"), el("code", { text: v.target }));
+  if (v.usage_text) add(t("verdict.usage"), el("span", { cls: "usage", text: v.usage_text }));
   // When the profile changed the answer, the note above already says what it is.
   const changed = v.notes.some((n) => n.code === "profile.changed");
   if (v.profile && !changed) add(t("verdict.profile"), el("span", { cls: "profile", text: v.profile.text }));
