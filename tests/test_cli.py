@@ -45,7 +45,7 @@ def test_json_has_the_verdict_fields() -> None:
     assert [v["allowed"] for v in data] == [False, True]
     assert set(data[0]) == {
         "allowed", "rule", "line", "reason", "agent_token", "group_lines", "candidates", "url", "target", "findings",
-        "explanation", "notes", "rfc", "profile", "engine",
+        "explanation", "notes", "rfc", "profile", "engine", "usage", "usage_text",
     }
     assert data[0]["explanation"]["code"] == "explain.only" and data[0]["explanation"]["params"]["line"] == 18
     assert data[0]["explanation"]["text"].startswith("Line 18 (Disallow: /) decides")

@@ -22,17 +22,18 @@ PACKAGE = Path(robotscope.__file__).parent
 # Layers, by module path (a package's name covers its modules).
 CORE = {
     "analysis", "api", "checks", "compare", "crawlers", "engines", "generator", "linter", "matcher", "messages", "model", "parser",
-    "patterns", "policy", "preferences", "profiles", "readings", "render", "robots", "rulebook", "selftest", "structured", "survey", "urls", "useragents", "views",
+    "patterns", "policy", "preferences", "profiles", "readings", "render", "robots", "rulebook", "selftest", "sitemap", "structured", "survey", "urls", "useragents", "views",
 }
 EDGES: dict[str, set[str]] = {
     # module: the robotscope layers and third-party packages it may import, besides the core and stdlib
     "fetcher": {"cache", "httpx", "anyio"},
+    "download": {"fetcher", "httpx", "anyio"},
     "cache": set(),
     "client": {"cache", "fetcher"},
     "compat": {"fetcher"},
     "integrations": {"compat", "scrapy", "twisted", "pyspark", "pyarrow", "duckdb", "warcio"},
     "web": {"web", "fetcher", "httpx", "anyio", "starlette", "uvicorn"},
-    "cli": {"cli", "web", "fetcher", "cache", "click", "rich", "uvicorn", "integrations", "pyspark", "pyarrow"},
+    "cli": {"cli", "web", "fetcher", "download", "cache", "click", "rich", "uvicorn", "integrations", "pyspark", "pyarrow"},
     "__init__": {"cache", "client", "fetcher"},  # lazily, through module __getattr__
 }
 # Standard-library modules that do I/O or need an operating system: none of them in the core.
@@ -40,6 +41,7 @@ IO_STDLIB = {"socket", "sqlite3", "asyncio", "subprocess", "threading", "http", 
 EDGE_STDLIB = {
     "cache": {"sqlite3", "threading"},
     "fetcher": {"asyncio", "sqlite3"},  # sqlite3 for the cache's errors only
+    "download": {"asyncio"},
     "client": {"asyncio"},
     "web": {"subprocess", "threading", "signal", "socket"},
     "cli": {"asyncio", "socket", "sqlite3", "threading", "subprocess", "multiprocessing"},

@@ -17,6 +17,7 @@ from .matrix import matrix
 from .readings import readings_command
 from .selftest import selftest
 from .serve import serve
+from .sitemap import sitemap_command
 from .survey import survey_command
 
 
@@ -47,5 +48,5 @@ def completion(shell: str) -> None:
     click.echo(completer(cli, {}, "robotscope", "_ROBOTSCOPE_COMPLETE").source())
 
 
-for command in (check, lint_command, fetch_command, matrix, diff_command, readings_command, bulk, survey_command, generate, serve, build_site, selftest, explain, completion):
+for command in (check, lint_command, fetch_command, matrix, diff_command, readings_command, bulk, survey_command, sitemap_command, generate, serve, build_site, selftest, explain, completion):
     cli.add_command(command)

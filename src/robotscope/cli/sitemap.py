@@ -1,0 +1,174 @@
+"""`robotscope sitemap`: are the URLs a site's sitemaps list allowed to the crawlers that read them?"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections import OrderedDict, deque
+from typing import Any
+from urllib.parse import urlsplit
+
+import click
+
+from ..download import get
+from ..fetcher import DEFAULT_UA
+from ..messages import Message, message
+from ..sitemap import MAX_BYTES, read_sitemap
+from ..urls import InvalidURL, robots_url
+from .common import Fetched, FetchSettings, Source, fail, fetch_options, lang_option, open_cache
+
+_MAX_ORIGINS = 1024  # robots.txt files kept in memory at once; the cache keeps the rest
+
+
+class _Robots:
+    """Each origin's robots.txt, fetched once through the cache."""
+
+    def __init__(self, settings: FetchSettings, cache: Any) -> None:
+        self.settings, self.cache = settings, cache
+        self.sources: OrderedDict[str, Source] = OrderedDict()
+
+    def of(self, url: str) -> Source | None:
+        try:
+            origin = robots_url(url)
+        except InvalidURL:
+            return None
+        source = self.sources.get(origin)
+        if source is None:
+            fetched = Fetched(origin, self.settings, self.cache)
+            source = Source(origin, fetched.robots, fetched)
+            if len(self.sources) >= _MAX_ORIGINS:
+                self.sources.popitem(last=False)
+            self.sources[origin] = source
+        return source
+
+
+@click.command("sitemap")
+@click.argument("target", metavar="ROBOTS_OR_SITEMAP_URL")
+@click.option("--agent", "agents", multiple=True, default=("Googlebot",), show_default=True, help="A crawler to check the listed URLs for (repeatable).")
+@click.option("--max-sitemaps", type=click.IntRange(min=1), default=100, show_default=True, help="Sitemap files read at most (an index counts).")
+@click.option("--max-urls", type=click.IntRange(min=1), default=100_000, show_default=True, help="Listed URLs checked at most.")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@lang_option
+@fetch_options
+def sitemap_command(
+    target: str, agents: tuple[str, ...], max_sitemaps: int, max_urls: int, as_json: bool, lang: str, fetching: FetchSettings
+) -> None:
+    """Check every URL a site's sitemaps list against the robots.txt of its own origin.
+
+    ROBOTS_OR_SITEMAP_URL is a site or its robots.txt (its Sitemap lines are
+    read) or one sitemap. Sitemap index files are followed (loops and
+    repeats read once), gzip is inflated, and every file is bounded in bytes
+    (50 MiB), URLs (50,000) and time (--timeout); XML with a DOCTYPE is
+    refused, so no entity can expand. Lists the URLs a chosen crawler may
+    not fetch, with the deciding line, and the URLs on another origin than
+    their sitemap. Exit code 1 when a listed URL is blocked, for CI.
+
+    \b
+    Examples:
+      robotscope sitemap https://www.example.com/ --agent Googlebot --agent Bingbot
+      robotscope sitemap https://www.example.com/sitemap.xml --json
+    """
+    if "://" not in target:
+        target = "https://" + target
+    cache = open_cache(fetching)
+    try:
+        report = _survey(target, list(agents), max_sitemaps, max_urls, fetching, cache)
+    finally:
+        if hasattr(cache, "close"):
+            cache.close()
+    if as_json:
+        click.echo(json.dumps(_as_data(report, lang), ensure_ascii=False, indent=2))
+    else:
+        click.echo(_as_text(report, lang))
+    sys.exit(1 if report["blocked"] else 0)
+
+
+def _survey(target: str, agents: list[str], max_sitemaps: int, max_urls: int, settings: FetchSettings, cache: Any) -> dict[str, Any]:
+    robots = _Robots(settings, cache)
+    try:
+        home = robots_url(target)
+    except InvalidURL as error:
+        fail(error.reason)
+    queue: deque[tuple[str, str | None]] = deque()
+    if urlsplit(target).path in ("", "/", "/robots.txt"):
+        source = robots.of(target)
+        assert source is not None
+        queue.extend((s.value, None) for s in source.robots.sitemaps)
+        listed_by: str | None = home
+    else:
+        queue.append((target, None))
+        listed_by = None
+    files: list[dict[str, Any]] = []
+    blocked: list[dict[str, Any]] = []
+    elsewhere: list[dict[str, Any]] = []
+    seen: set[str] = set()
+    checked = 0
+    while queue and len(files) < max_sitemaps:
+        url, parent = queue.popleft()
+        if url in seen:
+            files.append({"url": url, "parent": parent, "kind": "repeat", "urls": 0, "problem": message("sitemap.repeat")})
+            continue
+        seen.add(url)
+        got = get(url, user_agent=DEFAULT_UA, timeout=settings.timeout, limit=MAX_BYTES)
+        problem: Message | None
+        if not got.ok:
+            problem = message("sitemap.fetch-failed", status=got.status or 0, error=got.error or "status")
+            files.append({"url": url, "parent": parent, "kind": "unreadable", "urls": 0, "problem": problem})
+            continue
+        read = read_sitemap(got.body)
+        problem = read.problem or (message("sitemap.cut", limit=MAX_BYTES) if got.cut else None)
+        files.append({"url": url, "parent": parent, "kind": read.kind, "urls": len(read.locs), "problem": problem})
+        if read.kind == "sitemapindex":
+            queue.extend((loc, url) for loc in read.locs)
+            continue
+        try:
+            own = robots_url(url)
+        except InvalidURL:
+            own = ""
+        for loc in read.locs:
+            if checked >= max_urls:
+                break
+            checked += 1
+            source = robots.of(loc)
+            if source is None:
+                elsewhere.append({"url": loc, "sitemap": url, "invalid": True})
+                continue
+            if source.name != own:
+                elsewhere.append({"url": loc, "sitemap": url, "invalid": False})
+            for agent in agents:
+                verdict = source.answer(agent, loc).verdict
+                if not verdict.allowed:
+                    rule = None if verdict.rule is None else verdict.rule.text
+                    blocked.append({"url": loc, "agent": agent, "line": verdict.line, "rule": rule, "reason": verdict.reason.value, "robots_url": source.name, "sitemap": url})
+    skipped = len(queue)
+    return {"target": target, "listed_by": listed_by, "files": files, "checked": checked, "blocked": blocked, "elsewhere": elsewhere, "agents": agents, "skipped": skipped}
+
+
+def _as_data(report: dict[str, Any], lang: str) -> dict[str, Any]:
+    files = [{**f, "problem": None if f["problem"] is None else f["problem"].as_dict(lang)} for f in report["files"]]
+    return {**report, "files": files}
+
+
+def _as_text(report: dict[str, Any], lang: str) -> str:
+    def text(code: str, **params: Any) -> str:
+        return message(code, **params).render(lang)
+
+    out = []
+    if report["listed_by"] is not None:
+        out.append(text("sitemap.listed", robots=report["listed_by"], n=sum(1 for f in report["files"] if f["parent"] is None)))
+    for f in report["files"]:
+        line = "  " + text(f"sitemap.file.{f['kind']}" if f["kind"] in ("urlset", "sitemapindex", "text") else "sitemap.file.other", url=f["url"], n=f["urls"])
+        problem = f["problem"]
+        out.append(line + ("" if problem is None else f" ({problem.render(lang)})"))
+    if report["blocked"]:
+        out.append(text("sitemap.blocked-heading", n=len(report["blocked"])))
+        for b in report["blocked"]:
+            code = "sitemap.blocked" if b["line"] is not None else "sitemap.blocked-status"
+            out.append("  " + text(code, agent=b["agent"], url=b["url"], line=b["line"] or 0, rule=b["rule"] or "", robots=b["robots_url"], sitemap=b["sitemap"], reason=b["reason"]))
+    if report["elsewhere"]:
+        out.append(text("sitemap.elsewhere-heading", n=len(report["elsewhere"])))
+        out.extend("  " + text("sitemap.elsewhere", url=e["url"], sitemap=e["sitemap"]) for e in report["elsewhere"])
+    if report["skipped"]:
+        out.append(text("sitemap.skipped", n=report["skipped"]))
+    out.append(text("sitemap.summary", urls=report["checked"], files=len(report["files"]), blocked=len(report["blocked"]), agents=report["agents"]))
+    return "\n".join(out)

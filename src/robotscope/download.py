@@ -1,0 +1,88 @@
+"""One bounded HTTP GET of any URL (a sitemap, a page): one deadline, a size limit, redirects by hand.
+
+The robots.txt fetcher (`robotscope.fetcher`) has its own rules and cache;
+this is the same discipline for everything else a command reads: a single
+deadline over name resolution, connect, headers, body and every redirect
+hop (a server pacing its bytes cannot stretch it), at most `limit` bytes of
+the decoded body (a compressed bomb inflates only that far), at most five
+redirects, and transport failures returned as data, never raised.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from concurrent.futures import ThreadPoolExecutor
+from typing import NamedTuple
+
+import anyio
+import httpx
+
+from .fetcher import redirect_target
+
+MAX_REDIRECTS = 5
+
+
+class Download(NamedTuple):
+    """How a GET ended: the final URL and status, headers, body (cut at the limit), or the error."""
+
+    url: str
+    status: int | None
+    headers: dict[str, str]
+    body: bytes
+    cut: bool
+    redirects: tuple[str, ...]
+    error: str | None  # timeout, network, redirects, bad-redirect
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None and self.status is not None and 200 <= self.status < 300
+
+
+async def get_async(url: str, *, user_agent: str, timeout: float, limit: int, transport: httpx.AsyncBaseTransport | None = None) -> Download:
+    hops: list[str] = []
+    current = url
+    async with httpx.AsyncClient(headers={"User-Agent": user_agent}, timeout=timeout, follow_redirects=False, transport=transport, trust_env=transport is None) as client:
+        try:
+            with anyio.fail_after(timeout):
+                while True:
+                    async with client.stream("GET", current) as response:
+                        if response.status_code in (301, 302, 303, 307, 308):
+                            target, problem = redirect_target(current, response.headers.get("location"))
+                            if target is None or problem is not None:
+                                return Download(current, response.status_code, dict(response.headers), b"", False, tuple(hops), "bad-redirect")
+                            if len(hops) >= MAX_REDIRECTS:
+                                return Download(current, response.status_code, dict(response.headers), b"", False, tuple(hops), "redirects")
+                            hops.append(current)
+                            current = target
+                            continue
+                        body, cut = bytearray(), False
+                        async for chunk in response.aiter_bytes():
+                            body += chunk
+                            if len(body) > limit:
+                                body, cut = body[:limit], True
+                                break
+                        return Download(current, response.status_code, dict(response.headers), bytes(body), cut, tuple(hops), None)
+        except TimeoutError:
+            return Download(current, None, {}, b"", False, tuple(hops), "timeout")
+        except (httpx.HTTPError, httpx.InvalidURL, OSError, ValueError):
+            return Download(current, None, {}, b"", False, tuple(hops), "network")
+
+
+def get(url: str, *, user_agent: str, timeout: float, limit: int, transport: httpx.AsyncBaseTransport | None = None) -> Download:
+    """`get_async` from synchronous code: in an event loop of its own, so the deadline holds."""
+    fetching = get_async(url, user_agent=user_agent, timeout=timeout, limit=limit, transport=transport)
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return _run(fetching)
+    with ThreadPoolExecutor(1) as worker:
+        return worker.submit(_run, fetching).result()
+
+
+def _run(coroutine: object) -> Download:
+    loop = asyncio.new_event_loop()
+    try:
+        return loop.run_until_complete(coroutine)  # type: ignore[arg-type]
+    finally:
+        loop.run_until_complete(loop.shutdown_asyncgens())
+        loop.close()
