@@ -21,7 +21,7 @@ PACKAGE = Path(robotscope.__file__).parent
 
 # Layers, by module path (a package's name covers its modules).
 CORE = {
-    "analysis", "api", "checks", "compare", "crawlers", "engines", "generator", "linter", "matcher", "messages", "model", "parser",
+    "analysis", "api", "checks", "compare", "crawlers", "engines", "generator", "indexing", "linter", "matcher", "messages", "model", "parser",
     "patterns", "policy", "preferences", "profiles", "readings", "render", "robots", "rulebook", "selftest", "sitemap", "structured", "survey", "urls", "useragents", "views",
 }
 EDGES: dict[str, set[str]] = {

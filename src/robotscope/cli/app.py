@@ -14,6 +14,7 @@ from .fetch import fetch_command
 from .generate import generate
 from .lint import lint_command
 from .matrix import matrix
+from .page import page_command
 from .readings import readings_command
 from .selftest import selftest
 from .serve import serve
@@ -48,5 +49,5 @@ def completion(shell: str) -> None:
     click.echo(completer(cli, {}, "robotscope", "_ROBOTSCOPE_COMPLETE").source())
 
 
-for command in (check, lint_command, fetch_command, matrix, diff_command, readings_command, bulk, survey_command, sitemap_command, generate, serve, build_site, selftest, explain, completion):
+for command in (check, lint_command, fetch_command, matrix, diff_command, readings_command, bulk, survey_command, sitemap_command, page_command, generate, serve, build_site, selftest, explain, completion):
     cli.add_command(command)
