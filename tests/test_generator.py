@@ -6,6 +6,8 @@ import json
 import tomllib
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from robotscope import parse
 from robotscope.generator import (
@@ -18,6 +20,8 @@ from robotscope.generator import (
     preset,
     training_crawlers,
 )
+from robotscope.preferences import CATEGORIES, usage_for
+from robotscope.structured import Token, serialize_dictionary
 
 
 def test_default_spec_blocks_everything_and_says_so() -> None:
@@ -157,3 +161,33 @@ def test_the_documented_spec_example_gives_the_documented_file() -> None:
     doc = (Path(__file__).parent.parent / "docs" / "generate-spec.md").read_text(encoding="utf-8")
     spec, expected = re.findall(r"```(?:toml|text)\n(.*?)```", doc, re.DOTALL)[:2]
     assert generate(tomllib.loads(spec)) == expected
+
+
+# --- AI usage preferences in specs: written as given, read back as meant ---------------------------
+
+@given(st.dictionaries(st.sampled_from(CATEGORIES), st.sampled_from(["y", "n"]), min_size=1), st.sampled_from(["/", "/blog/", "/a*.pdf$"]))
+def test_content_usage_from_a_spec_reads_back_as_meant(preferences: dict[str, str], path: str) -> None:
+    value = f"{path} {serialize_dictionary({k: Token(v) for k, v in preferences.items()})}"
+    spec = Spec.from_data({"blocks": [{"agent": "*", "content_usage": [value], "content_signal": "search=yes, ai-train=no"}]})
+    robots = parse(generate(spec))
+    url = path.replace("*", "x").rstrip("$")
+    found = usage_for(robots, robots.verdict("bot", url))
+    assert found is not None and found.applies
+    assert {k: p.value for k, p in found.usage.items() if p.value != "unknown"} == preferences
+    assert {k: p.value for k, p in found.signals.items()} == {"search": "yes", "ai-train": "no"}
+
+
+@pytest.mark.parametrize(
+    ("block", "key"),
+    [
+        ({"agent": "*", "content_usage": ["/ Train-AI=n"]}, "content_usage"),
+        ({"agent": "*", "content_usage": ["/ bots=n"]}, "content_usage"),
+        ({"agent": "*", "content_usage": ["/ train-ai=yes"]}, "content_usage"),
+        ({"agent": "*", "content_signal": "ai-train=false"}, "content_signal"),
+        ({"agent": "*", "content_signal": 3}, "content_signal"),
+    ],
+)
+def test_preferences_that_would_not_read_as_meant_are_refused(block: dict[str, object], key: str) -> None:
+    with pytest.raises(InvalidSpec) as refused:
+        Spec.from_data({"blocks": [block]})
+    assert refused.value.key == key

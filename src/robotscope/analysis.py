@@ -169,7 +169,11 @@ def spec_limits(spec: Spec) -> Message | None:
 def spec_data(spec: Spec) -> dict[str, Any]:
     return {
         "blocks": [
-            {"agent": b.agent, "allow": list(b.allow), "disallow": list(b.disallow), "comment": b.comment}
+            {
+                "agent": b.agent, "allow": list(b.allow), "disallow": list(b.disallow), "comment": b.comment,
+                **({"content_usage": list(b.content_usage)} if b.content_usage else {}),
+                **({"content_signal": b.content_signal} if b.content_signal else {}),
+            }
             for b in spec.blocks
         ],
         "sitemaps": list(spec.sitemaps),

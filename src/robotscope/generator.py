@@ -16,8 +16,9 @@ from typing import Any, NamedTuple
 from . import crawlers
 from .linter import lint
 from .messages import Message, message
-from .model import Finding
+from .model import Finding, Record
 from .patterns import example_target
+from .preferences import CATEGORIES, SIGNAL, SIGNALS, USAGE, signal_line, usage_rule
 from .robots import Robots, parse
 from .useragents import group_token, product_token
 
@@ -32,7 +33,7 @@ OTHERS_BLOCKED_WARNING = message("generate.warning.blocks-others")
 # The keys a spec may hold, at its top and in each block: anything else is a mistake
 # (a misspelt `disalow` silently dropped would write `Disallow:`, allowing everything).
 SPEC_KEYS = ("blocks", "block", "sitemaps")
-BLOCK_KEYS = ("agent", "allow", "disallow", "comment")
+BLOCK_KEYS = ("agent", "allow", "disallow", "comment", "content_usage", "content_signal")
 
 
 class InvalidSpec(ValueError):
@@ -53,6 +54,10 @@ class Block(NamedTuple):
     allow: tuple[str, ...] = ()
     disallow: tuple[str, ...] = ()
     comment: str = ""
+    # AI usage preferences (robotscope.preferences): `[path] preferences` each, e.g. "/ train-ai=n";
+    # and one Content-Signal value, e.g. "search=yes, ai-train=no".
+    content_usage: tuple[str, ...] = ()
+    content_signal: str = ""
 
 
 class Spec(NamedTuple):
@@ -92,11 +97,30 @@ class Spec(NamedTuple):
             # A line break would write lines the spec does not hold; `#` would cut the agent short.
             if any(c in agent for c in "\r\n#") or any(c in comment for c in "\r\n"):
                 raise InvalidSpec(message("spec.line-break", block=i), "agent" if any(c in agent for c in "\r\n#") else "comment", i)
-            blocks.append(Block(agent, _paths(raw.get("allow", []), "allow", i), _paths(raw.get("disallow", []), "disallow", i), comment))
+            usage = _paths(raw.get("content_usage", []), "content_usage", i)
+            signal = raw.get("content_signal", "")
+            if not isinstance(signal, str) or any(c in signal for c in "\r\n#"):
+                raise InvalidSpec(message("spec.not-string", block=i, key="content_signal"), "content_signal", i)
+            _check_preferences(usage, signal.strip(), i)
+            blocks.append(
+                Block(agent, _paths(raw.get("allow", []), "allow", i), _paths(raw.get("disallow", []), "disallow", i), comment, usage, signal.strip())
+            )
         sitemaps = _paths(data.get("sitemaps", []), "sitemaps", None)
         if not blocks and not sitemaps:
             raise InvalidSpec(message("spec.empty"))
         return cls(tuple(blocks), sitemaps)
+
+
+def _check_preferences(usage: tuple[str, ...], signal: str, block: int) -> None:
+    """Every Content-Usage value must read as the preferences it seems to state, the Content-Signal too."""
+    for value in usage:
+        rule = usage_rule(Record(USAGE, value, 0, None))
+        if not rule.parsed or any(key not in CATEGORIES for key in rule.keys) or len(rule.preferences) != len(rule.keys):
+            raise InvalidSpec(message("spec.bad-usage", block=block, value=value, categories=list(CATEGORIES)), "content_usage", block)
+    if signal:
+        line = signal_line(Record(SIGNAL, signal, 0, None))
+        if not line.parsed or line.unknown:
+            raise InvalidSpec(message("spec.bad-signal", block=block, value=signal, keys=list(SIGNALS)), "content_signal", block)
 
 
 def _unknown(key: str, known: tuple[str, ...], block: int | None) -> Message:
@@ -172,6 +196,9 @@ def generate(spec: Spec | Mapping[str, Any]) -> str:
         out.extend(f"Disallow: {path}" for path in block.disallow)
         if not block.allow and not block.disallow:
             out.append("Disallow:")
+        out.extend(f"Content-Usage: {value}" for value in block.content_usage)
+        if block.content_signal:
+            out.append(f"Content-Signal: {block.content_signal}")
     if spec.sitemaps:
         out.append("")
         out.extend(f"Sitemap: {url}" for url in spec.sitemaps)
