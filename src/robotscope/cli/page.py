@@ -124,7 +124,12 @@ def _as_text(url: str, home: str, results: list[dict[str, Any]], lang: str) -> s
         word = text("verdict.allowed") if v["allowed"] else text("verdict.disallowed")
         where = text("page.line", line=v["line"], rule=v["rule"]) if v["line"] is not None else text(f"reason.{v['reason']}")
         out.append(f"  {text('page.robots')}: {word}, {where}")
-        status = text("page.status", status=resp["status"], redirects=len(resp["redirects"])) if resp["status"] is not None else text("page.no-response", error=resp["error"])
+        if resp["status"] is None:
+            status = text("page.no-response", error=resp["error"])
+        elif resp["redirects"]:
+            status = text("page.redirected", status=resp["status"], n=len(resp["redirects"]))
+        else:
+            status = text("page.status", status=resp["status"])
         out.append(f"  {text('page.response')}: {status}")
         if page is not None:
             said = [f"{d} ({s})" for d, s in zip(page["directives"], page["sources"])] or [text("page.none")]
