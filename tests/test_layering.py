@@ -28,12 +28,13 @@ EDGES: dict[str, set[str]] = {
     # module: the robotscope layers and third-party packages it may import, besides the core and stdlib
     "fetcher": {"cache", "httpx", "anyio"},
     "download": {"fetcher", "httpx", "anyio"},
+    "pagecheck": {"fetcher", "download", "httpx", "anyio"},
     "cache": set(),
     "client": {"cache", "fetcher"},
     "compat": {"fetcher"},
     "integrations": {"compat", "scrapy", "twisted", "pyspark", "pyarrow", "duckdb", "warcio"},
-    "web": {"web", "fetcher", "httpx", "anyio", "starlette", "uvicorn"},
-    "cli": {"cli", "web", "fetcher", "download", "cache", "click", "rich", "uvicorn", "integrations", "pyspark", "pyarrow"},
+    "web": {"web", "fetcher", "pagecheck", "httpx", "anyio", "starlette", "uvicorn"},
+    "cli": {"cli", "web", "fetcher", "download", "pagecheck", "cache", "click", "rich", "uvicorn", "integrations", "pyspark", "pyarrow"},
     "__init__": {"cache", "client", "fetcher"},  # lazily, through module __getattr__
 }
 # Standard-library modules that do I/O or need an operating system: none of them in the core.
@@ -42,6 +43,7 @@ EDGE_STDLIB = {
     "cache": {"sqlite3", "threading"},
     "fetcher": {"asyncio", "sqlite3"},  # sqlite3 for the cache's errors only
     "download": {"asyncio"},
+    "pagecheck": set(),
     "client": {"asyncio"},
     "web": {"subprocess", "threading", "signal", "socket"},
     "cli": {"asyncio", "socket", "sqlite3", "threading", "subprocess", "multiprocessing"},

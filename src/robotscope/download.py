@@ -11,8 +11,9 @@ redirects, and transport failures returned as data, never raised.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Coroutine
 from concurrent.futures import ThreadPoolExecutor
-from typing import NamedTuple
+from typing import Any, NamedTuple, TypeVar
 
 import anyio
 import httpx
@@ -20,6 +21,7 @@ import httpx
 from .fetcher import redirect_target
 
 MAX_REDIRECTS = 5
+_T = TypeVar("_T")
 
 
 class Download(NamedTuple):
@@ -74,15 +76,17 @@ def get(url: str, *, user_agent: str, timeout: float, limit: int, transport: htt
     try:
         asyncio.get_running_loop()
     except RuntimeError:
-        return _run(fetching)
+        return run(fetching)
     with ThreadPoolExecutor(1) as worker:
-        return worker.submit(_run, fetching).result()
+        return worker.submit(run, fetching).result()
 
 
-def _run(coroutine: object) -> Download:
+def run(coroutine: Coroutine[Any, Any, _T]) -> _T:
+    """Run `coroutine` in an event loop of its own. Not asyncio.run: it waits for the loop's executor
+    threads, and a DNS lookup abandoned at a deadline may still be running in one."""
     loop = asyncio.new_event_loop()
     try:
-        return loop.run_until_complete(coroutine)  # type: ignore[arg-type]
+        return loop.run_until_complete(coroutine)
     finally:
         loop.run_until_complete(loop.shutdown_asyncgens())
         loop.close()

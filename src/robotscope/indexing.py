@@ -114,17 +114,17 @@ def findings(
     out = []
     blocked = not verdict.allowed
     if blocked and facts is not None and facts.noindex:
-        out.append(PageFinding("blockedNoindex", message("page.blockedNoindex", line=verdict.line or 0)))
+        out.append(PageFinding("blockedNoindex", message("pagecheck.blockedNoindex", line=verdict.line or 0)))
     elif blocked:
-        out.append(PageFinding("blockedIndexable", message("page.blockedIndexable", line=verdict.line or 0)))
+        out.append(PageFinding("blockedIndexable", message("pagecheck.blockedIndexable", line=verdict.line or 0)))
     if not blocked and status in (401, 403, 429, 503):
-        out.append(PageFinding("serverRefuses", message("page.serverRefuses", status=status)))
+        out.append(PageFinding("serverRefuses", message("pagecheck.serverRefuses", status=status)))
     if not blocked and facts is not None and facts.noindex:
-        out.append(PageFinding("noindex", message("page.noindex", sources=list(dict.fromkeys(facts.sources)))))
+        out.append(PageFinding("noindex", message("pagecheck.noindex", sources=list(dict.fromkeys(facts.sources)))))
     if canonical_verdict is not None and not canonical_verdict.allowed:
-        out.append(PageFinding("canonicalBlocked", message("page.canonicalBlocked", url=canonical_verdict.url, line=canonical_verdict.line or 0)))
+        out.append(PageFinding("canonicalBlocked", message("pagecheck.canonicalBlocked", url=canonical_verdict.url, line=canonical_verdict.line or 0)))
     if facts is not None and _AI_TOKENS & set(facts.directives):
-        out.append(PageFinding("aiToken", message("page.aiToken", tokens=sorted(_AI_TOKENS & set(facts.directives)))))
+        out.append(PageFinding("aiToken", message("pagecheck.aiToken", tokens=sorted(_AI_TOKENS & set(facts.directives)))))
     if robots_noindex:
-        out.append(PageFinding("noindexInRobotsTxt", message("page.noindexInRobotsTxt")))
+        out.append(PageFinding("noindexInRobotsTxt", message("pagecheck.noindexInRobotsTxt")))
     return out

@@ -566,3 +566,19 @@ def test_a_verdict_card_shows_the_usage_preferences_that_apply(page: Any) -> Non
     assert "may not fetch" in cards.nth(1).locator(".usage").inner_text()
     in_korean(page)
     assert "4번 줄" in page.locator(".verdict .usage").first.inner_text()
+
+
+def test_the_page_panel_checks_a_live_page_for_each_crawler(page: Any, server: Server) -> None:
+    server.serve("/robots.txt", 200, b"User-agent: *\nDisallow: /private/\n")
+    server.serve("/private/p", 200, b'<html><head><meta name="robots" content="noindex"></head></html>', {"Content-Type": "text/html"})
+    page.fill("#page-url", server.url("/private/p"))
+    page.fill("#page-agents", "Googlebot, GPTBot")
+    page.click("#page-go")
+    page.wait_for_selector("#page-result .page-crawler")
+    cards = page.locator("#page-result .page-crawler")
+    assert cards.count() == 2 and cards.nth(0).locator("h3").inner_text() == "Googlebot"
+    assert "line 2 (Disallow: /private/)" in cards.nth(0).inner_text()
+    assert cards.nth(0).locator("li[data-code='blockedNoindex']").count() == 1
+    page.select_option("#lang", "ko")  # the panel asks again, in Korean
+    page.wait_for_function("() => /[\\uac00-\\ud7a3]/.test(document.querySelector('#page-result li')?.textContent || '')")
+    assert page.errors == []

@@ -49,6 +49,7 @@ from ..api import (
     policies_answer,
     string_field,
     strings_answer,
+    strings_field,
 )
 from ..urls import InvalidURL
 from .guard import GuardedTransport, RefusedTarget, Resolver, system_resolve
@@ -63,6 +64,8 @@ MAX_FIELD = LIMITS["max_field"]
 # cost: full verdicts and some lint checks grow with rules x URL length or rules squared, so
 # the work itself is bounded by time, and by memory and answer size in its worker process.
 BODY_TIMEOUT = 10.0  # seconds for the whole request body to arrive (a stalled client gets 408)
+PAGE_TIMEOUT = 10.0  # seconds for each fetch of a page check (its robots.txt files, the page)
+MAX_PAGE_AGENTS = 10  # crawlers one page check asks for
 
 CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -310,6 +313,24 @@ def create_app(
         body = result.body.decode("utf-8", "replace") if result.status is not None and 200 <= result.status < 300 else ""
         return JSONResponse({**result.as_dict(lang), "text": body})
 
+    async def api_page(request: Request) -> Response:
+        from ..pagecheck import check_page
+
+        data = await read_json(request, body_timeout)
+        url = string_field(data, "url").strip()
+        agents = strings_field(data, "agents", MAX_PAGE_AGENTS) or ["Googlebot"]
+        lang = lang_of(data.get("lang"))
+        if "://" not in url and url:
+            url = "https://" + url
+        under: httpx.AsyncBaseTransport | None = GuardedTransport(transport, resolve) if guarded else transport
+        try:
+            result = await check_page(url, agents, lang=lang, transport=under, timeout=PAGE_TIMEOUT)
+        except InvalidURL as error:
+            raise ApiError(422, "bad-url", error.reason.render(lang)) from None
+        except RefusedTarget as refused:
+            raise ApiError(403, "refused-target", str(refused), host=refused.host, address=refused.address) from None
+        return JSONResponse(result)
+
     async def api_generate(request: Request) -> Response:
         data = await read_json(request, body_timeout)
         return await compute(generate_answer, *generate_args(data))
@@ -357,6 +378,7 @@ def create_app(
         Route("/api/strings", api_strings),
         Route("/api/fetch", api_fetch, methods=["POST"]),
         Route("/api/generate", api_generate, methods=["POST"]),
+        Route("/api/page", api_page, methods=["POST"]),
         Route("/api/{rest:path}", api_not_found, methods=["GET", "POST"]),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]

@@ -6,6 +6,7 @@
  *   analyse(body)   POST /api/analyse  {text, agent, urls, paths, lang, engine}
  *   generate(body)  POST /api/generate {preset | spec, agent, lang}
  *   fetch(body)     POST /api/fetch    {url, policy, lang}
+ *   page(body)      POST /api/page     {url, agents, lang}  (server build only)
  *   selftest(lang)  GET  /api/selftest
  *   crawlers()      GET  /api/crawlers
  *   policies(lang)  GET  /api/policies
@@ -58,6 +59,7 @@ function serverBackend() {
     analyse: (body) => request("/api/analyse", body),
     generate: (body) => request("/api/generate", body),
     fetch: (body) => request("/api/fetch", body),
+    page: (body) => request("/api/page", body),
     selftest: (lang) => request(withLang("/api/selftest", lang)),
     crawlers: () => request("/api/crawlers"),
     policies: (lang) => request(withLang("/api/policies", lang)),

@@ -11,6 +11,7 @@ import { refreshHighlight, setStatus, setText, startEditor, text } from "./edito
 import { initialLanguage, lang, number, remember, t, useLanguage } from "./i18n.js";
 import { readShareLink, state, writeShareLink } from "./state.js";
 import { relangFetch, renderFetch, startFetch } from "./panels/fetch.js";
+import { relangPageCheck, startPageCheck } from "./panels/pagecheck.js";
 import { renderFindings } from "./panels/findings.js";
 import { relangGenerator, renderGenerator, startGenerator } from "./panels/generator.js";
 import { pathsToCheck, renderMatrix } from "./panels/matrix.js";
@@ -94,7 +95,7 @@ async function switchLanguage(code, save) {
   renderSelftest();
   renderGenerator();
   schedule(0);
-  if (state.info.fetch) relangFetch();
+  if (state.info.fetch) { relangFetch(); relangPageCheck(); }
   relangSelftest();
   relangGenerator();
 }
@@ -217,6 +218,8 @@ async function start() {
   $("fetch-form").hidden = $("policy-notes").hidden = !state.info.fetch;
   $("fetch-offline").hidden = state.info.fetch;
   if (state.info.fetch) startFetch(backend);
+  $("page-panel").hidden = !state.info.fetch; // the static build fetches nothing, pages included
+  if (state.info.fetch) startPageCheck(backend);
   if (backend.ready) showLoading(backend);
   startSelftest(backend);
   startGenerator(backend);

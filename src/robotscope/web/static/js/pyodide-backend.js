@@ -95,6 +95,7 @@ export async function createBackend() {
     analyse: (body) => engine.call("analyse", body, budget),
     generate: (body) => engine.call("generate", body, budget),
     fetch: async () => { throw new BackendError("this page fetches nothing; paste the file instead", "no-fetch"); },
+    page: async () => { throw new BackendError("this page fetches nothing", "no-fetch"); },
     selftest: (lang) => engine.call("selftest", { lang }, budget),
     crawlers: () => file("api/crawlers.json"),
     policies: (lang) => file(`api/policies-${lang}.json`),

@@ -1,0 +1,101 @@
+"""One page checked for each crawler: the robots.txt verdict, the server's answer, the indexing directives.
+
+The one home of `robotscope page` and the web tester's page panel: the
+robots.txt comes through the fetcher (its cache, deadline and policies), the
+page through `robotscope.download` (one deadline, 1 MiB of HTML), each
+crawler's documented User-Agent string sent; the verdicts are those of every
+front end (`robotscope.engines.answer`, or the fetch decision's), the
+findings `robotscope.indexing`'s. `transport` carries the web server's SSRF
+guard where it has one.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+
+from .crawlers import get as crawler
+from .download import Download, get_async
+from .engines import answer, resolve
+from .fetcher import FetchResult, fetch_robots_async
+from .indexing import MAX_HTML, findings, page_facts
+from .model import LineKind, Verdict
+from .policy import verdict_for
+from .urls import InvalidURL, checked_url, robots_url
+
+# Findings that say something is wrong (the command's exit code 1), as opposed to facts worth knowing.
+PROBLEMS = frozenset({"blockedNoindex", "blockedIndexable", "canonicalBlocked", "serverRefuses", "noindexInRobotsTxt"})
+
+
+class _Origins:
+    """Each origin's robots.txt, fetched once."""
+
+    def __init__(self, policy: str, timeout: float, cache: Any, transport: httpx.AsyncBaseTransport | None) -> None:
+        self.policy, self.timeout, self.cache, self.transport = policy, timeout, cache, transport
+        self.fetched: dict[str, FetchResult] = {}
+
+    async def of(self, url: str) -> FetchResult:
+        origin = robots_url(url)
+        if origin not in self.fetched:
+            self.fetched[origin] = await fetch_robots_async(origin, policy=self.policy, timeout=self.timeout, cache=self.cache, transport=self.transport)
+        return self.fetched[origin]
+
+    async def verdict(self, agent: str, url: str, engine: str) -> Verdict:
+        result = await self.of(url)
+        decision = result.decisions[self.policy]
+        if decision.action in ("parse", "cached-copy") and result.robots is not None:
+            return answer(result.robots, agent, url, resolve(engine, agent)).verdict
+        return verdict_for(decision, result.robots, agent, url)
+
+
+async def check_page(
+    url: str,
+    agents: list[str],
+    *,
+    engine: str = "rfc9309",
+    policy: str = "rfc9309",
+    timeout: float = 10.0,
+    lang: str = "en",
+    cache: Any = False,
+    transport: httpx.AsyncBaseTransport | None = None,
+    user_agent: str | None = None,
+) -> dict[str, Any]:
+    """The page's check as JSON-ready data: `{url, robots_url, crawlers: [...]}`; raises InvalidURL for a bad URL."""
+    checked_url(url)
+    home = robots_url(url)
+    origins = _Origins(policy, timeout, cache, transport)
+    fetched = await origins.of(url)
+    robots_noindex = fetched.robots is not None and any(
+        line.kind is LineKind.OTHER and (line.key or "").lower() == "noindex" for line in fetched.robots.lines
+    )
+    pages: dict[str, Download] = {}
+    crawlers = []
+    for agent in agents:
+        name = resolve(engine, agent)
+        found = await origins.verdict(agent, url, name)
+        known = crawler(agent)
+        sent = user_agent or (known.user_agent if known is not None and known.user_agent else agent)
+        if sent not in pages:
+            pages[sent] = await get_async(url, user_agent=sent, timeout=timeout, limit=MAX_HTML, transport=transport)
+        got = pages[sent]
+        facts = page_facts(got.url, got.headers, got.body, found.agent_token) if got.status is not None else None
+        canonical = None
+        if facts is not None and facts.canonical and facts.canonical != url:
+            try:
+                canonical = await origins.verdict(agent, facts.canonical, name)
+            except InvalidURL:
+                canonical = None
+        crawlers.append({
+            "agent": agent, "user_agent": sent, "engine": name,
+            "verdict": {"allowed": found.allowed, "line": found.line, "rule": None if found.rule is None else found.rule.text, "reason": found.reason.value},
+            "response": {"url": got.url, "status": got.status, "redirects": list(got.redirects), "error": got.error, "cut": got.cut},
+            "page": None if facts is None else facts.as_dict(),
+            "canonical_allowed": None if canonical is None else canonical.allowed,
+            "findings": [f.as_dict(lang) for f in findings(found, got.status, facts, canonical, robots_noindex)],
+        })
+    return {"url": url, "robots_url": home, "crawlers": crawlers}
+
+
+def has_problem(result: dict[str, Any]) -> bool:
+    return any(f["code"] in PROBLEMS for c in result["crawlers"] for f in c["findings"])
