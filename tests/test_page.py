@@ -98,3 +98,15 @@ def test_hostile_pages_are_answered_in_bounded_time(server: Server) -> None:
 def test_page_facts_never_raise(body: bytes) -> None:
     facts = page_facts("https://www.example.com/", {"X-Robots-Tag": "noindex\nbingbot: none"}, body, "googlebot")
     assert facts.noindex  # the header alone says noindex
+
+
+def test_the_text_report_names_the_verdict_the_answer_and_the_findings(server: Server) -> None:
+    server.serve("/robots.txt", 200, b"User-agent: *\nDisallow: /private/\n")
+    server.serve("/private/p", 200, b'<html><head><meta name="robots" content="noindex"></head></html>', HTML)
+    result = CliRunner().invoke(cli, ["page", server.url("/private/p"), "--no-cache", "--lang", "en"])
+    lines = result.stdout.splitlines()
+    assert result.exit_code == 1 and lines[0] == f"{server.url('/private/p')} (robots.txt: {server.url('/robots.txt')})"
+    assert "  robots.txt: DISALLOWED, line 2 (Disallow: /private/)" in lines and "  response: HTTP 200" in lines
+    assert "  robots directives: noindex (meta:robots)" in lines and lines[-1].startswith("  blockedNoindex: robots.txt line 2 blocks")
+    korean = CliRunner().invoke(cli, ["page", server.url("/private/p"), "--no-cache", "--lang", "ko"]).stdout
+    assert "2번 줄" in korean

@@ -72,21 +72,21 @@ def _as_text(url: str, home: str, results: list[dict[str, Any]], lang: str) -> s
         out.append(f"{r['agent']} ({r['user_agent']})")
         word = text("verdict.allowed") if v["allowed"] else text("verdict.disallowed")
         where = text("pagecheck.line", line=v["line"], rule=v["rule"]) if v["line"] is not None else text(f"reason.{v['reason']}")
-        out.append(f"  {text('page.robots')}: {word}, {where}")
+        out.append(f"  {text('pagecheck.robots')}: {word}, {where}")
         if resp["status"] is None:
             status = text("pagecheck.no-response", error=resp["error"])
         elif resp["redirects"]:
             status = text("pagecheck.redirected", status=resp["status"], n=len(resp["redirects"]))
         else:
             status = text("pagecheck.status", status=resp["status"])
-        out.append(f"  {text('page.response')}: {status}")
+        out.append(f"  {text('pagecheck.response')}: {status}")
         if page is not None:
             said = [f"{d} ({s})" for d, s in zip(page["directives"], page["sources"])] or [text("pagecheck.none")]
-            out.append(f"  {text('page.directives')}: {', '.join(said)}")
+            out.append(f"  {text('pagecheck.directives')}: {', '.join(said)}")
             if page["canonical"]:
                 allowed = r["canonical_allowed"]
                 state = "" if allowed is None else f" ({text('verdict.allowed') if allowed else text('verdict.disallowed')})"
-                out.append(f"  {text('page.canonical')}: {page['canonical']}{state}")
+                out.append(f"  {text('pagecheck.canonical')}: {page['canonical']}{state}")
             if page["content_usage"]:
                 out.append(f"  Content-Usage: {', '.join(f'{k}={v}' for k, v in page['content_usage'].items())}")
         for f in r["findings"]:
