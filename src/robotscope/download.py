@@ -11,17 +11,15 @@ redirects, and transport failures returned as data, never raised.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Coroutine
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, NamedTuple, TypeVar
+from typing import NamedTuple
 
 import anyio
 import httpx
 
-from .fetcher import redirect_target
+from .fetcher import redirect_target, run
 
 MAX_REDIRECTS = 5
-_T = TypeVar("_T")
 
 
 class Download(NamedTuple):
@@ -79,14 +77,3 @@ def get(url: str, *, user_agent: str, timeout: float, limit: int, transport: htt
         return run(fetching)
     with ThreadPoolExecutor(1) as worker:
         return worker.submit(run, fetching).result()
-
-
-def run(coroutine: Coroutine[Any, Any, _T]) -> _T:
-    """Run `coroutine` in an event loop of its own. Not asyncio.run: it waits for the loop's executor
-    threads, and a DNS lookup abandoned at a deadline may still be running in one."""
-    loop = asyncio.new_event_loop()
-    try:
-        return loop.run_until_complete(coroutine)
-    finally:
-        loop.run_until_complete(loop.shutdown_asyncgens())
-        loop.close()

@@ -31,7 +31,7 @@ from collections.abc import AsyncIterator, Coroutine, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import urldefrag, urljoin
 
 import anyio
@@ -47,6 +47,7 @@ from .policy import MAX_REDIRECTS, POLICIES, Action, Cached, Decision, Outcome, 
 from .robots import Robots, parse
 from .urls import robots_url as _robots_url
 
+_T = TypeVar("_T")
 DEFAULT_UA = f"robotscope/{__version__}"
 LINE_SLACK = 2048  # how far past MAX_BYTES the line the limit falls in may run
 _LIMIT = MAX_BYTES + LINE_SLACK
@@ -503,14 +504,17 @@ def fetch_robots(
     try:
         asyncio.get_running_loop()
     except RuntimeError:
-        return _run(fetching)
+        return run(fetching)
     with ThreadPoolExecutor(1) as worker:
-        return worker.submit(_run, fetching).result()
+        return worker.submit(run, fetching).result()
 
 
-def _run(coroutine: Coroutine[Any, Any, FetchResult]) -> FetchResult:
-    # Not asyncio.run: it waits for the loop's executor threads, and a DNS lookup
-    # abandoned at the deadline may still be running in one.
+def run(coroutine: Coroutine[Any, Any, _T]) -> _T:
+    """Run `coroutine` in an event loop of its own (every bounded fetch from synchronous code).
+
+    Not asyncio.run: it waits for the loop's executor threads, and a DNS
+    lookup abandoned at the deadline may still be running in one.
+    """
     loop = asyncio.new_event_loop()
     try:
         return loop.run_until_complete(coroutine)

@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from ..download import run
+from ..fetcher import run
 from ..messages import message
 from ..pagecheck import check_page, has_problem
 from ..urls import InvalidURL
