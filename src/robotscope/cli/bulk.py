@@ -8,7 +8,7 @@ import json
 import multiprocessing
 import os
 import sys
-from collections import OrderedDict, deque
+from collections import deque
 from collections.abc import Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -23,12 +23,20 @@ from ..engines import ALL, DEFAULT, names, resolve
 from ..matcher import RuleSet
 from ..profiles import ruleset_for
 from ..robots import Robots
-from ..urls import InvalidURL, checked_url, robots_url
-from .common import FetchSettings, Source, console, engine_option, fail, fetch_options, load, open_cache
+from ..urls import InvalidURL, checked_url
+from .common import (
+    FetchSettings,
+    Origins,
+    Source,
+    console,
+    engine_option,
+    fail,
+    fetch_options,
+    load,
+    open_cache,
+)
 
 _FIELDS = ["url", "agent_token", "allowed", "reason", "line", "rule", "engine", "robots_url"]
-# Origins whose robots.txt is kept in memory at once when fetching; the cache keeps the rest.
-_MAX_ORIGINS = 1024
 # URLs a worker process checks per task: large enough that sending them costs little
 # next to checking them, small enough that memory stays flat (at most two per worker wait).
 _CHUNK = 4096
@@ -57,31 +65,6 @@ class _Checked:
             return [bulk_row(self.ruleset, url)]
         # Another engine's reading, or a fetch that decided allow-all or disallow-all.
         return [verdict_row(self.source.answer(self.agent, url, name).verdict, name) for name in self.engines]
-
-
-class _Origins:
-    """The robots.txt of each origin, fetched once each through the cache (most recently used kept)."""
-
-    def __init__(self, settings: FetchSettings, cache: object, agent: str, engine: str) -> None:
-        self.settings, self.cache, self.agent, self.engine = settings, cache, agent, engine
-        self.checked: OrderedDict[str, _Checked] = OrderedDict()
-
-    def checked_for(self, url: str) -> _Checked | None:
-        try:
-            origin = robots_url(url)
-        except InvalidURL:
-            return None
-        checked = self.checked.get(origin)
-        if checked is None:
-            from .common import Fetched
-
-            fetched = Fetched(origin, self.settings, self.cache)
-            checked = _Checked(Source(origin, fetched.robots, fetched), self.agent, self.engine)
-            if len(self.checked) >= _MAX_ORIGINS:
-                self.checked.popitem(last=False)
-            self.checked[origin] = checked
-        self.checked.move_to_end(origin)
-        return checked
 
 
 def _valid(url: str) -> bool:
@@ -200,7 +183,7 @@ def bulk(
         output_format = "jsonl"
     fixed = _Checked(load(robots_file, fetching), agent, engine) if robots_file is not None else None
     cache = None if fixed is not None else open_cache(fetching)
-    origins = _Origins(fetching, cache, agent, engine)
+    origins: Origins[_Checked] = Origins(fetching, cache, lambda source: _Checked(source, agent, engine))
     try:
         stream = sys.stdin.buffer if urls_file == "-" else open(urls_file, "rb")  # noqa: SIM115 - closed below
     except OSError as error:
@@ -257,11 +240,11 @@ def _prepend(first: list[tuple[str, int]], rest: Iterator[list[tuple[str, int]]]
     yield from rest
 
 
-def _in_process(chunk: list[tuple[str, int]], fixed: _Checked | None, origins: _Origins, output_format: str) -> tuple[str, int, int]:
+def _in_process(chunk: list[tuple[str, int]], fixed: _Checked | None, origins: Origins[_Checked], output_format: str) -> tuple[str, int, int]:
     """One chunk's output, URL count and bytes, checked here (against ROBOTS, or each URL's own origin)."""
     rows: list[tuple[BulkRow, str]] = []
     for url, _ in chunk:
-        checked = fixed if fixed is not None else (origins.checked_for(url) if _valid(url) else None)
+        checked = fixed if fixed is not None else (origins.of(url) if _valid(url) else None)
         origin = "" if fixed is not None or checked is None else checked.source.name
         rows.extend((row, origin) for row in _rows(checked, url))
     return _render(rows, output_format), len(chunk), sum(size for _, size in chunk)

@@ -13,8 +13,9 @@ import json
 import os
 import re
 import sys
+from collections import OrderedDict
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, NamedTuple, NoReturn, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, NamedTuple, NoReturn, TypeVar
 
 import click
 from rich.console import Console
@@ -247,6 +248,38 @@ class Source:
             return None
         decision = self.fetched.decision
         return f"{self.fetched.result.robots_url}: {decision.action}\n  {decision.reason.render(lang)}"
+
+
+_Made = TypeVar("_Made")
+MAX_ORIGINS = 1024  # robots.txt files kept in memory at once by a command that fetches many; the cache keeps the rest
+
+
+class Origins(Generic[_Made]):
+    """Each origin's robots.txt, fetched once through the cache and made into what a command needs.
+
+    `make` turns an origin's `Source` into it (a crawler's rules looked up,
+    say); the most recently used MAX_ORIGINS are kept.
+    """
+
+    def __init__(self, settings: FetchSettings, cache: Any, make: Callable[[Source], _Made]) -> None:
+        self.settings, self.cache, self.make = settings, cache, make
+        self.kept: OrderedDict[str, _Made] = OrderedDict()
+
+    def of(self, url: str) -> _Made | None:
+        """What `make` made of `url`'s origin's robots.txt; None for a URL with no origin."""
+        try:
+            origin = robots_url(url)
+        except InvalidURL:
+            return None
+        made = self.kept.get(origin)
+        if made is None:
+            fetched = Fetched(origin, self.settings, self.cache)
+            made = self.make(Source(origin, fetched.robots, fetched))
+            if len(self.kept) >= MAX_ORIGINS:
+                self.kept.popitem(last=False)
+            self.kept[origin] = made
+        self.kept.move_to_end(origin)
+        return made
 
 
 def fetch(url: str, settings: FetchSettings) -> Fetched:

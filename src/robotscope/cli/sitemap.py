@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
-from collections import OrderedDict, deque
+from collections import deque
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -15,31 +15,7 @@ from ..fetcher import DEFAULT_UA
 from ..messages import Message, message
 from ..sitemap import MAX_BYTES, read_sitemap
 from ..urls import InvalidURL, robots_url
-from .common import Fetched, FetchSettings, Source, fail, fetch_options, lang_option, open_cache
-
-_MAX_ORIGINS = 1024  # robots.txt files kept in memory at once; the cache keeps the rest
-
-
-class _Robots:
-    """Each origin's robots.txt, fetched once through the cache."""
-
-    def __init__(self, settings: FetchSettings, cache: Any) -> None:
-        self.settings, self.cache = settings, cache
-        self.sources: OrderedDict[str, Source] = OrderedDict()
-
-    def of(self, url: str) -> Source | None:
-        try:
-            origin = robots_url(url)
-        except InvalidURL:
-            return None
-        source = self.sources.get(origin)
-        if source is None:
-            fetched = Fetched(origin, self.settings, self.cache)
-            source = Source(origin, fetched.robots, fetched)
-            if len(self.sources) >= _MAX_ORIGINS:
-                self.sources.popitem(last=False)
-            self.sources[origin] = source
-        return source
+from .common import FetchSettings, Origins, Source, fail, fetch_options, lang_option, open_cache
 
 
 @click.command("sitemap")
@@ -84,7 +60,7 @@ def sitemap_command(
 
 
 def _survey(target: str, agents: list[str], max_sitemaps: int, max_urls: int, settings: FetchSettings, cache: Any) -> dict[str, Any]:
-    robots = _Robots(settings, cache)
+    robots: Origins[Source] = Origins(settings, cache, lambda source: source)
     try:
         home = robots_url(target)
     except InvalidURL as error:
