@@ -6,9 +6,13 @@ Content-Signal: Cloudflare's Content Signals Policy.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
+from click.testing import CliRunner
 
 from robotscope import lint, parse
+from robotscope.cli import cli
 from robotscope.engines import answer
 from robotscope.preferences import usage_for
 from robotscope.views import verdict_view
@@ -75,3 +79,13 @@ def test_every_front_end_gets_the_preferences_with_the_verdict() -> None:
 def test_a_misspelt_content_signals_line_is_flagged() -> None:
     (finding,) = [f for f in lint(parse("User-agent: *\nContent-Signals: search=yes\n")) if f.code == "unknownDirective"]
     assert "Content-signal" in finding.fix.render()
+
+
+def test_matrix_and_readings_show_the_preferences() -> None:
+    example = str(Path(__file__).resolve().parent.parent / "examples" / "preferences.txt")
+    env = {"COLUMNS": "160", "ROBOTSCOPE_LANG": "en"}
+    matrix = CliRunner().invoke(cli, ["matrix", example, "/", "/drafts/x", "--agents", "GPTBot,CCBot"], env=env).stdout
+    assert "allowed L2 (1)" in matrix and "blocked L3 (" not in matrix  # no preference applies where crawling is blocked
+    assert "(1) usage: Content-Usage train-ai=n (line 4), ai-use unknown, search unknown; Content-Signal search=yes (line 6)" in matrix
+    readings = CliRunner().invoke(cli, ["check", example, "GPTBot", "/blog/x", "--engine", "all"], env=env).stdout
+    assert readings.splitlines()[-1].startswith("  usage: Content-Usage train-ai=y (line 5)")

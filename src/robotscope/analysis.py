@@ -112,7 +112,7 @@ def analyse(
                 if n is not None
             )
             view = verdict_view(result, lang, notes)
-            side_by_side.append(readings_view(url, readings(robots, agent, url), lang))
+            side_by_side.append(readings_view(url, readings(robots, agent, url), lang, answer(robots, agent, url).usage))
             positions = (robots.lines[n - 1].group for n in result.verdict.group_lines if n <= len(robots.lines))
             groups = sorted({g for g in positions if g is not None})
             verdicts.append({**view, "groups": groups, "agents": sorted({a for g in groups for a in robots.groups[g].agents})})

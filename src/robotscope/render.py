@@ -92,6 +92,8 @@ def render_readings(view: Mapping[str, Any], lang: str = DEFAULT_LANG) -> str:
         else:
             where = text(f"reason.{reading['reason']}")
         out.append(f"  {name:<{width}}  {answer:<10} {where}")
+    if view.get("usage_text") is not None:
+        out.append(f"  {text('label.usage')}: {printable(view['usage_text'])}")
     return "\n".join(out)
 
 

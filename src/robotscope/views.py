@@ -16,6 +16,7 @@ from .engines import engine as get_engine
 from .messages import DEFAULT_LANG, Message, message
 from .model import Finding, Reason, Rule, Verdict
 from .parser import MAX_BYTES
+from .preferences import Usage
 from .profiles import Answer, ruleset_for
 from .robots import Robots
 from .urls import InvalidURL, robots_url
@@ -134,10 +135,14 @@ def overflow_note(robots: Robots, answer: Answer, agent: str, url: str) -> Messa
     return message(code, line=rule.line, rule=rule_text(rule), would=would, limit=MAX_BYTES)
 
 
-def readings_view(url: str, verdicts: Mapping[str, Verdict], lang: str = DEFAULT_LANG) -> dict[str, Any]:
-    """Every engine's verdict on one URL, side by side: whether they split, and each one's deciding line."""
+def readings_view(url: str, verdicts: Mapping[str, Verdict], lang: str = DEFAULT_LANG, usage: Usage | None = None) -> dict[str, Any]:
+    """Every engine's verdict on one URL, side by side: whether they split, and each one's deciding line.
+
+    `usage` is the default reading's usage preferences for the URL, shown beside the verdicts.
+    """
     return {
         "url": url,
+        "usage_text": None if usage is None else usage_text(usage.as_dict(), lang),
         "split": len({v.allowed for v in verdicts.values()}) > 1,
         "readings": {
             name: {

@@ -120,7 +120,7 @@ def _side_by_side(source: Source, agent: str, urls: tuple[str, ...], as_json: bo
     views = []
     for url in urls:
         verdicts = readings(source.robots, agent, url) if source.rules_apply else {n: source.verdict(agent, url) for n in names()}
-        views.append(readings_view(url, verdicts, lang))
+        views.append(readings_view(url, verdicts, lang, source.answer(agent, url).usage))
     if as_json:
         echo_json(views)
     else:

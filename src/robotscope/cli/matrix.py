@@ -16,6 +16,7 @@ from ..engines import ALL, DEFAULT, readings, resolve
 from ..messages import message
 from ..profiles import Answer
 from ..urls import InvalidURL, checked_url
+from ..views import usage_text
 from .common import (
     FetchSettings,
     Source,
@@ -64,10 +65,13 @@ def _cell_text(cell: Answer, marks: dict[str, int], lang: str) -> str:
     text = f"[green]{word}[/]" if verdict.allowed else f"[red]{word}[/]"
     if verdict.line is not None:
         text += f" L{verdict.line}"
-    for note in (cell.note, *cell.extra):
-        if note is not None:
-            number = marks.setdefault(note.render(lang), len(marks) + 1)
-            text += f" [yellow]({number})[/]"
+    said = [note.render(lang) for note in (cell.note, *cell.extra) if note is not None]
+    if cell.usage is not None and cell.usage.applies:
+        # The usage preferences that apply, as a numbered note: cells that share them share the number.
+        said.append(f"{message('label.usage').render(lang)}: {usage_text(cell.usage.as_dict(), lang)}")
+    for note in said:
+        number = marks.setdefault(note, len(marks) + 1)
+        text += f" [yellow]({number})[/]"
     return text
 
 
