@@ -290,3 +290,9 @@ def test_blocks_all_and_the_matcher_agree_on_what_matches_every_target(pattern: 
 @pytest.mark.parametrize("pattern", ["/$", "/a", "$", "/*a", "/a*"])
 def test_patterns_that_do_not_match_every_target_are_no_complete_block(pattern: str) -> None:
     assert _lines("blocksAll", f"User-agent: *\nDisallow: {pattern}\n") == []
+
+
+def test_a_space_in_a_content_usage_path_is_named_with_its_fix() -> None:
+    (finding,) = [f for f in lint(parse("User-agent: *\nContent-Usage: /my page train-ai=n\n")) if f.code == "usageInvalid"]
+    assert "`/my page` has a space" in finding.message.render()
+    assert finding.fix.render() == "write the space as %20: `Content-Usage: /my%20page train-ai=n`"

@@ -38,6 +38,12 @@ def usage_invalid(robots: Robots) -> Iterator[Hit]:
         if rule.parsed:
             continue
         text = record.value[len(rule.path or "") :].strip()
+        word, _, after = text.partition(" ")
+        if rule.path is not None and after and parse_dictionary(after) is not None:
+            # `/my page train-ai=n`: the path ends at the space (attach-05, Section 3.1: write %20).
+            path = f"{rule.path}%20{word}"
+            yield Hit(record.line, message("lint.usageInvalid.space", path=f"{rule.path} {word}"), message("fix.usageInvalid.space", line=f"Content-Usage: {path} {after}"))
+            continue
         code = "uppercase" if _UPPER_KEY.search(text) and parse_dictionary(text.lower()) is not None else "syntax"
         yield Hit(record.line, message(f"lint.usageInvalid.{code}", value=text), message(f"fix.usageInvalid.{code}", value=text.lower()))
 
