@@ -144,15 +144,18 @@ def _paths(value: Any, key: str, block: int | None) -> tuple[str, ...]:
 
 
 DEFAULT_SPEC = Spec((Block("*", disallow=("/",)),))
-PRESETS = ("block-ai-training", "allow-only", "root-only", "staging", "allow-all")
+PRESETS = ("block-ai-training", "ai-preferences", "allow-only", "root-only", "staging", "allow-all")
 
 
 def preset(name: str, agent: str | None = None) -> Spec:
-    """A ready spec: block-ai-training, allow-only AGENT, root-only, staging, allow-all."""
+    """A ready spec: block-ai-training, ai-preferences, allow-only AGENT, root-only, staging, allow-all."""
     if name == "staging":
         return DEFAULT_SPEC
     if name == "allow-all":
         return Spec((Block("*"),))
+    if name == "ai-preferences":
+        # Crawlable by all, with the preferences saying no to AI training (aipref and Content Signals).
+        return Spec((Block("*", content_usage=("/ train-ai=n",), content_signal="search=yes, ai-train=no"),))
     if name == "root-only":
         return Spec((Block("*", allow=("/$",), disallow=("/",)),))
     if name == "allow-only":

@@ -582,3 +582,11 @@ def test_the_page_panel_checks_a_live_page_for_each_crawler(page: Any, server: S
     page.select_option("#lang", "ko")  # the panel asks again, in Korean
     page.wait_for_function("() => /[\\uac00-\\ud7a3]/.test(document.querySelector('#page-result li')?.textContent || '')")
     assert page.errors == []
+
+
+def test_the_generator_writes_usage_preferences_from_its_preset_and_fields(page: Any) -> None:
+    page.select_option("#gen-preset", "ai-preferences")
+    page.wait_for_function("() => /Content-Usage: \\/ train-ai=n/.test(document.getElementById('gen-result').textContent)")
+    assert page.input_value("#gen-blocks .gen-usage") == "/ train-ai=n"
+    assert page.input_value("#gen-blocks .gen-signal") == "search=yes, ai-train=no"
+    assert "Content-Signal: search=yes, ai-train=no" in page.inner_text("#gen-result")

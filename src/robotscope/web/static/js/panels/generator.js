@@ -12,7 +12,7 @@ import { lang, t } from "../i18n.js";
 import { state } from "../state.js";
 import { findingItem } from "./findings.js";
 
-const defaultBlocks = () => [{ agent: "*", allow: "", disallow: "/", comment: "" }];
+const defaultBlocks = () => [{ agent: "*", allow: "", disallow: "/", comment: "", usage: "", signal: "" }];
 
 let backend = null;
 const gen = {
@@ -51,19 +51,27 @@ export function renderGenerator() {
 
 function specFromForm() {
   return {
-    blocks: gen.blocks.map((b) => ({ agent: b.agent, allow: nonBlankLines(b.allow), disallow: nonBlankLines(b.disallow), comment: b.comment })),
+    blocks: gen.blocks.map((b) => ({
+      agent: b.agent, allow: nonBlankLines(b.allow), disallow: nonBlankLines(b.disallow), comment: b.comment,
+      // The AI usage preferences, only when given: a spec without them stays as it was.
+      ...(nonBlankLines(b.usage).length ? { content_usage: nonBlankLines(b.usage) } : {}),
+      ...(b.signal.trim() ? { content_signal: b.signal.trim() } : {}),
+    })),
     sitemaps: nonBlankLines($("gen-sitemaps").value),
   };
 }
 
 function fillFromSpec(spec) {
-  gen.blocks = spec.blocks.map((b) => ({ agent: b.agent, allow: b.allow.join("\n"), disallow: b.disallow.join("\n"), comment: b.comment || "" }));
+  gen.blocks = spec.blocks.map((b) => ({
+    agent: b.agent, allow: b.allow.join("\n"), disallow: b.disallow.join("\n"), comment: b.comment || "",
+    usage: (b.content_usage || []).join("\n"), signal: b.content_signal || "",
+  }));
   $("gen-sitemaps").value = spec.sitemaps.join("\n");
   renderBlocks();
 }
 
 function addBlock() {
-  gen.blocks.push({ agent: "", allow: "", disallow: "", comment: "" });
+  gen.blocks.push({ agent: "", allow: "", disallow: "", comment: "", usage: "", signal: "" });
   renderBlocks();
   const agents = document.querySelectorAll("#gen-blocks .gen-agent");
   agents[agents.length - 1].focus();
@@ -93,6 +101,8 @@ function blockForm(block, i) {
   const allow = bind(el("textarea", { cls: "gen-allow", attrs: { rows: 2, wrap: "off", spellcheck: "false", placeholder: "/public/" } }), "allow");
   const disallow = bind(el("textarea", { cls: "gen-disallow", attrs: { rows: 2, wrap: "off", spellcheck: "false", placeholder: "/private/" } }), "disallow");
   const comment = bind(el("input", { cls: "gen-comment", attrs: { autocomplete: "off" } }), "comment");
+  const usage = bind(el("textarea", { cls: "gen-usage", attrs: { rows: 1, wrap: "off", spellcheck: "false", placeholder: "/ train-ai=n" } }), "usage");
+  const signal = bind(el("input", { cls: "gen-signal", attrs: { autocomplete: "off", spellcheck: "false", placeholder: "search=yes, ai-train=no" } }), "signal");
   const remove = el("button", {
     cls: "gen-remove",
     attrs: { type: "button" },
@@ -107,6 +117,7 @@ function blockForm(block, i) {
     el("div", { cls: "gen-paths" }, [field(t("gen.allow"), allow), field(t("gen.disallow"), disallow)]),
     noRules,
     field(t("gen.comment"), comment),
+    el("div", { cls: "gen-paths" }, [field(t("gen.usage"), usage), field(t("gen.signal"), signal)]),
     remove,
   ]);
 }
