@@ -110,3 +110,13 @@ def test_the_text_report_names_the_verdict_the_answer_and_the_findings(server: S
     assert "  robots directives: noindex (meta:robots)" in lines and lines[-1].startswith("  blockedNoindex: robots.txt line 2 blocks")
     korean = CliRunner().invoke(cli, ["page", server.url("/private/p"), "--no-cache", "--lang", "ko"]).stdout
     assert "2번 줄" in korean
+
+
+def test_a_challenge_page_where_robots_txt_allows_is_an_enforced_block(server: Server) -> None:
+    server.serve("/robots.txt", 200, b"User-agent: *\nDisallow:\n")
+    challenge = b'<html><head><title>Just a moment...</title></head><body><script src="/cdn-cgi/challenge-platform/h/b/orchestrate/chl_page/v1"></script></body></html>'
+    server.serve("/d", 403, challenge, HTML)
+    code, data = run(server.url("/d"))
+    (finding,) = data["crawlers"][0]["findings"]
+    assert code == 1 and finding["code"] == "serverRefuses" and "challenge page (HTTP 403)" in finding["message"]["text"]
+    assert data["crawlers"][0]["page"]["challenge"] is True

@@ -19,6 +19,7 @@ any bytes.
 
 from __future__ import annotations
 
+import re
 from html.parser import HTMLParser
 from typing import Any, NamedTuple
 from urllib.parse import urljoin
@@ -28,6 +29,9 @@ from .model import Verdict
 from .structured import Item, Token, parse_dictionary
 
 MAX_HTML = 1024 * 1024  # bytes of the page read for its <head>: robots meta tags come early
+# Markers of a bot challenge served instead of the page (Cloudflare's interstitials): a heuristic,
+# so a page that merely mentions them could be taken for one.
+_CHALLENGE = re.compile(rb"/cdn-cgi/challenge-platform/|<title>\s*(?:Just a moment\.\.\.|Attention Required! \| Cloudflare)", re.IGNORECASE)
 _INDEX_BLOCKING = {"noindex", "none"}
 _AI_TOKENS = {"noai", "noimageai"}
 
@@ -39,6 +43,7 @@ class PageFacts(NamedTuple):
     sources: tuple[str, ...]  # where each came from: "header" or "meta:<name>"
     canonical: str | None
     content_usage: dict[str, str]  # the Content-Usage header's known preferences
+    challenge: bool = False  # the body looks like a bot challenge, not the page (heuristic)
 
     @property
     def noindex(self) -> bool:
@@ -46,7 +51,7 @@ class PageFacts(NamedTuple):
 
     def as_dict(self) -> dict[str, Any]:
         return {"directives": list(self.directives), "sources": list(self.sources), "noindex": self.noindex,
-                "canonical": self.canonical, "content_usage": self.content_usage}
+                "canonical": self.canonical, "content_usage": self.content_usage, "challenge": self.challenge}
 
 
 class _Head(HTMLParser):
@@ -96,7 +101,8 @@ def page_facts(url: str, headers: dict[str, str], body: bytes, token: str) -> Pa
         if name.lower() == "content-usage":
             members = parse_dictionary(value) or {}
             usage = {k: str(m.value) for k, m in members.items() if isinstance(m, Item) and isinstance(m.value, Token) and m.value in ("y", "n")}
-    return PageFacts(tuple(d for d, _ in found), tuple(s for _, s in found), canonical, usage)
+    challenge = _CHALLENGE.search(body[:MAX_HTML]) is not None
+    return PageFacts(tuple(d for d, _ in found), tuple(s for _, s in found), canonical, usage, challenge)
 
 
 class PageFinding(NamedTuple):
@@ -117,7 +123,9 @@ def findings(
         out.append(PageFinding("blockedNoindex", message("pagecheck.blockedNoindex", line=verdict.line or 0)))
     elif blocked:
         out.append(PageFinding("blockedIndexable", message("pagecheck.blockedIndexable", line=verdict.line or 0)))
-    if not blocked and status in (401, 403, 429, 503):
+    if not blocked and facts is not None and facts.challenge:
+        out.append(PageFinding("serverRefuses", message("pagecheck.serverChallenges", status=status or 0)))
+    elif not blocked and status in (401, 403, 429, 503):
         out.append(PageFinding("serverRefuses", message("pagecheck.serverRefuses", status=status)))
     if not blocked and facts is not None and facts.noindex:
         out.append(PageFinding("noindex", message("pagecheck.noindex", sources=list(dict.fromkeys(facts.sources)))))
