@@ -102,6 +102,11 @@ def test_other_bodies_never_raise(body: bytes, kind: str) -> None:
 def test_an_unreadable_sitemap_is_reported_not_raised(server: Server) -> None:
     server.serve("/robots.txt", 200, f"User-agent: *\nDisallow:\nSitemap: {server.url('/missing.xml')}\n".encode())
     code, out, _ = run(server.url("/robots.txt"))
-    assert code == 0 and "could not be read (status 404" in out
+    assert code == 0 and "could not be read (HTTP 404)" in out
 
 
+
+
+def test_a_sitemap_on_a_closed_port_is_an_error_not_a_status() -> None:
+    code, out, _ = run("http://127.0.0.1:9/sitemap.xml")
+    assert code == 0 and "could not be read: no connection or no answer" in out

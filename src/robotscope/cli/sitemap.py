@@ -88,7 +88,10 @@ def _survey(target: str, agents: list[str], max_sitemaps: int, max_urls: int, se
         got = get(url, user_agent=DEFAULT_UA, timeout=settings.timeout, limit=MAX_BYTES)
         problem: Message | None
         if not got.ok:
-            problem = message("sitemap.fetch-failed", status=got.status or 0, error=got.error or "status")
+            if got.status is None or got.error is not None:
+                problem = message("sitemap.fetch-error", error=message(f"sitemap.error.{got.error or 'network'}"))
+            else:
+                problem = message("sitemap.fetch-failed", status=got.status)
             files.append({"url": url, "parent": parent, "kind": "unreadable", "urls": 0, "problem": problem})
             continue
         read = read_sitemap(got.body)
