@@ -38,10 +38,30 @@ from .urls import target as url_target
 _ROBOTS_TXT = "/robots.txt"
 
 
+class GroupIndex:
+    """A file's groups by the tokens they name: `select` is RFC 9309's choice of groups, made in one lookup.
+
+    Built in one pass over the groups, so a file of thousands of groups
+    asked about many crawlers finds each crawler's at once.
+    """
+
+    __slots__ = ("_named",)
+
+    def __init__(self, groups: tuple[Group, ...]) -> None:
+        named: dict[str, list[Group]] = {}
+        for group in groups:
+            for agent in dict.fromkeys(group.agents):
+                named.setdefault(agent, []).append(group)
+        self._named = {agent: tuple(found) for agent, found in named.items()}
+
+    def select(self, token: str) -> tuple[Group, ...]:
+        """The groups that apply to `token`: those naming it, else the `*` groups (in file order)."""
+        return self._named.get(token) or self._named.get("*", ())
+
+
 def select_groups(groups: tuple[Group, ...], token: str) -> tuple[Group, ...]:
     """Return the groups that apply to `token`: those naming it, else the `*` groups."""
-    named = tuple(g for g in groups if token in g.agents)
-    return named or tuple(g for g in groups if "*" in g.agents)
+    return GroupIndex(groups).select(token)
 
 
 def priority(rule: Rule) -> tuple[int, bool, int]:

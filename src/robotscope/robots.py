@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable
 from typing import Any, TypeVar
 
-from .matcher import RuleSet, is_robots_txt, select_groups
+from .matcher import GroupIndex, RuleSet, is_robots_txt
 from .model import Group, Line, LineKind, Verdict
 from .parser import MAX_BYTES, count_lines, decode, read_lines, scan
 from .urls import plain_target, target
@@ -39,6 +39,7 @@ class Robots:
         "_by_groups",
         "_by_token",
         "_cut_lines",
+        "_group_index",
         "_limit",
         "_lines",
         "_overflow",
@@ -78,6 +79,7 @@ class Robots:
         self._rulesets: dict[str, RuleSet] = {}  # by agent string, as asked
         self._by_token: dict[str, RuleSet] = {}  # by product token
         self._by_groups: dict[tuple[int, ...], RuleSet] = {}  # by the positions of the groups selected
+        self._group_index: GroupIndex | None = None  # the groups by the tokens they name, built on first use
 
     @property
     def text(self) -> str:
@@ -191,7 +193,9 @@ class Robots:
 
     def _ruleset(self, token: str) -> RuleSet:
         """A new RuleSet for `token`, sharing the index of any crawler that selects the same groups."""
-        groups = select_groups(self.groups, token)
+        if self._group_index is None:
+            self._group_index = GroupIndex(self.groups)
+        groups = self._group_index.select(token)
         # Every crawler the file does not name gets the `*` groups: they share one index.
         positions = tuple(group.position for group in groups)
         if len(self._by_token) >= _MAX_CACHED_AGENTS:
