@@ -48,4 +48,4 @@ def test_many_user_agent_strings_of_one_crawler_share_one_rule_set() -> None:
     finally:
         matcher.RuleSet.__init__ = original  # type: ignore[method-assign]
     assert built == 1 and len(answers) == 1
-    assert len(robots._rulesets) <= 256 and list(robots._by_token) == ["googlebot"]
+    assert len(robots._rulesets) <= 256 and [k for k in robots._shared if isinstance(k, str)] == ["googlebot"]

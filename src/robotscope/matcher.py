@@ -377,7 +377,6 @@ class RuleSet:
         "_everything",
         "_fallback",
         "_filter",
-        "_given",
         "_grouped",
         "_literals",
         "_no_keyed",
@@ -397,7 +396,6 @@ class RuleSet:
         # RFC 9309, Section 2.2.2: an empty pattern matches nothing.
         rules = [r for g in groups for r in g.rules if r.normalised]
         self.has_rules = bool(rules)
-        self._given = rules
         self._rules: tuple[Rule, ...] | None = None  # all of them best first, sorted on demand
         self._buckets: dict[str, _Keyed] = {}
         small = len(rules) <= _SMALL
@@ -504,7 +502,8 @@ class RuleSet:
     def rules(self) -> tuple[Rule, ...]:
         """Every rule that applies, best first (empty patterns left out: they match nothing)."""
         if self._rules is None:
-            self._rules = tuple(best_first(self._given))
+            # From the groups again rather than a list kept for the purpose: every rule set holds one.
+            self._rules = tuple(best_first([r for g in self.groups for r in g.rules if r.normalised]))
         return self._rules
 
     def candidates(self, target: str) -> tuple[Rule, ...]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable
 from typing import Any, TypeVar
 
-from .matcher import GroupIndex, RuleSet, is_robots_txt
+from .matcher import GroupIndex, RuleSet, is_robots_txt, select_groups
 from .model import Group, Line, LineKind, Verdict
 from .parser import MAX_BYTES, count_lines, decode, read_lines, scan
 from .urls import plain_target, target
@@ -19,6 +19,8 @@ from .useragents import product_token
 
 _T = TypeVar("_T")
 _MAX_CACHED_AGENTS = 256
+# Groups from which a file keeps an index of them by token; fewer are scanned (an index costs memory in every file).
+_INDEX_GROUPS_FROM = 16
 # Lines past the parse limit kept as `Line`s; the rest are only counted, so 10 MB of
 # line ends cost a count, not ten million objects.
 MAX_OVERFLOW_LINES = 1_000
@@ -36,8 +38,6 @@ class Robots:
     """
 
     __slots__ = (
-        "_by_groups",
-        "_by_token",
         "_cut_lines",
         "_group_index",
         "_limit",
@@ -46,6 +46,7 @@ class Robots:
         "_overflow_count",
         "_readings",
         "_rulesets",
+        "_shared",
         "_source",
         "_whole",
         "bom",
@@ -77,8 +78,8 @@ class Robots:
         self._overflow_count: int | None = None
         self._readings: dict[Hashable, Any] = {}  # each engine's parse of the file, made on first use
         self._rulesets: dict[str, RuleSet] = {}  # by agent string, as asked
-        self._by_token: dict[str, RuleSet] = {}  # by product token
-        self._by_groups: dict[tuple[int, ...], RuleSet] = {}  # by the positions of the groups selected
+        # By product token and by the positions of the groups selected (one dict: the keys never collide).
+        self._shared: dict[str | tuple[int, ...], RuleSet] = {}
         self._group_index: GroupIndex | None = None  # the groups by the tokens they name, built on first use
 
     @property
@@ -181,9 +182,9 @@ class Robots:
         ruleset = self._rulesets.get(agent)
         if ruleset is None:
             token = product_token(agent)
-            ruleset = self._by_token.get(token)
+            ruleset = self._shared.get(token)
             if ruleset is None:
-                ruleset = self._by_token[token] = self._ruleset(token)
+                ruleset = self._shared[token] = self._ruleset(token)
             # Bounded: a log of distinct User-Agent strings must not grow the cache. Only the
             # strings are dropped; the indexes stay, kept by token and by selected groups.
             if len(self._rulesets) >= _MAX_CACHED_AGENTS:
@@ -193,18 +194,19 @@ class Robots:
 
     def _ruleset(self, token: str) -> RuleSet:
         """A new RuleSet for `token`, sharing the index of any crawler that selects the same groups."""
-        if self._group_index is None:
-            self._group_index = GroupIndex(self.groups)
-        groups = self._group_index.select(token)
+        if len(self.groups) <= _INDEX_GROUPS_FROM:
+            groups = select_groups(self.groups, token)
+        else:
+            if self._group_index is None:
+                self._group_index = GroupIndex(self.groups)
+            groups = self._group_index.select(token)
         # Every crawler the file does not name gets the `*` groups: they share one index.
         positions = tuple(group.position for group in groups)
-        if len(self._by_token) >= _MAX_CACHED_AGENTS:
-            self._by_token.clear()
-        shared = self._by_groups.get(positions)
+        if len(self._shared) >= 2 * _MAX_CACHED_AGENTS:
+            self._shared.clear()
+        shared = self._shared.get(positions)
         if shared is None:
-            if len(self._by_groups) >= _MAX_CACHED_AGENTS:
-                self._by_groups.clear()
-            shared = self._by_groups[positions] = RuleSet(token, groups)
+            shared = self._shared[positions] = RuleSet(token, groups)
         return shared if shared.token == token else shared.with_token(token)
 
     def verdict(self, agent: str, url: str, engine: str | None = None) -> Verdict:
