@@ -25,7 +25,7 @@ from .profiles import named_tokens
 from .readings import differences
 from .robots import Robots, parse
 from .selftest import run_cases
-from .urls import InvalidURL, checked_url
+from .urls import InvalidURL, checked_url, is_checkable
 from .views import origin_note, overflow_note, readings_view, verdict_view
 
 MAX_LINE_READINGS = 200  # lines read differently sent to the page: a whole file read otherwise would be every line
@@ -117,7 +117,7 @@ def analyse(
             groups = sorted({g for g in positions if g is not None})
             verdicts.append({**view, "groups": groups, "agents": sorted({a for g in groups for a in robots.groups[g].agents})})
     crawler = recognise(agent) if agent.strip() else None
-    valid_paths = [p for p in paths if _valid(p)]
+    valid_paths = [p for p in paths if is_checkable(p)]
     rows = matrix(robots, catalogue(), valid_paths, engine) if valid_paths else []
     grouped: dict[str, list[dict[str, Any]]] = {}
     for row in rows:
@@ -143,13 +143,6 @@ def engines_list(lang: str = DEFAULT_LANG) -> list[dict[str, Any]]:
     """Every engine the page may choose, with its title and summary in `lang`."""
     return [e.as_dict(lang) for e in engines().values()]
 
-
-def _valid(url: str) -> bool:
-    try:
-        checked_url(url)
-    except InvalidURL:
-        return False
-    return True
 
 
 def spec_limits(spec: Spec) -> Message | None:

@@ -10,8 +10,6 @@ redirects, and transport failures returned as data, never raised.
 
 from __future__ import annotations
 
-import asyncio
-from concurrent.futures import ThreadPoolExecutor
 from typing import NamedTuple
 
 import anyio
@@ -70,10 +68,4 @@ async def get_async(url: str, *, user_agent: str, timeout: float, limit: int, tr
 
 def get(url: str, *, user_agent: str, timeout: float, limit: int, transport: httpx.AsyncBaseTransport | None = None) -> Download:
     """`get_async` from synchronous code: in an event loop of its own, so the deadline holds."""
-    fetching = get_async(url, user_agent=user_agent, timeout=timeout, limit=limit, transport=transport)
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        return run(fetching)
-    with ThreadPoolExecutor(1) as worker:
-        return worker.submit(run, fetching).result()
+    return run(get_async(url, user_agent=user_agent, timeout=timeout, limit=limit, transport=transport))

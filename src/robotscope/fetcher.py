@@ -501,20 +501,23 @@ def fetch_robots(
         transport=_as_async(transport),
         reuse=reuse,
     )
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        return run(fetching)
-    with ThreadPoolExecutor(1) as worker:
-        return worker.submit(run, fetching).result()
+    return run(fetching)
 
 
 def run(coroutine: Coroutine[Any, Any, _T]) -> _T:
-    """Run `coroutine` in an event loop of its own (every bounded fetch from synchronous code).
+    """Run `coroutine` in an event loop of its own (every bounded fetch from synchronous code),
+    in a worker thread when this thread already runs a loop."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return _run_here(coroutine)
+    with ThreadPoolExecutor(1) as worker:
+        return worker.submit(_run_here, coroutine).result()
 
-    Not asyncio.run: it waits for the loop's executor threads, and a DNS
-    lookup abandoned at the deadline may still be running in one.
-    """
+
+def _run_here(coroutine: Coroutine[Any, Any, _T]) -> _T:
+    # Not asyncio.run: it waits for the loop's executor threads, and a DNS lookup
+    # abandoned at the deadline may still be running in one.
     loop = asyncio.new_event_loop()
     try:
         return loop.run_until_complete(coroutine)

@@ -179,7 +179,9 @@ class Scanned(NamedTuple):
     records: tuple[Record, ...]
 
 
-class _GroupBuilder:
+class GroupBuilder:
+    """A group being read: its agents and user-agent lines, rules and records (every engine's parser fills these)."""
+
     __slots__ = ("agent_lines", "agents", "records", "rules")
 
     def __init__(self) -> None:
@@ -196,10 +198,10 @@ def scan(text: str, octets: bool = False) -> Scanned:
     that are not UTF-8; patterns are then matched by those octets while the
     values kept for display show U+FFFD.
     """
-    builders: list[_GroupBuilder] = []
+    builders: list[GroupBuilder] = []
     sitemaps: list[Record] = []
     others: list[Record] = []
-    current: _GroupBuilder | None = None
+    current: GroupBuilder | None = None
     seen_rule = False
     # The user-agent lines right above a record (crawl-delay, ...) are the crawlers it is
     # for, as in the standard library, Protego and the 1996 draft: any rule or record ends
@@ -213,7 +215,7 @@ def scan(text: str, octets: bool = False) -> Scanned:
         kind = _KINDS.get(key.lower())
         if kind is user_agent:
             if current is None or seen_rule:
-                current = _GroupBuilder()
+                current = GroupBuilder()
                 builders.append(current)
                 seen_rule = False
             token = group_token(value)

@@ -191,6 +191,15 @@ def checked_url(url: str) -> str:
     return url
 
 
+def is_checkable(url: str) -> bool:
+    """Whether `checked_url` accepts `url`: a path starting with `/`, or an http(s) URL with a valid host."""
+    try:
+        checked_url(url)
+    except InvalidURL:
+        return False
+    return True
+
+
 _ABSOLUTE = re.compile(r"https?://", re.IGNORECASE)
 # An http(s) URL whose authority is a plain ASCII host name (labels of 1 to 63 letters,
 # digits and hyphens) with at most a four-digit port: always a valid origin.

@@ -23,7 +23,7 @@ from ..engines import ALL, DEFAULT, names, resolve
 from ..matcher import RuleSet
 from ..profiles import ruleset_for
 from ..robots import Robots
-from ..urls import InvalidURL, checked_url
+from ..urls import is_checkable
 from .common import (
     FetchSettings,
     Origins,
@@ -67,17 +67,10 @@ class _Checked:
         return [verdict_row(self.source.answer(self.agent, url, name).verdict, name) for name in self.engines]
 
 
-def _valid(url: str) -> bool:
-    try:
-        checked_url(url)
-    except InvalidURL:
-        return False
-    return True
-
 
 def _rows(checked: _Checked | None, url: str) -> list[BulkRow]:
     """The rows for one URL: its verdicts, or one `invalid-url` row."""
-    if checked is None or not _valid(url):
+    if checked is None or not is_checkable(url):
         return [BulkRow(url, "", False, "invalid-url", None, None, "")]
     return checked.rows(url)
 
@@ -244,7 +237,7 @@ def _in_process(chunk: list[tuple[str, int]], fixed: _Checked | None, origins: O
     """One chunk's output, URL count and bytes, checked here (against ROBOTS, or each URL's own origin)."""
     rows: list[tuple[BulkRow, str]] = []
     for url, _ in chunk:
-        checked = fixed if fixed is not None else (origins.of(url) if _valid(url) else None)
+        checked = fixed if fixed is not None else (origins.of(url) if is_checkable(url) else None)
         origin = "" if fixed is not None or checked is None else checked.source.name
         rows.extend((row, origin) for row in _rows(checked, url))
     return _render(rows, output_format), len(chunk), sum(size for _, size in chunk)

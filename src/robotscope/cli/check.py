@@ -12,7 +12,7 @@ from ..linter import lint
 from ..messages import message
 from ..model import Finding
 from ..render import render_readings, render_verdict
-from ..urls import InvalidURL, checked_url, robots_url
+from ..urls import InvalidURL, robots_url
 from ..views import readings_view, verdict_view
 from .common import (
     FetchSettings,
@@ -26,6 +26,7 @@ from .common import (
     json_option,
     lang_option,
     load,
+    require_checkable,
 )
 
 
@@ -86,9 +87,8 @@ def check(
     if not agent.strip():
         fail(message("cli.empty-agent"))
     urls = urls or (robots_file,)
+    require_checkable(urls)
     try:
-        for url in urls:
-            checked_url(url)
         home = robots_url(origin) if origin is not None else None
     except InvalidURL as error:
         fail(error.reason)

@@ -14,7 +14,7 @@ import os
 import re
 import sys
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, Generic, NamedTuple, NoReturn, TypeVar
 
 import click
@@ -28,7 +28,7 @@ from ..model import Verdict
 from ..policy import POLICIES, Decision, verdict_for
 from ..profiles import Answer, named_tokens
 from ..robots import Robots, parse
-from ..urls import InvalidURL, robots_url
+from ..urls import InvalidURL, checked_url, robots_url
 from ..views import origin_note, overflow_note
 
 if TYPE_CHECKING:
@@ -280,6 +280,15 @@ class Origins(Generic[_Made]):
             self.kept[origin] = made
         self.kept.move_to_end(origin)
         return made
+
+
+def require_checkable(urls: Iterable[str]) -> None:
+    """Stop with the one-line reason (exit 2) at the first URL that is neither a path nor an http(s) URL."""
+    try:
+        for url in urls:
+            checked_url(url)
+    except InvalidURL as error:
+        fail(error.reason)
 
 
 def fetch(url: str, settings: FetchSettings) -> Fetched:

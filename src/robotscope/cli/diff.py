@@ -13,7 +13,6 @@ from ..compare import ANY_CRAWLER, Answers, Flip, agents_named, diff, probe_urls
 from ..engines import ALL, names
 from ..messages import message
 from ..model import Verdict
-from ..urls import InvalidURL, checked_url
 from .common import (
     FetchSettings,
     Source,
@@ -25,6 +24,7 @@ from .common import (
     json_option,
     lang_option,
     load,
+    require_checkable,
 )
 from .matrix import agents_option
 
@@ -56,11 +56,7 @@ def _read_urls(path: str) -> list[str]:
             urls = [line.strip() for line in stream if line.strip() and not line.startswith("#")]
     except OSError as error:
         fail(f"cannot read {path!r}: {error.strerror or error}")
-    try:
-        for url in urls:
-            checked_url(url)
-    except InvalidURL as error:
-        fail(error.reason)
+    require_checkable(urls)
     return urls
 
 

@@ -15,7 +15,6 @@ from ..crawlers import Crawler
 from ..engines import ALL, DEFAULT, readings, resolve
 from ..messages import message
 from ..profiles import Answer
-from ..urls import InvalidURL, checked_url
 from ..views import usage_text
 from .common import (
     FetchSettings,
@@ -23,11 +22,11 @@ from .common import (
     console,
     echo_json,
     engine_option,
-    fail,
     fetch_options,
     json_option,
     lang_option,
     load,
+    require_checkable,
 )
 
 _F = TypeVar("_F", bound=Callable[..., Any])
@@ -116,11 +115,7 @@ def matrix(
       robotscope matrix robots.txt / /products/ --agents ai
       robotscope matrix https://example.com/ --agents GPTBot,Googlebot,CCBot --json
     """
-    try:
-        for path in paths:
-            checked_url(path)
-    except InvalidURL as error:
-        fail(error.reason)
+    require_checkable(paths)
     source = load(robots_file, fetching)
     paths = paths or ("/",)
     chosen = crawlers.select(agents)

@@ -9,8 +9,16 @@ import click
 from ..messages import message
 from ..readings import default_agents, differences, probes, splits
 from ..render import printable, render_readings
-from ..urls import InvalidURL, checked_url
-from .common import FetchSettings, echo_json, echo_text, fail, fetch_options, json_option, lang_option, load
+from .common import (
+    FetchSettings,
+    echo_json,
+    echo_text,
+    fetch_options,
+    json_option,
+    lang_option,
+    load,
+    require_checkable,
+)
 
 
 @click.command("readings")
@@ -37,11 +45,7 @@ def readings_command(
       robotscope readings robots.txt
       robotscope readings robots.txt Googlebot GPTBot --url /private/x --json
     """
-    try:
-        for url in urls:
-            checked_url(url)
-    except InvalidURL as error:
-        fail(error.reason)
+    require_checkable(urls)
     source = load(robots_file, fetching)
     robots = source.robots
     lines = differences(robots)

@@ -117,6 +117,7 @@ from ..checks.content import google_key
 from ..crawlers import recognise
 from ..matcher import priority, select_groups
 from ..model import Group, Record, Rule
+from ..parser import GroupBuilder
 from ..patterns import Pattern, matches
 from ..profiles import profile_for
 from ..robots import Robots
@@ -218,20 +219,10 @@ def _text(value: bytes) -> str:
     return value.decode("utf-8", "replace")
 
 
-class _Builder:
-    __slots__ = ("agent_lines", "agents", "records", "rules")
-
-    def __init__(self) -> None:
-        self.agents: list[str] = []
-        self.agent_lines: list[int] = []
-        self.rules: list[Rule] = []
-        self.records: list[Record] = []
-
-
 def read(robots: Robots) -> Parsed:
     """The groups of the file's first 500 KiB as Google's parser forms them."""
-    builders: list[_Builder] = []
-    current: _Builder | None = None
+    builders: list[GroupBuilder] = []
+    current: GroupBuilder | None = None
     run: tuple[str, ...] = ()  # the names of the user-agent lines right above a record
     in_run = False
     for number, raw in _lines(_octets(robots.source)[:SIZE_LIMIT]):
@@ -242,7 +233,7 @@ def read(robots: Robots) -> Parsed:
         kind = google_key(_text(key))
         if kind == "user-agent":
             if current is None or current.rules:
-                current = _Builder()  # a user-agent line after a rule starts a new group
+                current = GroupBuilder()  # a user-agent line after a rule starts a new group
                 builders.append(current)
             name = agent_name(value)
             if name is not None:
