@@ -125,21 +125,30 @@ def records_of(groups: Iterable[Group], key: str) -> list[Record]:
     return [record for group in groups for record in group.records if record.key == key]
 
 
+def _read(robots: Robots) -> tuple[dict[int, UsageRule], dict[int, SignalLine]]:
+    """Every Content-Usage and Content-Signal record of the file, read once, by line."""
+    usage = {record.line: usage_rule(record) for record in robots.records if record.key == USAGE}
+    return usage, {record.line: signal_line(record) for record in robots.records if record.key == SIGNAL}
+
+
 def usage_for(robots: Robots, verdict: Verdict) -> Usage | None:
     """The preferences that apply to the verdict's crawler and URL; None when the groups used state none."""
+    usage_lines, signal_lines = robots.reading(_read, _read)  # every verdict of a file asks: read its lines once
+    if not usage_lines and not signal_lines:
+        return None  # most files: no group to look through
     groups = robots.groups_at(verdict.group_lines)
     usage_records, signal_records = records_of(groups, USAGE), records_of(groups, SIGNAL)
     if not usage_records and not signal_records:
         return None
     if not verdict.allowed:
         return Usage(False, {}, {})
-    return Usage(True, _usage(usage_records, verdict.target), _signals(signal_records))
+    rules = [usage_lines[r.line] for r in usage_records]
+    return Usage(True, _usage(rules, verdict.target), _signals([signal_lines[r.line] for r in signal_records]))
 
 
-def _usage(records: list[Record], target: str) -> dict[str, Preference]:
+def _usage(rules: list[UsageRule], target: str) -> dict[str, Preference]:
     matching: list[tuple[int, UsageRule]] = []
-    for record in records:
-        rule = usage_rule(record)
+    for rule in rules:
         if rule.normalised is None:
             matching.append((-1, rule))  # no path: every URL, below any path that matches
         elif matches(compile_pattern(rule.normalised), target):
@@ -191,8 +200,7 @@ def signal_line(record: Record) -> SignalLine:
     return SignalLine(record.line, uses, level, True, tuple(unknown))
 
 
-def _signals(records: list[Record]) -> dict[str, Preference]:
-    lines = [signal_line(record) for record in records]
+def _signals(lines: list[SignalLine]) -> dict[str, Preference]:
     out = {}
     for key in SIGNALS:
         for value in ("no", "yes"):
