@@ -15,7 +15,7 @@ from robotscope import LineKind, Robots, Verdict, lint, matcher, parse
 from robotscope.compare import agents_named, diff, matrix, probe_urls
 from robotscope.crawlers import catalogue
 from robotscope.generator import InvalidSpec, Spec, build
-from robotscope.matcher import priority, select_groups
+from robotscope.matcher import GroupIndex, priority, select_groups
 from robotscope.patterns import compile_pattern, example_target, matches
 from robotscope.render import quote_lines, render_findings, sarif, summary
 from robotscope.rulebook import Rulebook
@@ -174,11 +174,13 @@ LAYOUTS = (contextlib.nullcontext, bucketed, literal_indexed)
 
 @given(st.lists(st.lists(st.sampled_from(["*", "a", "b", "A", "c-d", "a/1"]), min_size=1, max_size=3), max_size=6), st.sampled_from(["a", "b", "c-d", "*", "zz", ""]))
 def test_the_groups_selected_are_those_naming_the_token_else_the_star_groups(groups: list[list[str]], token: str) -> None:
-    # The definition (RFC 9309, Section 2.2.1), against the one-lookup index.
+    # The definition (RFC 9309, Section 2.2.1), against the scan of small files and the one-lookup index of large ones.
     text = "".join("".join(f"User-agent: {a}\n" for a in agents) + "Disallow: /x\n" for agents in groups)
     robots = parse(text)
     named = tuple(g for g in robots.groups if token in g.agents)
-    assert select_groups(robots.groups, token) == (named or tuple(g for g in robots.groups if "*" in g.agents))
+    expected = named or tuple(g for g in robots.groups if "*" in g.agents)
+    assert select_groups(robots.groups, token) == expected
+    assert GroupIndex(robots.groups).select(token) == expected
 
 
 # Patterns that can match anywhere (led by `*` or `/*`), many at once: the matcher's

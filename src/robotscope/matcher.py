@@ -60,8 +60,12 @@ class GroupIndex:
 
 
 def select_groups(groups: tuple[Group, ...], token: str) -> tuple[Group, ...]:
-    """Return the groups that apply to `token`: those naming it, else the `*` groups."""
-    return GroupIndex(groups).select(token)
+    """Return the groups that apply to `token`: those naming it, else the `*` groups (in file order).
+
+    A scan: for the few groups of most files it costs less than building a
+    `GroupIndex`, which makes the same choice (a property test says so).
+    """
+    return tuple(g for g in groups if token in g.agents) or tuple(g for g in groups if "*" in g.agents)
 
 
 def priority(rule: Rule) -> tuple[int, bool, int]:
@@ -324,9 +328,11 @@ class _LiteralIndex:
         return [built.get(p) or built.setdefault(p, _entry(self._rules[p])) for p in found]
 
 
-# Targets a rule set is asked about before its regex filter is compiled: compiling takes
-# a millisecond or more, more than a crawler asking a few dozen URLs of a host saves.
-_COMPILE_AFTER = 32
+# Targets a rule set is asked about before its regex filter is compiled. Measured: the
+# regex costs as much to build as 45-75 scans of the rules it filters save (6 to 200
+# literals alike), so compiling after that many asks never costs more than twice the
+# better choice in hindsight, and a crawler asking a few dozen URLs of a host never pays.
+_COMPILE_AFTER = 64
 
 
 class _Union:
@@ -419,14 +425,17 @@ class RuleSet:
             (everything if not rule.normalised.strip("/*$") and matches_every_target(rule.normalised) else rest).append(rule)
         self._everything = tuple(everything)
         self._fallback = everything[0] if everything else None
-        needs = [_needed(compile_pattern(rule.normalised)) for rule in rest]
-        if len(rest) >= _LITERAL_INDEX_FROM and all(needs):
-            self._literals: _LiteralIndex | None = _LiteralIndex(rest, needs)
-            self._anywhere: list[_Entry] = []  # the index has them
-            self._filter = None
-        else:
-            self._literals = None
+        self._literals: _LiteralIndex | None = None
+        if len(rest) >= _LITERAL_INDEX_FROM:
+            needs = [_needed(compile_pattern(rule.normalised)) for rule in rest]
+            if all(needs):
+                self._literals = _LiteralIndex(rest, needs)  # it builds each entry when a target can meet it
+                self._anywhere: list[_Entry] = []
+                self._filter = None
+        if self._literals is None:
             self._anywhere = [_entry(rule) for rule in rest]
+            # An entry keeps its compiled pattern; a plain one (no `*` or `$`) needs no literal.
+            needs = [[] if entry[3] is None else _needed(entry[3]) for entry in self._anywhere]
             self._filter = self._anywhere_filter({_required(needed) for needed in needs}, small)
         # The bucket of every key no rule starts with (one shared, when there are no key-less rules).
         self._no_keyed = _keyed([], self._anywhere) if self._anywhere else _NO_RULES
