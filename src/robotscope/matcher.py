@@ -137,7 +137,7 @@ _END = "\x00"  # marks "at the end of the target" in a literal trie
 
 def _needed(pattern: Pattern) -> list[str]:
     """Every literal a target must contain for the pattern to match it (ending in _END: must end it)."""
-    pieces = [p for p in pattern.pieces[1:] if p]
+    pieces = list(filter(None, pattern.pieces[1:]))
     if pattern.anchored:
         if len(pattern.pieces) == 1:
             return [pattern.pieces[0] + _END]  # `/a$`: the whole target
@@ -307,8 +307,14 @@ class _LiteralIndex:
         self._short: list[tuple[str, bool, int]] = []  # shorter than a piece: tested one by one
         counts = Counter(chain.from_iterable(needs))
         for position, literals in enumerate(needs):
-            literal = literals[0] if len(literals) == 1 else min(literals, key=counts.__getitem__)
-            end = literal.endswith(_END)
+            if len(literals) == 1:
+                literal = literals[0]
+            elif len(literals) == 2:  # most globs (`/*x*.pdf$`): compared inline, min() per rule costs more
+                first, second = literals
+                literal = first if counts[first] <= counts[second] else second
+            else:
+                literal = min(literals, key=counts.__getitem__)
+            end = literal[-1] == _END  # literals are never empty
             text = literal[:-1] if end else literal
             if len(text) < _GRAM:
                 self._short.append((text, end, position))
@@ -418,11 +424,9 @@ class RuleSet:
         # A rule that matches every target (`Allow: /`, `Disallow: /`, `/*`) decides
         # only when nothing better matches: kept aside (the best of them), it does not
         # make every target meet every rule of its bucket.
-        everything: list[Rule] = []
-        rest: list[Rule] = []
-        for rule in anywhere:
-            # Only `/`, `*` and `$` can make up a pattern that covers every target.
-            (everything if not rule.normalised.strip("/*$") and matches_every_target(rule.normalised) else rest).append(rule)
+        # Only `/`, `*` and `$` can make up a pattern that covers every target (most sets have none).
+        everything = [rule for rule in anywhere if not rule.normalised.strip("/*$") and matches_every_target(rule.normalised)]
+        rest = [rule for rule in anywhere if rule not in everything] if everything else anywhere
         self._everything = tuple(everything)
         self._fallback = everything[0] if everything else None
         self._literals: _LiteralIndex | None = None
@@ -475,11 +479,8 @@ class RuleSet:
         self._rekeyed = {}
         slash, after = bisect_left(grouped, "/", key=_NORMALISED), bisect_left(grouped, "0", key=_NORMALISED)
         singles = bisect_left(grouped, "/\x00", key=_NORMALISED)  # exactly "/"
-        odd = [
-            *grouped[:slash], *grouped[slash:singles], *grouped[after:],  # not led by "/", or "/" alone
-            *self._range("/$"), *self._range("/*"),
-        ]
-        anywhere = []
+        odd = [*grouped[:slash], *grouped[slash:singles], *grouped[after:], *self._range("/$")]  # not led by "/", or "/" alone
+        anywhere = list(self._range("/*"))  # no fixed start: no key to look up
         for key, rule in zip(_bucket_keys(odd), odd):
             if key:
                 self._rekeyed.setdefault(key, []).append(rule)
