@@ -529,14 +529,21 @@ class RuleSet:
             for length in keyed[1]:
                 if length <= size:
                     found.extend(keyed[2].get(target[:length], ()))
-            # `startswith` first, inline: most entries of a bucket fail it.
-            found.extend(entry[4] for entry in keyed[3] if target.startswith(entry[0]) and _entry_matches(entry, target))
+            # `startswith` first, inline (most entries of a bucket fail it), and a plain prefix needs no more.
+            found += [
+                entry[4] for entry in keyed[3]
+                if target.startswith(entry[0]) and (entry[1] == _PREFIX or _entry_matches(entry, target))
+            ]
         anywhere = self._anywhere
         if self._literals is not None:
-            found.extend(entry[4] for entry in self._literals.entries(target) if _entry_matches(entry, target))
+            found += [entry[4] for entry in self._literals.entries(target) if _entry_matches(entry, target)]
         elif anywhere and (self._filter is None or self._filter(target)):
-            found.extend(entry[4] for entry in anywhere if target.startswith(entry[0]) and _entry_matches(entry, target))
-        found.sort(key=priority)
+            found += [
+                entry[4] for entry in anywhere
+                if target.startswith(entry[0]) and (entry[1] == _PREFIX or _entry_matches(entry, target))
+            ]
+        if len(found) > 1:
+            found.sort(key=priority)
         return tuple(found)
 
     def winner(self, target: str) -> Rule | None:

@@ -220,7 +220,7 @@ class Robots:
         does.
         """
         if engine is None:
-            return self.rules_for(agent).verdict(url)
+            return (self._rulesets.get(agent) or self.rules_for(agent)).verdict(url)
         from .engines import verdict  # the engines build on this class
 
         return verdict(self, agent, url, engine)
