@@ -94,9 +94,41 @@ def test_hostile_pages_are_answered_in_bounded_time(server: Server) -> None:
     assert time.monotonic() - started < 30
 
 
+def test_each_x_robots_tag_line_is_read_alone(server: Server) -> None:
+    # An HTTP client's dict joins repeated fields with commas: `otherbot: noindex, noindex`
+    # would aim the second line's noindex at otherbot too.
+    def lines(handler: BaseHTTPRequestHandler) -> None:
+        handler.send_response(200)
+        for value in ("otherbot: noindex", "noindex", "bingbot: nofollow"):
+            handler.send_header("X-Robots-Tag", value)
+        handler.send_header("Content-Type", "text/html")
+        handler.send_header("Content-Length", "0")
+        handler.end_headers()
+
+    server.serve("/robots.txt", 200, b"User-agent: *\nDisallow:\n")
+    server.routes["/multi"] = lines
+    code, data = run(server.url("/multi"), "--agent", "Googlebot", "--agent", "Bingbot")
+    assert code == 0
+    (google,) = [c for c in data["crawlers"] if c["agent"] == "Googlebot"]
+    (bing,) = [c for c in data["crawlers"] if c["agent"] == "Bingbot"]
+    assert google["page"]["directives"] == ["noindex"] and codes(data, "Googlebot") == ["noindex"]
+    assert bing["page"]["directives"] == ["noindex", "nofollow"]
+
+
+def test_a_page_blocked_by_an_unreachable_robots_txt_names_no_line(server: Server) -> None:
+    server.serve("/robots.txt", 503, b"down")
+    server.serve("/p", 200, b"<html><head><title>x</title></head></html>", HTML)
+    code, data = run(server.url("/p"))
+    (finding,) = data["crawlers"][0]["findings"]
+    assert code == 1 and finding["code"] == "blockedIndexable"
+    assert finding["message"]["text"].startswith("robots.txt could not be fetched") and "line" not in finding["message"]["text"]
+    result = CliRunner().invoke(cli, ["page", server.url("/p"), "--no-cache", "--lang", "ko"])
+    assert "robots.txt를 가져올 수 없어" in result.stdout and "0번 줄" not in result.stdout
+
+
 @pytest.mark.parametrize("body", [b"\x00\xff" * 1000, b"<meta name=robots content=", b"<" * 10000, b"<html><head><meta name='ROBOTS' content='NoIndex'>"])
 def test_page_facts_never_raise(body: bytes) -> None:
-    facts = page_facts("https://www.example.com/", {"X-Robots-Tag": "noindex\nbingbot: none"}, body, "googlebot")
+    facts = page_facts("https://www.example.com/", [("x-robots-tag", "noindex"), ("x-robots-tag", "bingbot: none")], body, "googlebot")
     assert facts.noindex  # the header alone says noindex
 
 

@@ -16,7 +16,7 @@ from robotscope.useragents import group_token, product_token
         ("Googlebot-Image", "googlebot-image"),
         ("AdsBot_Google", "adsbot_google"),
         ("*", "*"),
-        ("* all of them", "*"),
+        ("* all of them", None),  # RFC 9309: `*` is a whole product token (Google reads this as `*`)
         ("*bot", None),
         ("/bot", None),
         ("", None),

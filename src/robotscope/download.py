@@ -25,7 +25,7 @@ class Download(NamedTuple):
 
     url: str
     status: int | None
-    headers: dict[str, str]
+    headers: tuple[tuple[str, str], ...]  # every field line as received (name lower-cased): a repeated field is not joined
     body: bytes
     cut: bool
     redirects: tuple[str, ...]
@@ -47,9 +47,9 @@ async def get_async(url: str, *, user_agent: str, timeout: float, limit: int, tr
                         if response.status_code in (301, 302, 303, 307, 308):
                             target, problem = redirect_target(current, response.headers.get("location"))
                             if target is None or problem is not None:
-                                return Download(current, response.status_code, dict(response.headers), b"", False, tuple(hops), "bad-redirect")
+                                return Download(current, response.status_code, tuple(response.headers.multi_items()), b"", False, tuple(hops), "bad-redirect")
                             if len(hops) >= MAX_REDIRECTS:
-                                return Download(current, response.status_code, dict(response.headers), b"", False, tuple(hops), "redirects")
+                                return Download(current, response.status_code, tuple(response.headers.multi_items()), b"", False, tuple(hops), "redirects")
                             hops.append(current)
                             current = target
                             continue
@@ -59,11 +59,11 @@ async def get_async(url: str, *, user_agent: str, timeout: float, limit: int, tr
                             if len(body) > limit:
                                 body, cut = body[:limit], True
                                 break
-                        return Download(current, response.status_code, dict(response.headers), bytes(body), cut, tuple(hops), None)
+                        return Download(current, response.status_code, tuple(response.headers.multi_items()), bytes(body), cut, tuple(hops), None)
         except TimeoutError:
-            return Download(current, None, {}, b"", False, tuple(hops), "timeout")
+            return Download(current, None, (), b"", False, tuple(hops), "timeout")
         except (httpx.HTTPError, httpx.InvalidURL, OSError, ValueError):
-            return Download(current, None, {}, b"", False, tuple(hops), "network")
+            return Download(current, None, (), b"", False, tuple(hops), "network")
 
 
 def get(url: str, *, user_agent: str, timeout: float, limit: int, transport: httpx.AsyncBaseTransport | None = None) -> Download:

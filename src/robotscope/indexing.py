@@ -20,6 +20,7 @@ any bytes.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from html.parser import HTMLParser
 from typing import Any, NamedTuple
 from urllib.parse import urljoin
@@ -72,20 +73,25 @@ def _directives(text: str) -> list[str]:
     return [part.strip().lower() for part in text.split(",") if part.strip()]
 
 
-def page_facts(url: str, headers: dict[str, str], body: bytes, token: str) -> PageFacts:
-    """The indexing facts of one response for the crawler with product token `token` (lower case)."""
+def page_facts(url: str, headers: Iterable[tuple[str, str]], body: bytes, token: str) -> PageFacts:
+    """The indexing facts of one response for the crawler with product token `token` (lower case).
+
+    `headers` are the response's field lines as received, (name, value): a
+    crawler's name prefix aims one `X-Robots-Tag` line at it, so repeated
+    lines must not be joined into one (an HTTP client's dict joins them).
+    """
+    fields = list(headers)
     found: list[tuple[str, str]] = []
-    for name, value in headers.items():
+    for name, value in fields:
         if name.lower() != "x-robots-tag":
             continue
-        for line in value.split("\n"):
-            aimed, _, rest = line.partition(":")
-            # `googlebot: noindex` aims the line at one crawler; `unavailable_after: date` is no crawler name.
-            if rest and " " not in aimed.strip() and aimed.strip().lower() not in ("unavailable_after",):
-                if aimed.strip().lower() == token:
-                    found += [(d, "header") for d in _directives(rest)]
-            else:
-                found += [(d, "header") for d in _directives(line)]
+        aimed, _, rest = value.partition(":")
+        # `googlebot: noindex` aims the line at one crawler; `unavailable_after: date` is no crawler name.
+        if rest and " " not in aimed.strip() and aimed.strip().lower() not in ("unavailable_after",):
+            if aimed.strip().lower() == token:
+                found += [(d, "header") for d in _directives(rest)]
+        else:
+            found += [(d, "header") for d in _directives(value)]
     head = _Head()
     try:
         head.feed(body[:MAX_HTML].decode("utf-8", "replace"))
@@ -97,10 +103,11 @@ def page_facts(url: str, headers: dict[str, str], body: bytes, token: str) -> Pa
             found += [(d, f"meta:{name}") for d in _directives(content)]
     canonical = urljoin(url, head.canonical) if head.canonical else None
     usage: dict[str, str] = {}
-    for name, value in headers.items():
-        if name.lower() == "content-usage":
-            members = parse_dictionary(value) or {}
-            usage = {k: str(m.value) for k, m in members.items() if isinstance(m, Item) and isinstance(m.value, Token) and m.value in ("y", "n")}
+    # RFC 9651, Section 4.2: the lines of a structured field are parsed as one, joined by commas.
+    usage_lines = [value for name, value in fields if name.lower() == "content-usage"]
+    if usage_lines:
+        members = parse_dictionary(", ".join(usage_lines)) or {}
+        usage = {k: str(m.value) for k, m in members.items() if isinstance(m, Item) and isinstance(m.value, Token) and m.value in ("y", "n")}
     challenge = _CHALLENGE.search(body[:MAX_HTML]) is not None
     return PageFacts(tuple(d for d, _ in found), tuple(s for _, s in found), canonical, usage, challenge)
 
@@ -120,9 +127,9 @@ def findings(
     out = []
     blocked = not verdict.allowed
     if blocked and facts is not None and facts.noindex:
-        out.append(PageFinding("blockedNoindex", message("pagecheck.blockedNoindex", line=verdict.line or 0)))
+        out.append(PageFinding("blockedNoindex", _blocked("pagecheck.blockedNoindex", verdict)))
     elif blocked:
-        out.append(PageFinding("blockedIndexable", message("pagecheck.blockedIndexable", line=verdict.line or 0)))
+        out.append(PageFinding("blockedIndexable", _blocked("pagecheck.blockedIndexable", verdict)))
     if not blocked and facts is not None and facts.challenge:
         out.append(PageFinding("serverRefuses", message("pagecheck.serverChallenges", status=status or 0)))
     elif not blocked and status in (401, 403, 429, 503):
@@ -130,9 +137,16 @@ def findings(
     if not blocked and facts is not None and facts.noindex:
         out.append(PageFinding("noindex", message("pagecheck.noindex", sources=list(dict.fromkeys(facts.sources)))))
     if canonical_verdict is not None and not canonical_verdict.allowed:
-        out.append(PageFinding("canonicalBlocked", message("pagecheck.canonicalBlocked", url=canonical_verdict.url, line=canonical_verdict.line or 0)))
+        out.append(PageFinding("canonicalBlocked", _blocked("pagecheck.canonicalBlocked", canonical_verdict, url=canonical_verdict.url)))
     if facts is not None and _AI_TOKENS & set(facts.directives):
         out.append(PageFinding("aiToken", message("pagecheck.aiToken", tokens=sorted(_AI_TOKENS & set(facts.directives)))))
     if robots_noindex:
         out.append(PageFinding("noindexInRobotsTxt", message("pagecheck.noindexInRobotsTxt")))
     return out
+
+
+def _blocked(code: str, verdict: Verdict, **params: Any) -> Message:
+    """What blocks: the deciding line, or (no line decided) a robots.txt that could not be fetched."""
+    if verdict.line is None:
+        return message(code + ".unreachable", **params)
+    return message(code, line=verdict.line, **params)

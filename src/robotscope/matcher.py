@@ -621,7 +621,7 @@ class RuleSet:
         winner = candidates[0] if reason is Reason.RULE else None
         line = None if winner is None else winner.line
         # tuple.__new__: NamedTuple's generated __new__ costs twice as much, on every verdict.
-        return _new_tuple(Verdict, (allowed, winner, line, reason, self.token, self.group_lines, candidates, url, target))
+        return _new_tuple(Verdict, (allowed, winner, line, reason, self.token, self.group_lines, candidates, url, target, None))
 
 
 _new_tuple = tuple.__new__

@@ -9,9 +9,12 @@ robotscope but its messages (texts as data).
 from __future__ import annotations
 
 import enum
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .messages import Message
+
+if TYPE_CHECKING:
+    from .preferences import Usage  # the preferences build on this module
 
 
 class LineKind(str, enum.Enum):
@@ -146,7 +149,8 @@ class Verdict(NamedTuple):
     `group_lines` are the user-agent lines of the group(s) used; `candidates`
     are every matching rule of those groups, best first (each rule carries the
     length it competes with). `target` is the normalised path and query that
-    was matched.
+    was matched. `usage` holds the AI usage preferences (Content-Usage,
+    Content-Signal) that apply, when the groups used state any.
     """
 
     allowed: bool
@@ -158,6 +162,7 @@ class Verdict(NamedTuple):
     candidates: tuple[Rule, ...]
     url: str
     target: str
+    usage: Usage | None = None
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -170,6 +175,7 @@ class Verdict(NamedTuple):
             "candidates": [c.as_dict() for c in self.candidates],
             "url": self.url,
             "target": self.target,
+            "usage": None if self.usage is None else self.usage.as_dict(),
         }
 
 

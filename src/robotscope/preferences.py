@@ -131,11 +131,17 @@ def _read(robots: Robots) -> tuple[dict[int, UsageRule], dict[int, SignalLine]]:
     return usage, {record.line: signal_line(record) for record in robots.records if record.key == SIGNAL}
 
 
+def states_preferences(robots: Robots) -> bool:
+    """Whether the file has any Content-Usage or Content-Signal line (read once per file)."""
+    usage_lines, signal_lines = robots.reading(_read, _read)
+    return bool(usage_lines or signal_lines)
+
+
 def usage_for(robots: Robots, verdict: Verdict) -> Usage | None:
     """The preferences that apply to the verdict's crawler and URL; None when the groups used state none."""
-    usage_lines, signal_lines = robots.reading(_read, _read)  # every verdict of a file asks: read its lines once
-    if not usage_lines and not signal_lines:
+    if not states_preferences(robots):
         return None  # most files: no group to look through
+    usage_lines, signal_lines = robots.reading(_read, _read)  # every verdict of a file asks: read its lines once
     groups = robots.groups_at(verdict.group_lines)
     usage_records, signal_records = records_of(groups, USAGE), records_of(groups, SIGNAL)
     if not usage_records and not signal_records:

@@ -35,7 +35,11 @@ class Answer(NamedTuple):
     profile: Message | None
     extra: tuple[Message, ...] = ()  # more for users to read (a matrix's split readings)
     engine: str = "rfc9309"  # the reading that gave `verdict` (`robotscope.engines`)
-    usage: Usage | None = None  # the AI usage preferences that apply (`robotscope.preferences`), if the file states any
+
+    @property
+    def usage(self) -> Usage | None:
+        """The AI usage preferences that apply (`robotscope.preferences`), if the file states any: the verdict's."""
+        return self.verdict.usage
 
     @property
     def changed(self) -> bool:

@@ -14,10 +14,11 @@ from collections.abc import Iterable, Sequence
 from typing import Any, NamedTuple
 
 from .compare import agents_named, probe_urls
-from .engines import engine, names, readings
+from .engines import answer, engine, names, readings
 from .messages import DEFAULT_LANG
 from .model import Verdict
 from .patterns import example_target
+from .preferences import Usage
 from .robots import Robots
 from .views import readings_view
 
@@ -83,9 +84,10 @@ class Split(NamedTuple):
     agent: str
     url: str
     verdicts: dict[str, Verdict]
+    usage: Usage | None = None  # the default reading's usage preferences for the URL, shown beside the verdicts
 
     def as_dict(self, lang: str = DEFAULT_LANG) -> dict[str, Any]:
-        return {"agent": self.agent, **readings_view(self.url, self.verdicts, lang)}
+        return {"agent": self.agent, **readings_view(self.url, self.verdicts, lang, self.usage)}
 
 
 def splits(robots: Robots, agents: Iterable[str], urls: Sequence[str]) -> list[Split]:
@@ -95,7 +97,7 @@ def splits(robots: Robots, agents: Iterable[str], urls: Sequence[str]) -> list[S
         for url in urls:
             verdicts = readings(robots, agent, url)
             if len({v.allowed for v in verdicts.values()}) > 1:
-                found.append(Split(agent, url, verdicts))
+                found.append(Split(agent, url, verdicts, answer(robots, agent, url).usage))
     return found
 
 

@@ -44,6 +44,7 @@ class Robots:
         "_lines",
         "_overflow",
         "_overflow_count",
+        "_preferences",
         "_readings",
         "_rulesets",
         "_shared",
@@ -77,6 +78,7 @@ class Robots:
         self._overflow: tuple[Line, ...] | None = None
         self._overflow_count: int | None = None
         self._readings: dict[Hashable, Any] = {}  # each engine's parse of the file, made on first use
+        self._preferences: bool | None = None  # whether any group states usage preferences, found on first verdict
         self._rulesets: dict[str, RuleSet] = {}  # by agent string, as asked
         # By product token and by the positions of the groups selected (one dict: the keys never collide).
         self._shared: dict[str | tuple[int, ...], RuleSet] = {}
@@ -215,15 +217,24 @@ class Robots:
         `agent` is a product token or a full User-Agent string; `url` a full
         URL or a path, with or without query. Without `engine`, RFC 9309
         alone; with one (`"rfc9309"`, `"google"`, `"legacy"`, ...: see
-        `robotscope.engines`), as that engine reads the file, `"rfc9309"`
+        `robotscope.engines`; `"operator"`: the crawler's operator's, Googlebot
+        read by `"google"`), as that engine reads the file, `"rfc9309"`
         adding the operators' documented crawler profiles as every front end
         does.
         """
         if engine is None:
-            return (self._rulesets.get(agent) or self.rules_for(agent)).verdict(url)
-        from .engines import verdict  # the engines build on this class
+            found = (self._rulesets.get(agent) or self.rules_for(agent)).verdict(url)
+        else:
+            from .engines import verdict  # the engines build on this class
 
-        return verdict(self, agent, url, engine)
+            found = verdict(self, agent, url, engine)
+        if self._preferences is False:
+            return found  # most files: no Content-Usage or Content-Signal line
+        from .preferences import states_preferences, usage_for  # they build on this class
+
+        if self._preferences is None:
+            self._preferences = states_preferences(self)
+        return found._replace(usage=usage_for(self, found)) if self._preferences else found
 
     def readings(self, agent: str, url: str) -> dict[str, Verdict]:
         """Every engine's verdict for `agent` on `url`, by engine name (`robotscope.engines.readings`)."""

@@ -31,12 +31,13 @@ _NOT_CRAWLERS = frozenset(
 def group_token(value: str) -> str | None:
     """Return the token a `user-agent` line's value names, lower-cased.
 
-    `*` is the global group (also when followed by whitespace and more text,
-    as Google reads it); otherwise the leading letters, digits, `-` and
-    `_`, so `Googlebot/2.1` names `googlebot` and `MJ12bot` `mj12bot`. None when no token can be read
-    (`*bot`, `/bot`, an empty value).
+    `*` alone is the global group; otherwise the leading letters, digits,
+    `-` and `_`, so `Googlebot/2.1` names `googlebot` and `MJ12bot`
+    `mj12bot`. None when no token can be read (`*bot`, `/bot`, an empty
+    value) and for `* foo`: RFC 9309's grammar has `*` only as a whole
+    product token (Google's reading takes `* foo` as `*`: `engines.google`).
     """
-    if value == "*" or (value[:1] == "*" and value[1:2].isspace()):
+    if value == "*":
         return "*"
     match = _TOKEN.match(value)
     return match.group().lower() if match else None

@@ -110,6 +110,17 @@ def test_operator_reads_each_crawler_by_its_operators_engine() -> None:
     assert operator_engine(full) == "google"
 
 
+def test_the_library_takes_the_same_engine_choices() -> None:
+    robots = parse("User-agent: *\nDisallow /oops\n")
+    assert robots.verdict("Googlebot", "/oops", engine=OPERATOR) == robots.verdict("Googlebot", "/oops", engine="google")
+    assert not robots.verdict("Googlebot", "/oops", engine=OPERATOR).allowed and robots.verdict("somebot", "/oops", engine=OPERATOR).allowed
+    with pytest.raises(ValueError, match="readings"):
+        robots.verdict("Googlebot", "/oops", engine=ALL)
+    with pytest.raises(ValueError) as unknown:
+        robots.verdict("Googlebot", "/oops", engine="gogle")
+    assert "google" in str(unknown.value) and "'all'" not in str(unknown.value) and ", all," not in str(unknown.value)
+
+
 def test_engine_all_shows_every_reading_of_seed_001(tmp_path: Path) -> None:
     code, out, _ = run("check", written(tmp_path, SEED), "Googlebot", "/", "--engine", ALL, "--json")
     assert code == 1  # an engine blocks it

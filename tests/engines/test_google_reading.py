@@ -529,6 +529,10 @@ def test_star_followed_by_more_is_the_global_group() -> None:
     parsed = robots.reading("google", google.read)
     assert parsed.groups[0].agents == ("*",)
     assert engines.verdict(robotscope.parse("User-agent: *bot\nDisallow: /\n"), "SomeRandomBot", HOST + "/x", "google").allowed
+    # RFC 9309's grammar has `*` only as a whole product token: the line names no crawler.
+    rfc = robots.verdict("SomeRandomBot", HOST + "/x")
+    assert rfc.allowed and rfc.reason is Reason.NO_GROUP and robots.groups[0].agents == ()
+    assert {"agentWildcard", "readsDifferently"} <= {f.code for f in robotscope.lint(robots)}
 
 
 def test_a_user_agent_line_after_rules_starts_a_group_other_records_do_not() -> None:

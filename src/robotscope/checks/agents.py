@@ -83,7 +83,7 @@ def agent_strict_token(robots: Robots) -> Iterator[Hit]:
 def agent_wildcard(robots: Robots) -> Iterator[Hit]:
     for line in robots.lines:
         if line.kind is LineKind.USER_AGENT and line.value and "*" in line.value and group_token(line.value) is None:
-            name = line.value.replace("*", "")
+            name = line.value.replace("*", "").strip()
             fix = message("fix.agentWildcard.named", name=name) if name else message("fix.agentWildcard")
             yield Hit(line.number, message("lint.agentWildcard"), fix)
 

@@ -57,7 +57,7 @@ def engine(name: str) -> Engine:
     """The engine called `name`; ValueError (with the names to choose from) for any other."""
     found = engines().get(name)
     if found is None:
-        raise ValueError(f"unknown engine {name!r}: choose one of {', '.join([*engines(), ALL, OPERATOR])}")
+        raise ValueError(f"unknown engine {name!r}: choose one of {', '.join(engines())}, or {OPERATOR} (the crawler's operator's)")
     return found
 
 
@@ -69,6 +69,8 @@ def operator_engine(agent: str) -> str:
 
 def resolve(choice: str, agent: str) -> str:
     """The engine a `--engine` choice means for `agent` (`operator` names the crawler's own)."""
+    if choice == ALL:
+        raise ValueError(f"{ALL!r} means every engine, which one verdict cannot give: ask for readings(), or choose one engine")
     return operator_engine(agent) if choice == OPERATOR else engine(choice).name
 
 
@@ -81,8 +83,8 @@ def fetch_policy(choice: str, agent: str | None = None) -> str:
 
 
 def verdict(robots: Robots, agent: str, url: str, name: str = DEFAULT) -> Verdict:
-    """May `agent` fetch `url`, as engine `name` reads the file?"""
-    return run(engine(name), robots, agent, url)
+    """May `agent` fetch `url`, as engine `name` reads the file? (`operator`: the crawler's operator's engine.)"""
+    return run(engine(resolve(name, agent)), robots, agent, url)
 
 
 def answer(robots: Robots, agent: str, url: str, name: str = DEFAULT, named: frozenset[str] | None = None) -> Answer:
@@ -93,7 +95,7 @@ def answer(robots: Robots, agent: str, url: str, name: str = DEFAULT, named: fro
     else:
         found = verdict(robots, agent, url, name)
         shown = Answer(found, found, None, engine=name)
-    return shown._replace(usage=usage_for(robots, shown.verdict))
+    return shown._replace(verdict=shown.verdict._replace(usage=usage_for(robots, shown.verdict)))
 
 
 def run(chosen: Engine, robots: Robots, agent: str, url: str) -> Verdict:
