@@ -57,6 +57,18 @@ def test_json_and_exit_zero_when_nothing_is_blocked(server: Server) -> None:
     assert code == 0 and data["checked"] == 1 and data["blocked"] == [] and data["files"][0]["kind"] == "urlset"
 
 
+def test_the_engine_choice_reads_the_robots_txt(server: Server) -> None:
+    # Google reads a rule without its colon; RFC 9309 ignores the line.
+    server.serve("/robots.txt", 200, b"User-agent: *\nDisallow /oops\n")
+    server.serve("/sitemap.xml", 200, urlset(server.url("/oops")))
+    assert run(server.url("/sitemap.xml"), "--json")[0] == 0
+    for choice in ("google", "operator"):
+        code, out, _ = run(server.url("/sitemap.xml"), "--json", "--engine", choice)
+        (blocked,) = json.loads(out)["blocked"]
+        assert code == 1 and (blocked["engine"], blocked["line"]) == ("google", 2)
+    assert run(server.url("/sitemap.xml"), "--engine", "all")[0] == 2  # one verdict per URL: no side by side here
+
+
 def test_an_xml_bomb_is_refused_before_parsing(server: Server) -> None:
     bomb = b'<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">' + b"".join(
         f'<!ENTITY lol{i} "&lol{i - 1};&lol{i - 1};&lol{i - 1};&lol{i - 1};&lol{i - 1};&lol{i - 1};&lol{i - 1};&lol{i - 1};&lol{i - 1};&lol{i - 1};">'.encode() for i in range(3, 10)

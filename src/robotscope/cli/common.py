@@ -65,10 +65,10 @@ def _remember_lang(context: click.Context, _: click.Parameter, value: str | None
     return lang
 
 
-def engine_choices() -> list[str]:
+def engine_choices(side_by_side: bool = True) -> list[str]:
     from ..engines import ALL, OPERATOR, names
 
-    return [*names(), ALL, OPERATOR]
+    return [*names(), ALL, OPERATOR] if side_by_side else [*names(), OPERATOR]
 
 
 engine_option = click.option(
@@ -77,6 +77,14 @@ engine_option = click.option(
     default=DEFAULT_ENGINE,
     show_default=True,
     help="How the file is read: one engine's reading, `all` side by side, or `operator` (each crawler by its operator's engine).",
+)
+# For commands whose answer is one verdict per crawler and URL (`page`, `sitemap`): no `all`.
+one_engine_option = click.option(
+    "--engine",
+    type=click.Choice(engine_choices(side_by_side=False)),
+    default=DEFAULT_ENGINE,
+    show_default=True,
+    help="How the file is read: one engine's reading, or `operator` (each crawler by its operator's engine).",
 )
 
 

@@ -12,7 +12,7 @@ from ..fetcher import run
 from ..messages import message
 from ..pagecheck import check_page, has_problem
 from ..urls import InvalidURL
-from .common import FetchSettings, engine_option, fail, fetch_options, lang_option, open_cache
+from .common import FetchSettings, fail, fetch_options, lang_option, one_engine_option, open_cache
 
 
 @click.command("page")
@@ -20,7 +20,7 @@ from .common import FetchSettings, engine_option, fail, fetch_options, lang_opti
 @click.option("--agent", "agents", multiple=True, default=("Googlebot",), show_default=True, help="A crawler to ask for (repeatable).")
 @click.option("--user-agent", "user_agent", default=None, help="The User-Agent string to send (default: each crawler's documented one).")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
-@engine_option
+@one_engine_option
 @lang_option
 @fetch_options
 def page_command(

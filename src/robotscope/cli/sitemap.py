@@ -11,11 +11,12 @@ from urllib.parse import urlsplit
 import click
 
 from ..download import get
+from ..engines import DEFAULT, resolve
 from ..fetcher import DEFAULT_UA
 from ..messages import Message, message
 from ..sitemap import MAX_BYTES, read_sitemap
 from ..urls import InvalidURL, robots_url
-from .common import FetchSettings, Origins, Source, fail, fetch_options, lang_option, open_cache
+from .common import FetchSettings, Origins, Source, fail, fetch_options, lang_option, one_engine_option, open_cache
 
 
 @click.command("sitemap")
@@ -24,10 +25,11 @@ from .common import FetchSettings, Origins, Source, fail, fetch_options, lang_op
 @click.option("--max-sitemaps", type=click.IntRange(min=1), default=100, show_default=True, help="Sitemap files read at most (an index counts).")
 @click.option("--max-urls", type=click.IntRange(min=1), default=100_000, show_default=True, help="Listed URLs checked at most.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@one_engine_option
 @lang_option
 @fetch_options
 def sitemap_command(
-    target: str, agents: tuple[str, ...], max_sitemaps: int, max_urls: int, as_json: bool, lang: str, fetching: FetchSettings
+    target: str, agents: tuple[str, ...], max_sitemaps: int, max_urls: int, as_json: bool, engine: str, lang: str, fetching: FetchSettings
 ) -> None:
     """Check every URL a site's sitemaps list against the robots.txt of its own origin.
 
@@ -48,7 +50,7 @@ def sitemap_command(
         target = "https://" + target
     cache = open_cache(fetching)
     try:
-        report = _survey(target, list(agents), max_sitemaps, max_urls, fetching, cache)
+        report = _survey(target, list(agents), max_sitemaps, max_urls, fetching, cache, engine)
     finally:
         if hasattr(cache, "close"):
             cache.close()
@@ -59,7 +61,9 @@ def sitemap_command(
     sys.exit(1 if report["blocked"] else 0)
 
 
-def _survey(target: str, agents: list[str], max_sitemaps: int, max_urls: int, settings: FetchSettings, cache: Any) -> dict[str, Any]:
+def _survey(
+    target: str, agents: list[str], max_sitemaps: int, max_urls: int, settings: FetchSettings, cache: Any, engine: str = DEFAULT
+) -> dict[str, Any]:
     robots: Origins[Source] = Origins(settings, cache, lambda source: source)
     try:
         home = robots_url(target)
@@ -115,10 +119,13 @@ def _survey(target: str, agents: list[str], max_sitemaps: int, max_urls: int, se
             if source.name != own:
                 elsewhere.append({"url": loc, "sitemap": url, "invalid": False})
             for agent in agents:
-                verdict = source.answer(agent, loc).verdict
+                verdict = source.answer(agent, loc, resolve(engine, agent)).verdict
                 if not verdict.allowed:
                     rule = None if verdict.rule is None else verdict.rule.text
-                    blocked.append({"url": loc, "agent": agent, "line": verdict.line, "rule": rule, "reason": verdict.reason.value, "robots_url": source.name, "sitemap": url})
+                    blocked.append({
+                        "url": loc, "agent": agent, "engine": resolve(engine, agent), "line": verdict.line, "rule": rule,
+                        "reason": verdict.reason.value, "robots_url": source.name, "sitemap": url,
+                    })
     skipped = len(queue)
     return {"target": target, "listed_by": listed_by, "files": files, "checked": checked, "blocked": blocked, "elsewhere": elsewhere, "agents": agents, "skipped": skipped}
 
