@@ -97,13 +97,20 @@ def test_oversize_names_bytes_lines_and_lost_rules() -> None:
     assert [f for f in lint(parse(b"User-agent: *\nDisallow: /x\n")) if f.code == "oversize"] == []
 
 
-def test_missing_colon_message_says_what_happens_and_google_reads_it() -> None:
+def test_missing_colon_message_says_what_happens_and_which_engines_read_it() -> None:
     (finding,) = [f for f in lint(parse("User-agent: *\nDisallow /oops\n")) if f.code == "missingColon"]
     assert finding.message.render() == (
         "this line has no colon and is ignored under RFC 9309, so /oops is not blocked; "
-        "Google's parser would still read it as a rule"
+        "Google and Protego still read it as a rule (`robotscope readings` shows where the verdicts split)"
     )
     assert finding.fix.render() == "write `Disallow: /oops`"
+    # The engines named are those whose reading makes it a rule: Google's and Protego's typo lists.
+    (typo,) = [f for f in lint(parse("User-agent: *\nDissallow: /typo\n")) if f.code == "unknownDirective"]
+    assert "Google and Protego accept this spelling" in typo.message.render()
+    (prefix,) = [f for f in lint(parse("User-agent: *\nDisallowed: /typo\n")) if f.code == "unknownDirective"]
+    assert "Google accepts this spelling" in prefix.message.render()  # Google reads a key by its start
+    (other,) = [f for f in lint(parse("User-agent: *\nAlow: /typo\n")) if f.code == "unknownDirective"]
+    assert "accept" not in other.message.render() and "Allow" in other.fix.render()
 
 
 def test_unknown_directive_suggests_the_key() -> None:

@@ -158,11 +158,11 @@ def missing_colon(robots: Robots) -> Iterator[Hit]:
             continue
         shown = STANDARD_KEYS.get(meaning or "", _KNOWN_KEYS.get(key, line.key))
         corrected = f"{shown}: {line.value}".rstrip()
-        google = meaning is not None and bool(line.value) and len((line.value or "").split()) == 1
+        readers = _rule_readers(robots).get(line.number)
         if meaning == "disallow" and line.value:
-            found = message("lint.missingColon.disallow.google" if google else "lint.missingColon.disallow", value=line.value)
+            found = message("lint.missingColon.disallow.read" if readers else "lint.missingColon.disallow", value=line.value, engines=readers, n=len(readers or ()))
         else:
-            found = message("lint.missingColon.google" if google else "lint.missingColon")
+            found = message("lint.missingColon.read" if readers else "lint.missingColon", engines=readers, n=len(readers or ()))
         yield Hit(line.number, found, message("fix.write", line=corrected))
 
 
@@ -188,11 +188,12 @@ def unknown_directive(robots: Robots) -> Iterator[Hit]:
         if suggestion is None:
             yield Hit(line.number, message("lint.unknownDirective", key=line.key), message("fix.unknownDirective"))
             continue
-        code = "lint.unknownDirective.google" if google_key(line.key) else "lint.unknownDirective.typo"
+        readers = _rule_readers(robots).get(line.number)
+        code = "lint.unknownDirective.read" if readers else "lint.unknownDirective.typo"
         severity = Severity.ERROR if suggestion.lower() in STANDARD_KEYS else None
         yield Hit(
             line.number,
-            message(code, key=line.key),
+            message(code, key=line.key, engines=readers, n=len(readers or ())),
             message("fix.unknownDirective.typo", suggestion=suggestion, line=f"{suggestion}: {line.value}"),
             severity=severity,
         )
@@ -230,15 +231,12 @@ def sitemap_invalid(robots: Robots) -> Iterator[Hit]:
 
 @check("readsDifferently", Severity.INFO)
 def reads_differently(robots: Robots) -> Iterator[Hit]:
-    # Imported here: the readings run every engine, and an engine may use these checks' key tables.
-    from ..readings import differences
-
     if unreadable(robots):
         return
     # A line without a colon, or with a misspelt key, already has its finding (missingColon,
     # unknownDirective), which says that Google still reads it.
     reported = {line.number for line in robots.lines if line.kind in (LineKind.INVALID, LineKind.OTHER)}
-    found_all = [found for found in differences(robots, rules_only=True) if found.line not in reported]
+    found_all = [found for found in _rule_differences(robots) if found.line not in reported]
     runs = _runs(robots, found_all)
     for run in runs[:_READINGS_SHOWN]:
         first, last = run[0], run[-1]
@@ -299,6 +297,28 @@ def _ignoring(reading: LineReading) -> frozenset[str] | None:
     ignoring = frozenset(name for name, seen in reading.by_engine.items() if seen == "-")
     others = {seen for seen in reading.by_engine.values() if seen != "-"}
     return ignoring if ignoring and len(others) == 1 else None
+
+
+def _rule_differences(robots: Robots) -> list[LineReading]:
+    """The lines engines read as different rules (`readings.differences`), found once per file for every check."""
+    # Imported here: the readings run every engine, and an engine may use these checks' key tables.
+    from ..readings import differences
+
+    return robots.reading("lint.rule-differences", lambda parsed: differences(parsed, rules_only=True))
+
+
+def _rule_readers(robots: Robots) -> dict[int, list[str]]:
+    """The engines (by title) that read each line as a rule where others do not, by line number (once per file)."""
+    return robots.reading("lint.rule-readers", _find_rule_readers)
+
+
+def _find_rule_readers(robots: Robots) -> dict[int, list[str]]:
+    from ..engines import engine
+
+    return {
+        found.line: [engine(name).title for name, seen in found.by_engine.items() if seen != "-"]
+        for found in _rule_differences(robots)
+    }
 
 
 def _by_reading(by_engine: dict[str, str], seen: Callable[[str, int], Message]) -> list[Message]:

@@ -16,7 +16,16 @@ from ..fetcher import DEFAULT_UA
 from ..messages import Message, message
 from ..sitemap import MAX_BYTES, read_sitemap
 from ..urls import InvalidURL, robots_url
-from .common import FetchSettings, Origins, Source, fail, fetch_options, lang_option, one_engine_option, open_cache
+from .common import (
+    FetchSettings,
+    Origins,
+    Source,
+    fail,
+    fetch_options,
+    lang_option,
+    one_engine_option,
+    open_cache,
+)
 
 
 @click.command("sitemap")
