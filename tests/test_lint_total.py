@@ -14,6 +14,7 @@ import json
 import subprocess
 import sys
 import textwrap
+import tracemalloc
 from pathlib import Path
 from types import ModuleType
 
@@ -22,6 +23,7 @@ from click.testing import CliRunner
 
 from robotscope import lint, parse
 from robotscope.cli import cli
+from robotscope.engines import protego
 
 ROOT = Path(__file__).parent.parent
 
@@ -114,3 +116,22 @@ def test_hostile_shape_lints_and_diffs_in_near_linear_time(shape: str) -> None:
         subprocess.run([sys.executable, "-c", code], check=True, timeout=GUARD_SECONDS, capture_output=True)
     except subprocess.TimeoutExpired:
         pytest.fail(f"lint or diff of the {shape} shape took over {GUARD_SECONDS} s: something grew quadratic again")
+
+
+def test_a_run_of_thousands_of_agents_above_thousands_of_rules_is_linted_in_linear_memory() -> None:
+    # Protego gives every name of a run its own copy of the run's rules; the protego reading keeps
+    # them once, so linting (which reads the file as every engine does) does not grow with their product.
+    names, rules = 2000, 2000
+    text = "".join(f"User-agent: bot{i}\n" for i in range(names)) + "".join(f"Disallow: /s{i}/\n" for i in range(rules))
+    robots = parse(text)
+    tracemalloc.start()
+    try:
+        lint(robots)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 30 * 2**20  # the product, 4 million rule copies, took 75 MiB
+    parsed = robots.reading("protego", protego.read)
+    assert parsed.rules is not None and len(parsed.rules) == rules and all(group.rules == () for group in parsed.groups)
+    verdict = robots.verdict("bot1999", "/s1999/x", engine="protego")
+    assert (verdict.allowed, verdict.line, verdict.group_lines) == (False, names + rules, (names,))

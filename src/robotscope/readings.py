@@ -44,13 +44,13 @@ def _descriptions(robots: Robots, name: str, rules_only: bool) -> dict[int, str]
     chosen = engine(name)
     parsed = robots.reading(chosen.name, chosen.read)
     out: dict[int, str] = {}
-    for group in parsed.groups:
-        for number in () if rules_only else group.agent_lines:
+    for group in () if rules_only else parsed.groups:
+        for number in group.agent_lines:
             out[number] = "user-agent"
-        for rule in group.rules:
-            if rule.pattern:  # an empty rule is a line every engine reads alike; what it does shows in splits
-                # The pattern as the engine reads it from the line, not its internal compared form.
-                out[rule.line] = rule.text
+    for rule in parsed.every_rule():
+        if rule.pattern:  # an empty rule is a line every engine reads alike; what it does shows in splits
+            # The pattern as the engine reads it from the line, not its internal compared form.
+            out[rule.line] = rule.text
     return out
 
 
@@ -106,8 +106,7 @@ def probes(robots: Robots, extra: Sequence[str] = ()) -> tuple[list[str], bool]:
     derived = [
         example_target(rule.normalised)
         for name in names()
-        for group in robots.reading(name, engine(name).read).groups
-        for rule in group.rules
+        for rule in robots.reading(name, engine(name).read).every_rule()
         if rule.normalised[:1] in ("/", "*")
     ]
     urls = list(dict.fromkeys([*extra, *probe_urls(robots), *derived]))

@@ -23,7 +23,7 @@ Pure: stdlib only.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -35,10 +35,25 @@ LONGEST, FIRST = "longest", "first"
 
 
 class Parsed(NamedTuple):
-    """A file as one engine reads it: its groups (rules with their lines) and its size."""
+    """A file as one engine reads it: its groups (rules with their lines) and its size.
+
+    An engine whose groups would copy the same rules many times (Protego
+    gives every name of a run of user-agent lines its own copy) keeps them
+    once instead: `rules` are then every rule read, in file order, the
+    groups' `rules` are empty, and `prepared` is what its `select` builds
+    the chosen group's rules from.
+    """
 
     groups: tuple[Group, ...]
     size: int  # bytes of the input
+    rules: tuple[Rule, ...] | None = None
+    prepared: Any = None
+
+    def every_rule(self) -> Iterator[Rule]:
+        """Every rule the engine read (a rule that several groups share, once or once per group)."""
+        if self.rules is not None:
+            return iter(self.rules)
+        return (rule for group in self.groups for rule in group.rules)
 
 
 class Selection(NamedTuple):

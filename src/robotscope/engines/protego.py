@@ -209,7 +209,10 @@ def target(url: str) -> str:
 class _RuleSet:
     name: str
     agent_lines: list[int] = field(default_factory=list)
-    rules: list[Rule] = field(default_factory=list)
+    # The rules of each run of lines this name was in, each list shared by every name of its run:
+    # one rule line then costs one append, not one per name (a run of thousands of user-agent
+    # lines above thousands of rules would be their product).
+    blocks: list[list[Rule]] = field(default_factory=list)
 
 
 def _rules_of(allow: bool, value: str, line: int, cache: dict[str, str]) -> list[Rule]:
@@ -238,9 +241,11 @@ def _text(robots: Robots) -> str:
 
 
 def read(robots: Robots) -> Parsed:
-    """Protego's rule sets, in the order it first meets each name, each as a `Group`."""
+    """Protego's rule sets, in the order it first meets each name, each as a `Group` whose rules `select` sorts out."""
     sets: dict[str, _RuleSet] = {}
     current: dict[str, _RuleSet] = {}  # the rule sets the lines now apply to, by name
+    block: list[Rule] | None = None  # the rules of the current run, shared by its rule sets
+    every: list[Rule] = []
     previous: str | None = None
     cache: dict[str, str] = {}
     for number, raw in numbered_lines(_text(robots)):
@@ -252,7 +257,7 @@ def read(robots: Robots) -> Parsed:
             continue
         key, value = directive
         if key in _AGENT_KEYS and previous is not None and previous not in _AGENT_KEYS:
-            current = {}
+            current, block = {}, None
         if key not in _SITE_KEYS:
             previous = key
         if not value or not current and key not in _AGENT_KEYS:
@@ -270,19 +275,20 @@ def read(robots: Robots) -> Parsed:
                 rule_set.agent_lines.append(number)
         elif key in _ALLOW_KEYS or key in _DISALLOW_KEYS:
             added = _rules_of(key in _ALLOW_KEYS, value, number, cache)
-            for rule_set in current.values():
-                rule_set.rules.extend(added)
-    groups = tuple(
-        Group(
-            position,
-            (rule_set.name,),
-            tuple(rule_set.agent_lines),
-            tuple(sorted(rule_set.rules, key=lambda rule: (len(rule.normalised), rule.allow), reverse=True)),
-            (),
-        )
-        for position, rule_set in enumerate(sets.values())
-    )
-    return Parsed(groups, robots.size)
+            if block is None:
+                block = []
+                for rule_set in current.values():
+                    rule_set.blocks.append(block)
+            block.extend(added)
+            every.extend(added)
+    groups = tuple(Group(position, (s.name,), tuple(s.agent_lines), (), ()) for position, s in enumerate(sets.values()))
+    return Parsed(groups, robots.size, tuple(every), tuple(s.blocks for s in sets.values()))
+
+
+def _rules(parsed: Parsed, group: Group) -> Group:
+    """The group with its rules, in the order Protego tries them: longest first, Allow first among equals."""
+    rules = [rule for block in parsed.prepared[group.position] for rule in block]
+    return group._replace(rules=tuple(sorted(rules, key=lambda rule: (len(rule.normalised), rule.allow), reverse=True)))
 
 
 def score(name: str, crawler: str) -> int:
@@ -305,7 +311,7 @@ def select(parsed: Parsed, agent: str) -> Selection:
         fit = score(group.agents[0], crawler)
         if fit > best_score:  # strictly: the first of equal scores stays
             best, best_score = group, fit
-    return Selection(crawler, () if best is None else (best,))
+    return Selection(crawler, () if best is None else (_rules(parsed, best),))
 
 
 @lru_cache(maxsize=8192)
