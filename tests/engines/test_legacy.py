@@ -24,6 +24,8 @@ from typing import NamedTuple
 from urllib.robotparser import RobotFileParser
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from tests.engines.corpus_urls import CORPUS_FILES, Tally, agents_for, corpus, snippets, squeezed, urls_for
 from tests.engines.known_differences import DIFFERENCES
 
@@ -349,3 +351,22 @@ def test_engine_describes_itself(lang: str) -> None:
 def test_line_numbers_follow_robotscope_not_splitlines() -> None:
     pieces = list(legacy.numbered_lines("a\x0cb\r\nc\rd\x85e\n\nf"))
     assert pieces == [(1, "a"), (1, "b"), (2, "c"), (3, "d"), (3, "e"), (4, ""), (5, "f")]
+
+
+@given(st.text(alphabet="ab:\r\n\x0b\x85 ", max_size=60))
+def test_a_run_of_empty_lines_is_given_once_and_every_other_line_keeps_its_number(text: str) -> None:
+    # What `str.splitlines` gives, numbered as robotscope numbers lines (LF, CRLF and CR end them).
+    every, number = [], 1
+    for piece in text.splitlines(keepends=True):
+        body = piece[:-2] if piece.endswith("\r\n") else piece[:-1] if piece[-1] in "\n\r\x0b\x85" else piece
+        every.append((number, body))
+        number += piece.endswith(("\n", "\r"))
+    given = list(legacy.numbered_lines(text))
+    assert [p for p in given if p[1]] == [p for p in every if p[1]] and set(given) <= set(every)
+    # Each run of empty lines is still there, as its first line: the standard library ends a record at it.
+    assert {n for n, body in every if not body and (n - 1, "") not in every} <= {n for n, body in given if not body}
+
+
+def test_millions_of_empty_lines_are_skipped_in_one_search() -> None:
+    given = list(legacy.numbered_lines("User-agent: *\n" + "\n" * 1_000_000 + "Disallow: /x\n"))
+    assert given == [(1, "User-agent: *"), (2, ""), (1_000_002, "Disallow: /x")]
