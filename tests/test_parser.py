@@ -176,9 +176,10 @@ def test_empty_and_whitespace_only_input() -> None:
     assert [line.kind for line in parse(" \n\t\n").lines] == [LineKind.BLANK, LineKind.BLANK]
 
 
-def test_user_agent_value_star_followed_by_text_is_global() -> None:
+def test_user_agent_value_star_followed_by_text_names_no_crawler() -> None:
+    # RFC 9309's grammar has `*` only as a whole product token (Google's reading takes it as `*`).
     robots = parse("User-agent: * everyone\nDisallow: /x\n")
-    assert robots.groups[0].agents == ("*",)
+    assert robots.groups[0].agents == () and robots.can_fetch("anybot", "/x")
 
 
 def test_as_dict_is_plain_data() -> None:
