@@ -46,9 +46,18 @@ def test_check_refuses_a_nonsense_url_in_one_line(url: str) -> None:
     assert code == 2 and out == "" and err.count("\n") == 1 and err.startswith("robotscope: ")
 
 
-def test_check_refuses_an_empty_agent() -> None:
-    code, _, err = run("check", EXAMPLE, "  ", "/x")
-    assert code == 2 and "the agent is empty" in err
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("check", EXAMPLE, "  ", "/x"),
+        ("bulk", EXAMPLE, "--urls", EXAMPLE, "--agent", "", "--no-progress"),
+        ("page", "http://127.0.0.1:9/x", "--agent", "Googlebot", "--agent", " "),
+        ("sitemap", "http://127.0.0.1:9/", "--agent", ""),
+    ],
+)
+def test_every_command_refuses_an_empty_agent(args: tuple[str, ...]) -> None:
+    code, out, err = run(*args)
+    assert code == 2 and out == "" and err == "robotscope: the agent is empty: give a product token (Googlebot) or a User-Agent string\n"
 
 
 def test_bulk_marks_nonsense_urls_invalid(tmp_path: Path) -> None:
@@ -57,3 +66,19 @@ def test_bulk_marks_nonsense_urls_invalid(tmp_path: Path) -> None:
     code, out, _ = run("bulk", EXAMPLE, "--urls", str(urls), "--agent", "Googlebot", "--no-progress")
     rows = [line.split(",") for line in out.splitlines()[1:]]
     assert code == 0 and [r[3] for r in rows] == ["no-matching-rule", "invalid-url", "invalid-url", "invalid-url", "rule"]
+
+
+@pytest.mark.parametrize("command", ["survey", "build-site"])
+@pytest.mark.parametrize("where", ["under-a-file", "/proc/robotscope-test/out"])
+def test_an_output_that_cannot_be_written_is_one_line(tmp_path: Path, command: str, where: str) -> None:
+    afile = tmp_path / "afile"
+    afile.write_text("x")
+    target = str(afile / "sub") if where == "under-a-file" else where
+    if command == "survey":
+        (tmp_path / "robots").mkdir()
+        (tmp_path / "robots" / "example.com").write_text("User-agent: *\nDisallow: /\n")
+        args = ("survey", str(tmp_path / "robots"), "--agents", "GPTBot", "--out", target + ".csv", "--no-progress")
+    else:
+        args = ("build-site", target)
+    code, _, err = run(*args)
+    assert code == 2 and err.startswith("robotscope: cannot write ") and err.count("\n") == 1 and "internal error" not in err

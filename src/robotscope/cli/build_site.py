@@ -156,6 +156,10 @@ def build_site(out_dir: str, pyodide_dir: str | None, force: bool) -> None:
         if not (out / MARKER).is_file():
             fail(f"refusing to replace {out}: it holds no {MARKER}, so it is not a robotscope site")
         shutil.rmtree(out)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as error:  # under a file, on a read-only or pseudo file system
+        fail(f"cannot write {out_dir!r}: {error.strerror or error}")
     pyodide = _pyodide(pyodide_dir)
     static = Path(str(files("robotscope.web").joinpath("static")))
     shutil.copytree(static, out / "static", ignore=shutil.ignore_patterns("index.html"))

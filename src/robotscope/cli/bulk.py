@@ -34,6 +34,7 @@ from .common import (
     fetch_options,
     load,
     open_cache,
+    require_agents,
 )
 
 _FIELDS = ["url", "agent_token", "allowed", "reason", "line", "rule", "engine", "robots_url"]
@@ -172,6 +173,7 @@ def bulk(
         raise click.UsageError("give either ROBOTS or --fetch")
     if robots_file == "-" and urls_file == "-":
         raise click.UsageError("ROBOTS and --urls cannot both be standard input")
+    require_agents([agent])
     if as_json:
         output_format = "jsonl"
     fixed = _Checked(load(robots_file, fetching), agent, engine) if robots_file is not None else None

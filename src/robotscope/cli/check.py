@@ -9,7 +9,6 @@ import click
 
 from ..engines import ALL, names, readings, resolve
 from ..linter import lint
-from ..messages import message
 from ..model import Finding
 from ..render import render_readings, render_verdict
 from ..urls import InvalidURL, robots_url
@@ -26,6 +25,7 @@ from .common import (
     json_option,
     lang_option,
     load,
+    require_agents,
     require_checkable,
 )
 
@@ -84,8 +84,7 @@ def check(
     """
     if not urls and not is_url(robots_file):
         raise click.UsageError("Missing argument 'URL...'.")
-    if not agent.strip():
-        fail(message("cli.empty-agent"))
+    require_agents([agent])
     urls = urls or (robots_file,)
     require_checkable(urls)
     try:

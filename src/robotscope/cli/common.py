@@ -23,7 +23,7 @@ from rich.console import Console
 from ..engines import DEFAULT as DEFAULT_ENGINE
 from ..engines import answer as engine_answer
 from ..engines import fetch_policy, split_note
-from ..messages import LANGS, Message, language
+from ..messages import LANGS, Message, language, message
 from ..model import Verdict
 from ..policy import POLICIES, Decision, verdict_for
 from ..profiles import Answer, named_tokens
@@ -288,6 +288,12 @@ class Origins(Generic[_Made]):
             self.kept[origin] = made
         self.kept.move_to_end(origin)
         return made
+
+
+def require_agents(agents: Iterable[str]) -> None:
+    """Stop with a one-line error (exit 2) when a crawler given is empty: no group can name it."""
+    if any(not agent.strip() for agent in agents):
+        fail(message("cli.empty-agent"))
 
 
 def require_checkable(urls: Iterable[str]) -> None:

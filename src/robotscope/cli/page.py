@@ -12,7 +12,15 @@ from ..fetcher import run
 from ..messages import message
 from ..pagecheck import check_page, has_problem
 from ..urls import InvalidURL
-from .common import FetchSettings, fail, fetch_options, lang_option, one_engine_option, open_cache
+from .common import (
+    FetchSettings,
+    fail,
+    fetch_options,
+    lang_option,
+    one_engine_option,
+    open_cache,
+    require_agents,
+)
 
 
 @click.command("page")
@@ -42,6 +50,7 @@ def page_command(
     Examples:
       robotscope page https://www.example.com/private/report --agent Googlebot --agent Bingbot
     """
+    require_agents(agents)
     if "://" not in url:
         url = "https://" + url
     cache = open_cache(fetching)

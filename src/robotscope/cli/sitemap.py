@@ -25,6 +25,7 @@ from .common import (
     lang_option,
     one_engine_option,
     open_cache,
+    require_agents,
 )
 
 
@@ -55,6 +56,7 @@ def sitemap_command(
       robotscope sitemap https://www.example.com/ --agent Googlebot --agent Bingbot
       robotscope sitemap https://www.example.com/sitemap.xml --json
     """
+    require_agents(agents)
     if "://" not in target:
         target = "https://" + target
     cache = open_cache(fetching)

@@ -93,6 +93,8 @@ class _Writer:
     def __init__(self, path: Path) -> None:
         self.path, self.kind = path, path.suffix.lower()
         self.stream = None if self.kind == ".parquet" else path.open("w", newline="", encoding="utf-8")
+        if self.stream is None:
+            path.open("wb").close()  # the Parquet writer opens it on the first rows: fail here, not then
         self.parquet: Any = None
         self.csv = csv.DictWriter(self.stream, SURVEY_COLUMNS, lineterminator="\n") if self.kind == ".csv" and self.stream else None
         if self.csv is not None:
@@ -164,13 +166,16 @@ def survey_command(
     if not crawlers:
         fail(f"no crawler matches --agents {agents!r}")
     tokens = [c.token for c in crawlers]
+    try:
+        writer = _Writer(path)  # before the work: a place that cannot be written fails at once
+    except OSError as error:
+        fail(f"cannot write {out!r}: {error.strerror or error}")
     hosts = _hosts(sources)
     parts = _spark(hosts, tokens, engine, policy, master) if where == "spark" else _local(hosts, tokens, engine, policy, jobs or _cores())
     progress = Progress(
         TextColumn("surveying"), BarColumn(), TextColumn("{task.completed:,} hosts"), TimeElapsedColumn(),
         console=console(stderr=True), disable=no_progress or not sys.stderr.isatty(), transient=True,
     )
-    writer = _Writer(path)
     counts: Counter[tuple[str, str]] = Counter()
     try:
         with progress:
