@@ -74,6 +74,7 @@ def test_an_output_that_cannot_be_written_is_one_line(tmp_path: Path, command: s
     afile = tmp_path / "afile"
     afile.write_text("x")
     target = str(afile / "sub") if where == "under-a-file" else where
+    args: tuple[str, ...]
     if command == "survey":
         (tmp_path / "robots").mkdir()
         (tmp_path / "robots" / "example.com").write_text("User-agent: *\nDisallow: /\n")
