@@ -117,6 +117,26 @@ def test_bulk_fetch_reads_each_origin_once(server: Server, other_server: Server,
     assert server.hits["/robots.txt"] == 1
 
 
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_bulk_notes_what_check_would_say(server: Server, tmp_path: Path, jobs: str) -> None:
+    # Another origin than the fetched robots.txt, a profile that changed the RFC 9309 answer, and
+    # the operator's engine reading a URL otherwise: each a code in the `note` column.
+    server.serve("/robots.txt", 200, b"User-agent: *\nDisallow /oops\nDisallow: /private/\n")
+    urls = tmp_path / "urls.txt"
+    urls.write_text("/oops\n/private/x\nhttps://elsewhere.example/ok\n" * 2000)  # a few chunks: the workers start
+    notes = {}
+    for agent in ("Googlebot", "AdsBot-Google"):
+        code, out, _ = run("bulk", server.url("/"), "--urls", str(urls), "--agent", agent, "--format", "jsonl", "--no-cache", "--jobs", jobs)
+        rows = [json.loads(line) for line in out.splitlines()]
+        assert code == 0 and len(rows) == 6000
+        notes[agent] = [r["note"] for r in rows[:3]]
+    assert notes["Googlebot"] == ["read-otherwise:google", "", "other-origin"]
+    assert notes["AdsBot-Google"] == ["", "profile", "other-origin"]  # it ignores `*`: RFC 9309 alone blocks /private/x
+    code, out, _ = run("bulk", server.url("/"), "--urls", str(urls), "--agent", "Googlebot", "--no-cache", "--jobs", "1")
+    assert out.splitlines()[0] == "url,agent_token,allowed,reason,line,rule,engine,note,robots_url"
+    assert out.splitlines()[1] == "/oops,googlebot,True,no-matching-rule,,,rfc9309,read-otherwise:google,"
+
+
 def test_fetch_reports_the_true_size_and_line_count_of_an_oversized_file(server: Server) -> None:
     body = b"User-agent: *\nDisallow: /a\n" + b"Disallow: /some/long/enough/path/to/fill/the/file\n" * 24_000
     server.serve("/robots.txt", 200, body)

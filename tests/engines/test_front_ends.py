@@ -190,6 +190,30 @@ def test_the_default_reading_names_the_operators_other_answer(tmp_path: Path) ->
     assert json.loads(out)[0]["notes"] == []
 
 
+def test_matrix_and_diff_say_what_check_says(tmp_path: Path) -> None:
+    robots_file = written(tmp_path, "User-agent: *\nDisallow /oops\n")
+    # matrix, in the CLI and in the core the page uses: the same note as `check`
+    _, out, _ = run("matrix", robots_file, "/oops", "--agents", "Googlebot,GPTBot", "--json")
+    cells = {row["crawler"]["token"]: row["cells"][0] for row in json.loads(out)["rows"]}
+    assert [n["code"] for n in cells["Googlebot"]["notes"]] == ["engine.split.reads-disallow"] and cells["GPTBot"]["notes"] == []
+    (row,) = matrix(parse("User-agent: *\nDisallow /oops\n"), select("Googlebot"), ["/oops"])
+    assert [n.code for n in row.cells[0].extra] == ["engine.split.reads-disallow"]
+    # --engine all: each engine that reads it otherwise, with its deciding line
+    _, out, _ = run("matrix", robots_file, "/oops", "--agents", "Googlebot", "--engine", ALL)
+    assert "read otherwise by google L2, protego L2" in out
+    # diff: a flip's note (the profile that changed the answer), and the pairs only the operators' engines flip
+    old = written(tmp_path, "User-agent: *\nDisallow: /private/\n", "old.txt")
+    new = written(tmp_path, "User-agent: *\nDisallow: /private/\n\nUser-agent: Googlebot\nDisallow: /img/\nDisallow /oops\n", "new.txt")
+    urls = written(tmp_path, "/oops\n/img/a.png\n", "urls.txt")
+    code, out, _ = run("diff", old, new, "--urls", urls, "--agents", "Googlebot-Image,Googlebot", "--json")
+    data = json.loads(out)
+    image = next(f for f in data["flips"] if f["agent"] == "Googlebot-Image")
+    assert code == 1 and image["url"] == "/img/a.png" and [n["code"] for n in image["notes"]] == ["profile.changed"]
+    assert data["operator_only_flips"] == 2  # /oops for both: Google reads line 6 as a rule
+    _, out, _ = run("diff", old, new, "--urls", urls, "--agents", "Googlebot-Image,Googlebot")
+    assert "2 more pairs flip as the crawlers' own operators read the files" in out and "(1) " in out
+
+
 def test_readings_command_lists_lines_and_splits_and_fails_for_ci(tmp_path: Path) -> None:
     code, out, _ = run("readings", written(tmp_path, MIXED), "somebot", "--json")
     assert code == 1

@@ -85,7 +85,10 @@ def agent_wildcard(robots: Robots) -> Iterator[Hit]:
         if line.kind is LineKind.USER_AGENT and line.value and "*" in line.value and group_token(line.value) is None:
             name = line.value.replace("*", "").strip()
             fix = message("fix.agentWildcard.named", name=name) if name else message("fix.agentWildcard")
-            yield Hit(line.number, message("lint.agentWildcard"), fix)
+            # `* foo`: Google's parser takes the `*` and drops the rest (engines.google).
+            star_text = line.value[:1] == "*" and line.value[1:2].isspace()
+            what = message("lint.agentWildcard.star-text", value=line.value) if star_text else message("lint.agentWildcard")
+            yield Hit(line.number, what, fix)
 
 
 @check("agentInvalid", Severity.ERROR)

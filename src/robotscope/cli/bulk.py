@@ -19,11 +19,12 @@ import click
 from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn, TimeElapsedColumn
 
 from ..compare import BulkRow, bulk_row, verdict_row
-from ..engines import ALL, DEFAULT, names, resolve
+from ..engines import ALL, DEFAULT, SplitFilter, names, resolve, split_note
 from ..matcher import RuleSet
 from ..profiles import ruleset_for
 from ..robots import Robots
 from ..urls import is_checkable
+from ..views import origin_note
 from .common import (
     FetchSettings,
     Origins,
@@ -37,7 +38,7 @@ from .common import (
     require_agents,
 )
 
-_FIELDS = ["url", "agent_token", "allowed", "reason", "line", "rule", "engine", "robots_url"]
+_FIELDS = ["url", "agent_token", "allowed", "reason", "line", "rule", "engine", "note", "robots_url"]
 # URLs a worker process checks per task: large enough that sending them costs little
 # next to checking them, small enough that memory stays flat (at most two per worker wait).
 _CHUNK = 4096
@@ -53,19 +54,44 @@ def _lines(stream: IO[bytes]) -> Iterator[tuple[str, int]]:
 class _Checked:
     """A robots.txt to check URLs against, the crawler's rules looked up once (its profile applied) for the default reading."""
 
-    def __init__(self, source: Source, agent: str, engine: str = DEFAULT) -> None:
+    def __init__(self, source: Source, agent: str, engine: str = DEFAULT, home: str | None = None) -> None:
         self.source = source
         self.agent = agent
         self.engine = engine
+        self.home = home or source.robots_url  # where the robots.txt came from, if fetched (a worker is told)
         self.engines = names() if engine == ALL else [resolve(engine, agent)]
         fast = source.rules_apply and self.engines == [DEFAULT]
-        self.ruleset: RuleSet | None = ruleset_for(source.robots, agent)[0] if fast else None
+        self.ruleset: RuleSet | None = None
+        self.own: RuleSet | None = None  # the crawler's own RFC 9309 rules, when its profile chose others
+        self.splits: SplitFilter | None = None
+        if fast:
+            self.ruleset, profile = ruleset_for(source.robots, agent)
+            self.own = None if profile is None else source.robots.rules_for(agent)
+            self.splits = SplitFilter(source.robots, agent, self.ruleset)
 
     def rows(self, url: str) -> list[BulkRow]:
         if self.ruleset is not None:
-            return [bulk_row(self.ruleset, url)]
+            row = bulk_row(self.ruleset, url)
+            notes = self._notes(url, row)
+            return [row._replace(note=notes) if notes else row]
         # Another engine's reading, or a fetch that decided allow-all or disallow-all.
-        return [verdict_row(self.source.answer(self.agent, url, name).verdict, name) for name in self.engines]
+        notes = "other-origin" if self._elsewhere(url) else ""
+        return [verdict_row(self.source.answer(self.agent, url, name).verdict, name)._replace(note=notes) for name in self.engines]
+
+    def _notes(self, url: str, row: BulkRow) -> str:
+        """What `check` would say besides the verdict, as `NOTES` codes."""
+        found = ["other-origin"] if self._elsewhere(url) else []
+        if self.own is not None and bulk_row(self.own, url).allowed != row.allowed:
+            found.append("profile")
+        splits = self.splits
+        if splits is not None and splits.may_split(url):
+            shown = self.source.answer(self.agent, url).verdict
+            if split_note(self.source.robots, self.agent, url, shown) is not None:
+                found.append(f"read-otherwise:{splits.engine}")
+        return ";".join(found)
+
+    def _elsewhere(self, url: str) -> bool:
+        return self.home is not None and origin_note(url, self.home) is not None
 
 
 
@@ -89,9 +115,9 @@ def _render(rows: Iterable[tuple[BulkRow, str]], output_format: str) -> str:
 _worker: tuple[_Checked, str] | None = None
 
 
-def _start_worker(name: str, robots: Robots, agent: str, engine: str, output_format: str) -> None:
+def _start_worker(name: str, robots: Robots, agent: str, engine: str, home: str | None, output_format: str) -> None:
     global _worker  # one per worker process, set once by the pool's initializer
-    _worker = (_Checked(Source(name, robots), agent, engine), output_format)
+    _worker = (_Checked(Source(name, robots), agent, engine, home), output_format)
 
 
 def _check_chunk(urls: list[str]) -> str:
@@ -111,7 +137,7 @@ def _parallel(checked: _Checked, chunks: Iterator[list[tuple[str, int]]], jobs: 
     source = checked.source
     with ProcessPoolExecutor(
         jobs, mp_context=context, initializer=_start_worker,
-        initargs=(source.name, source.robots, checked.agent, checked.engine, output_format),
+        initargs=(source.name, source.robots, checked.agent, checked.engine, checked.home, output_format),
     ) as pool:
         pending: deque[tuple[Future[str], int, int]] = deque()
         for chunk in chunks:
@@ -159,7 +185,11 @@ def bulk(
     are decided; a progress bar goes to standard error. A line that is
     neither a path starting with / nor an http(s) URL gets the reason
     `invalid-url`. The crawler's operator profile (Googlebot-Image obeys the
-    Googlebot group) is applied, as in every command. Against ROBOTS, --jobs
+    Googlebot group) is applied, as in every command. The `note` column
+    holds codes for what `check` would say besides the verdict:
+    `other-origin`, `profile` (the profile changed the RFC 9309 answer),
+    `read-otherwise:ENGINE` (the crawler's operator's engine answers
+    otherwise: see --engine operator). Against ROBOTS, --jobs
     worker processes (default: every core) share the URLs, in chunks of
     4,096, and rows still come out in input order.
 

@@ -10,8 +10,8 @@ from rich.table import Table
 
 from .. import crawlers
 from ..compare import ANY_CRAWLER, Answers, Flip, agents_named, diff, probe_urls
-from ..engines import ALL, names
-from ..messages import message
+from ..engines import ALL, DEFAULT, OPERATOR, names, operator_engine
+from ..messages import Message, message
 from ..model import Verdict
 from .common import (
     FetchSettings,
@@ -47,6 +47,14 @@ def _answers(source: Source) -> Answers:
     """What `diff` asks: the parsed file where its rules decide (read by the engine asked for), else the
     source itself, which answers with the fetch's decision."""
     return source.robots if source.rules_apply else source
+
+
+def _notes(new: Source, flip: Flip) -> tuple[Message, ...]:
+    """What `check` says besides the new verdict: the profile that changed it, the operator's engine reading it otherwise."""
+    if flip.engine != DEFAULT or flip.agent == ANY_CRAWLER:
+        return ()
+    shown = new.answer(flip.agent, flip.url)
+    return tuple(n for n in (shown.note, *shown.extra) if n is not None) + new.notes(flip.agent, flip.url, shown)
 
 
 def _read_urls(path: str) -> list[str]:
@@ -103,6 +111,14 @@ def diff_command(
         flips.extend(diff(_answers(old), _answers(new), urls, tokens, limit=MAX_FLIPS + 1 - len(flips), engine=name))
     truncated = len(flips) > MAX_FLIPS
     flips = flips[:MAX_FLIPS]
+    notes = [_notes(new, flip) for flip in flips]
+    # Pairs that flip only as the crawlers' own operators read the files: counted, as `check` would note each.
+    hidden = 0
+    operated = [t for t in tokens if operator_engine(t) != DEFAULT]  # the crawlers an operator's engine reads
+    if engine == DEFAULT and operated and not truncated:
+        shown = {(f.agent, f.url) for f in flips}
+        theirs = diff(_answers(old), _answers(new), urls, operated, limit=MAX_FLIPS, engine=OPERATOR)
+        hidden = sum(1 for f in theirs if (f.agent, f.url) not in shown)
     if as_json:
         echo_json(
             {
@@ -110,14 +126,17 @@ def diff_command(
                 "new": new.name,
                 "urls": len(urls),
                 "agents": tokens,
-                "flips": [f.as_dict() for f in flips],
+                "flips": [{**f.as_dict(), "notes": [n.as_dict(lang) for n in said]} for f, said in zip(flips, notes)],
                 "truncated": truncated,
+                "operator_only_flips": hidden,
             }
         )
     else:
         out = console()
         if not flips:
             out.print(message("diff.none", agents=len(tokens), urls=len(urls)).render(lang), markup=False)
+            if hidden:
+                out.print(message("diff.operator-flips", count=hidden).render(lang), markup=False)
         else:
             if truncated:
                 title = message("diff.title.truncated", limit=MAX_FLIPS, old=old.name, new=new.name)
@@ -128,9 +147,17 @@ def diff_command(
             for column in columns:
                 table.add_column(message(f"diff.column.{column}").render(lang))
             others = message("diff.others").render(lang)
-            for flip in flips:
+            marks: dict[str, int] = {}
+            for flip, said in zip(flips, notes):
                 agent = others if flip.agent == ANY_CRAWLER else flip.agent
-                cells = [escape(agent), escape(flip.url), _side(flip.old, lang), _side(flip.new, lang)]
+                new_side = _side(flip.new, lang) + "".join(
+                    f" [yellow]({marks.setdefault(note.render(lang), len(marks) + 1)})[/]" for note in said
+                )
+                cells = [escape(agent), escape(flip.url), _side(flip.old, lang), new_side]
                 table.add_row(*([flip.engine] if engine == ALL else []), *cells)
             out.print(table)
+            for text, number in marks.items():
+                out.print(f"({number}) {text}", markup=False)
+            if hidden:
+                out.print(message("diff.operator-flips", count=hidden).render(lang), markup=False)
     sys.exit(1 if flips else 0)

@@ -48,11 +48,18 @@ def cell_of(source: Source, crawler: Crawler, path: str, engine: str = DEFAULT) 
     For `--engine all` the cell is the default reading's, with a note naming the engines that read it otherwise.
     """
     if engine != ALL:
-        return source.answer(crawler.token, path, resolve(engine, crawler.token))
+        name = resolve(engine, crawler.token)
+        shown = source.answer(crawler.token, path, name)
+        # What `check` says besides the verdict: the operator's engine reading it otherwise, a rule past the limit.
+        return shown._replace(extra=(*shown.extra, *source.notes(crawler.token, path, shown, name)))
     shown = source.answer(crawler.token, path)
     if not source.rules_apply:
         return shown
-    others = [n for n, v in readings(source.robots, crawler.token, path).items() if v.allowed != shown.verdict.allowed]
+    others = [
+        f"{n} L{v.line}" if v.line is not None else n
+        for n, v in readings(source.robots, crawler.token, path).items()
+        if v.allowed != shown.verdict.allowed
+    ]
     if not others:
         return shown
     return shown._replace(extra=(message("matrix.engines-differ", engines=others),))

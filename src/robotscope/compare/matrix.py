@@ -25,12 +25,15 @@ class MatrixRow(NamedTuple):
 def matrix(robots: Robots, crawlers: Iterable[Crawler], paths: Sequence[str], engine: str = "rfc9309") -> list[MatrixRow]:
     """Crawlers (rows, grouped by purpose) by paths (columns), as `engine` reads the file (`operator`: each
     crawler's own engine); the default reading applies the operators' profiles."""
-    from ..engines import answer, resolve
+    from ..engines import answer, resolve, split_note
 
     named = named_tokens(robots)
 
     def cell(crawler: Crawler, path: str) -> Answer:
-        return answer(robots, crawler.token, path, resolve(engine, crawler.token), named)
+        name = resolve(engine, crawler.token)
+        shown = answer(robots, crawler.token, path, name, named)
+        note = split_note(robots, crawler.token, path, shown.verdict, name)  # as `check` says it
+        return shown if note is None else shown._replace(extra=(*shown.extra, note))
 
     rows = [MatrixRow(c, tuple(cell(c, p) for p in paths)) for c in crawlers]
     rows.sort(key=lambda r: PURPOSES.index(r.crawler.purpose) if r.crawler.purpose in PURPOSES else len(PURPOSES))

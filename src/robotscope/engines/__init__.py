@@ -15,12 +15,14 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from ..crawlers import recognise
+from ..matcher import RuleSet
 from ..messages import Message, message
 from ..model import Verdict
 from ..preferences import usage_for
 from ..profiles import Answer
 from ..profiles import answer as default_answer
 from ..robots import Robots
+from ..urls import plain_target, target
 from .base import FIRST, LONGEST, Engine, Match, Parsed, Selection, assemble
 
 DEFAULT = "rfc9309"
@@ -146,6 +148,36 @@ def split_note(robots: Robots, agent: str, url: str, shown: Verdict, shown_engin
     )
 
 
+class SplitFilter:
+    """Which URLs the crawler's operator's reading might answer otherwise than the default's, told cheaply.
+
+    For many URLs of one file and crawler (`bulk`): when the operator's
+    engine selects the same rules as the default reading did, a URL both
+    readings turn into the same target gets the same verdict from both
+    (longest match, Allow on ties), so only the other URLs need the
+    operator's full verdict (`split_note`).
+    """
+
+    def __init__(self, robots: Robots, agent: str, shown: RuleSet) -> None:
+        self.engine = operator_engine(agent)
+        self._read = engine(self.engine)
+        if self.engine == DEFAULT:
+            self._same_rules = True
+            return
+        parsed = robots.reading(self._read.name, self._read.read)
+        theirs = {(r.allow, r.normalised) for g in self._read.select(parsed, agent).groups for r in g.rules}
+        self._same_rules = theirs == {(r.allow, r.normalised) for r in shown.rules}
+
+    def may_split(self, url: str) -> bool:
+        """Whether the operator's reading might answer `url` otherwise (False: it answers alike)."""
+        if self.engine == DEFAULT:
+            return False
+        if not self._same_rules:
+            return True
+        # A URL that normalising leaves alone is every reading's target as it stands (most URLs).
+        return plain_target(url) is None and self._read.target(url) != target(url)
+
+
 def _side(found: Verdict, url: str) -> Message:
     """How one reading decides `url`: by which line, or for want of a matching rule."""
     if found.line is None:
@@ -164,6 +196,7 @@ __all__ = [
     "Match",
     "Parsed",
     "Selection",
+    "SplitFilter",
     "answer",
     "engine",
     "engines",
