@@ -18,6 +18,7 @@ from robotscope import parse
 from robotscope.cli import cli
 from robotscope.crawlers import select
 from robotscope.engines import answer
+from robotscope.survey import HostFile, survey_rows
 
 CORPUS = Path(__file__).resolve().parent / "corpus" / "robots"
 PATHS = ("/", "/search?q=1")
@@ -81,3 +82,17 @@ def test_the_survey_on_spark_equals_the_local_survey_row_for_row(spark: Any, tmp
         result = CliRunner().invoke(cli, ["survey", str(CORPUS), "--agents", "ai", "--out", str(out), "--on", where, "--no-progress"])
         assert result.exit_code == 0, result.output
     assert distributed.read_text() == local.read_text() and len(local.read_text().splitlines()) == 4231 * len(AGENTS)
+
+
+def test_the_readmes_cluster_recipe_reads_and_writes_through_spark(spark: Any, tmp_path: Path) -> None:
+    # The README's recipe for a cluster, in local mode: Parquet in, survey() on the executors, Parquet out.
+    from robotscope.integrations.spark import survey
+
+    sample = corpus()[:200]
+    spark.createDataFrame([(host, 200, body) for host, body in sample], "host string, status int, body binary").write.parquet(str(tmp_path / "hosts"))
+    hosts = spark.read.parquet(str(tmp_path / "hosts"))
+    survey(hosts, AGENTS).write.mode("overwrite").parquet(str(tmp_path / "survey"))
+    rows = spark.read.parquet(str(tmp_path / "survey")).collect()
+    assert len(rows) == len(sample) * len(AGENTS)
+    expected = {(r["host"], r["agent"]): r["classification"] for h, b in sample for r in survey_rows(HostFile(h, 200, b), AGENTS)}
+    assert {(r["host"], r["agent"]): r["classification"] for r in rows} == expected
