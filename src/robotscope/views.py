@@ -27,9 +27,9 @@ def rule_text(rule: Rule) -> str:
     return rule.text
 
 
-def explanation(verdict: Verdict, engine: str = DEFAULT) -> Message:
+def explanation(verdict: Verdict, engine: str = DEFAULT, profiled: bool = False) -> Message:
     """Why the verdict came out as it did under `engine`'s reading: the deciding rule and what it beat, or why
-    no rule decided."""
+    no rule decided (`profiled`: the operator's profile chose the groups, so no group means it ignores `*`)."""
     if verdict.reason is Reason.ROBOTS_TXT:
         return message("explain.robots-txt")
     if verdict.reason is Reason.UNAVAILABLE:
@@ -37,7 +37,8 @@ def explanation(verdict: Verdict, engine: str = DEFAULT) -> Message:
     if verdict.reason is Reason.UNREACHABLE:
         return message("explain.unreachable")
     if verdict.reason is Reason.NO_GROUP:
-        return message("explain.no-group", token=verdict.agent_token or "(no token)")
+        code = "explain.no-group.ignores-star" if profiled else "explain.no-group"
+        return message(code, token=verdict.agent_token or "(no token)")
     if verdict.reason is Reason.NO_MATCH:
         return message("explain.no-match", target=verdict.target)
     rule = verdict.rule
@@ -72,7 +73,7 @@ def verdict_view(answer: Answer, lang: str = DEFAULT_LANG, notes: tuple[Message,
     return {
         **verdict.as_dict(),
         "engine": answer.engine,
-        "explanation": explanation(verdict, answer.engine).as_dict(lang),
+        "explanation": explanation(verdict, answer.engine, answer.profile is not None).as_dict(lang),
         "notes": [note.as_dict(lang) for note in every_note],
         "rfc": {"allowed": answer.rfc.allowed, "line": answer.rfc.line, "reason": answer.rfc.reason.value},
         "profile": None if answer.profile is None else answer.profile.as_dict(lang),

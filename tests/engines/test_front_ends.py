@@ -214,6 +214,15 @@ def test_matrix_and_diff_say_what_check_says(tmp_path: Path) -> None:
     assert "2 more pairs flip as the crawlers' own operators read the files" in out and "(1) " in out
 
 
+def test_a_crawler_that_ignores_the_star_group_is_explained_so(tmp_path: Path) -> None:
+    code, out, _ = run("check", written(tmp_path, "User-agent: *\nDisallow: /cart/\n"), "AdsBot-Google", "/cart/x")
+    assert code == 0 and out.splitlines()[1] == (
+        "  No group names adsbot-google, and adsbot-google ignores the `*` group (as its operator documents), so every URL is allowed."
+    )
+    _, out, _ = run("check", written(tmp_path, "User-agent: googlebot\nDisallow: /\n"), "somebot", "/x")
+    assert "there is no `*` group" in out
+
+
 def test_readings_command_lists_lines_and_splits_and_fails_for_ci(tmp_path: Path) -> None:
     code, out, _ = run("readings", written(tmp_path, MIXED), "somebot", "--json")
     assert code == 1
