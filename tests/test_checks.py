@@ -184,9 +184,10 @@ def test_shadowed_rule_inside_a_group_no_crawler_selects_is_not_reported() -> No
 
 
 def test_first_match_order_names_the_earliest_broader_disallow() -> None:
+    # A first-match parser reads `/a*` literally (no path starts with `/a*`), so it stops at line 3.
     text = "User-agent: *\nDisallow: /a*\nDisallow: /a\nDisallow: /ab\nDisallow: /a\nAllow: /abc/d\n"
     (finding,) = [f for f in lint(parse(text)) if f.code == "firstMatchOrder"]
-    assert finding.line == 6 and finding.lines == (2, 6)
+    assert finding.line == 6 and finding.lines == (3, 6)
     assert finding.fix.render().startswith("no order serves both: this group has `*` or `$` patterns")
 
 
@@ -226,6 +227,23 @@ def _first_match_allows(text: str, path: str) -> bool:
     parser = urllib.robotparser.RobotFileParser()  # Python 3.11's: first matching line decides
     parser.parse(text.splitlines())
     return parser.can_fetch("bot", "https://example.com" + path)
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "other"),
+    [
+        # A longer disallow below a broader allow: first-match parsers stop at the allow and fetch.
+        ("User-agent: *\nAllow: /private/help/\nDisallow: /private/\nDisallow: /private/help/old/\n", 4, 2),
+        ("User-agent: *\nAllow: /docs/\nDisallow: /docs/x\n", 3, 2),
+        ("User-agent: *\nAllow: /\nDisallow: /private/\n", 3, 2),
+    ],
+)
+def test_first_match_order_finds_a_disallow_that_first_match_parsers_never_reach(text: str, line: int, other: int) -> None:
+    (finding,) = [f for f in lint(parse(text)) if f.code == "firstMatchOrder"]
+    assert (finding.line, finding.lines) == (line, (other, line))
+    path = finding.message.params["path"]
+    assert finding.message.code == "lint.firstMatchOrder.disallow" and f"stop at line {other} and fetch {path}" in finding.message.render()
+    assert _first_match_allows(text, path) and not parse(text).can_fetch("bot", path)  # the standard library fetches it
 
 
 def test_first_match_order_fix_is_right_for_first_match_parsers_too() -> None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from bisect import bisect_left
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator
 from itertools import islice
@@ -12,7 +11,7 @@ from ..crawlers import search_engines
 from ..matcher import priority
 from ..messages import Message, message
 from ..model import Group, Rule, Severity
-from ..patterns import Pattern, compile_pattern, example_target, matches, matches_every_target
+from ..patterns import example_target, matches_every_target
 from ..robots import Robots
 from ..rulebook import Rulebook, group_positions, groups_by_token
 from . import Budget, Hit, check
@@ -156,47 +155,38 @@ def shadowed_rule(robots: Robots) -> Iterator[Hit]:
             yield from _shadowed((r for g in groups for r in shared[g.position]), reported)
 
 
-class _EarlierDisallows:
-    """The disallows of one group whose example paths begin with the same two characters.
+class _EarlierRules:
+    """The rules of one kind (allows, or disallows) of one group, as first-match parsers read them.
 
-    Only the first rule of each pattern is kept (it is the earliest). Plain
-    patterns (no `*` or `$`) match the paths they begin, so they are looked up
-    by the path's prefix of each length they come in; the others are tried in
-    line order, so the first that matches is the earliest.
+    Those parsers (urllib.robotparser before its RFC 9309 update, most old
+    crawlers) compare a pattern literally, as a prefix of the path: `*` and
+    `$` are characters like any other, and only a pattern of `*` alone
+    matches every path. So a rule is looked up by the path's prefix of each
+    length the patterns come in; only the first rule of each pattern is
+    kept (it is the earliest).
     """
 
     def __init__(self) -> None:
-        self._plain: dict[str, Rule] = {}
-        self._wildcards: dict[str, Rule] = {}
+        self._prefixes: dict[str, Rule] = {}
         self._lengths: list[int] = []
-        self._compiled: list[tuple[Rule, Pattern]] = []
-        self._lines: list[int] = []
 
     def add(self, rule: Rule) -> None:
         """Keep `rule` (given in file order) unless its pattern is kept already."""
-        kept = self._plain if "*" not in rule.normalised and "$" not in rule.normalised else self._wildcards
-        kept.setdefault(rule.normalised, rule)
+        self._prefixes.setdefault(literal_prefix(rule), rule)
 
     def seal(self) -> None:
         """Index what was added; call once, before `first`."""
-        self._lengths = sorted({len(pattern) for pattern in self._plain})
-        self._compiled = [(rule, compile_pattern(rule.normalised)) for rule in self._wildcards.values()]
-        self._lines = [rule.line for rule in self._wildcards.values()]
+        self._lengths = sorted({len(prefix) for prefix in self._prefixes})
 
-    def first(self, path: str, allow: Rule, budget: Budget) -> Rule | None:
-        """The earliest of these disallows that stands before `allow`, is shorter and matches `path`."""
+    def first(self, path: str, later: Rule) -> Rule | None:
+        """The earliest of these rules that stands before `later`, is shorter and begins `path`."""
         best: Rule | None = None
         for length in self._lengths:
-            if length >= allow.length or length > len(path):
+            if length >= later.length or length > len(path):
                 break
-            rule = self._plain.get(path[:length])
-            if rule is not None and rule.line < allow.line and (best is None or rule.line < best.line):
+            rule = self._prefixes.get(path[:length])
+            if rule is not None and rule.line < later.line and (best is None or rule.line < best.line):
                 best = rule
-        before = bisect_left(self._lines, allow.line if best is None else best.line)
-        tried = before if budget.take(before) else min(before, _QUICK_CHECKS)
-        for rule, pattern in islice(self._compiled, tried):
-            if rule.length < allow.length and matches(pattern, path):
-                return rule
         return best
 
 
@@ -221,30 +211,43 @@ def first_match_order_fix(group: Group) -> Message:
 _ORDER_SHOWN = 12  # line numbers a fix lists; a longer group is told to sort its rules
 
 
+def literal_prefix(rule: Rule) -> str:
+    """What a first-match parser compares the start of a path with: the pattern as written ("" for `*` alone)."""
+    return "" if rule.normalised == "*" else rule.normalised
+
+
+def _first_before(rules: dict[str, _EarlierRules], path: str, later: Rule) -> Rule | None:
+    """The earliest of `rules` before `later`, shorter than it, that a first-match parser finds for `path`."""
+    found = (rules[key].first(path, later) for key in dict.fromkeys((path[:2], path[:1], "")) if key in rules)
+    return min((rule for rule in found if rule is not None), key=lambda rule: rule.line, default=None)
+
+
 @check("firstMatchOrder", Severity.WARNING)
 def first_match_order(robots: Robots) -> Iterator[Hit]:
-    budget = Budget()
     for group in robots.groups:
-        # An allow meets the disallows whose example path begins like its own, and those
-        # whose example path is `/` (`Disallow: /`, `/*`).
-        disallows: dict[str, _EarlierDisallows] = defaultdict(_EarlierDisallows)
+        # A rule meets the earlier, shorter rules a first-match parser would stop at for its
+        # example path, filed by their first two characters: a longer allow below such a
+        # disallow is blocked by those parsers, a longer disallow below such an allow ignored.
+        by_kind: dict[bool, dict[str, _EarlierRules]] = {True: defaultdict(_EarlierRules), False: defaultdict(_EarlierRules)}
         for rule in group.rules:
-            if not rule.allow and rule.normalised:
-                disallows[example_path(rule)[:2]].add(rule)
-        for kept in disallows.values():
+            if rule.normalised:
+                by_kind[rule.allow][literal_prefix(rule)[:2]].add(rule)
+        for kept in (k for kind in by_kind.values() for k in kind.values()):
             kept.seal()
         fix: Message | None = None  # one for the group, made on its first finding
         for rule in group.rules:
-            if not rule.allow or not rule.normalised:
+            if not rule.normalised:
                 continue
             path = example_path(rule)
-            found = (disallows[key].first(path, rule, budget) for key in dict.fromkeys((path[:2], "/")) if key in disallows)
-            earlier = [d for d in found if d is not None]
-            if earlier:
-                first = min(earlier, key=lambda d: d.line)
+            first = _first_before(by_kind[not rule.allow], path, rule)
+            if first is not None:
+                alike = _first_before(by_kind[rule.allow], path, rule)
+                if alike is not None and alike.line < first.line:
+                    continue  # a first-match parser stops earlier, at a rule of the same kind: the same answer
                 if fix is None:
                     fix = first_match_order_fix(group)
-                yield Hit(rule.line, message("lint.firstMatchOrder", other=first.line, path=path), fix, lines=(rule.line, first.line))
+                code = "lint.firstMatchOrder" if rule.allow else "lint.firstMatchOrder.disallow"
+                yield Hit(rule.line, message(code, other=first.line, path=path), fix, lines=(rule.line, first.line))
 
 
 @check("blocksAssets", Severity.WARNING)
