@@ -108,7 +108,9 @@ def test_429_and_503_disallow_all_under_every_policy(server: Server, status: int
     if policy == "rfc9309" and status == 503:
         assert "unreachable (Section 2.3.1.4)" in result.explanation
     if policy == "bing":
-        assert "Bing documents nothing" in result.explanation
+        assert f"HTTP {status}, so robotscope reads it as a server error" in result.explanation if status == 429 else (
+            "HTTP 503, so RFC 9309 applies (Bing documents nothing for server errors): the file is unreachable" in result.explanation
+        )
 
 
 @pytest.mark.parametrize("hops", [1, 2, 3, 4, 5, 6])
@@ -139,7 +141,14 @@ def test_redirect_loop_is_detected(server: Server) -> None:
     assert [url for url, _ in result.hops] == [server.url(p) for p in ("/robots.txt", "/a", "/b")]
     assert server.hits["/robots.txt"] == 1
     assert_decisions(result, every("allow-all"))
-    assert "the redirects loop" in result.explanation
+    assert "HTTP 301: redirect 3 points back into the chain (a loop), so" in result.explanation
+
+
+def test_a_robots_txt_redirecting_to_itself_loops_at_its_first_redirect(server: Server) -> None:
+    server.redirect("/robots.txt", "/robots.txt")
+    result = sync_fetch(server.url("/"))
+    assert_decisions(result, every("allow-all"))
+    assert "HTTP 301: redirect 1 points back into the chain (a loop), so" in result.explanation and "0 hops" not in result.explanation
 
 
 @FETCHERS

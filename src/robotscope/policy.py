@@ -233,7 +233,7 @@ def decide(
         return _decision(row, "parse", message("cause.status", status=status), message("rule.parse"))
     if status < 400:
         if outcome.loop:
-            cause, case = message("cause.redirect-loop", status=status, redirects=outcome.redirects), "redirect-loop"
+            cause, case = message("cause.redirect-loop", status=status, hop=outcome.redirects + 1), "redirect-loop"
         elif outcome.redirects >= MAX_REDIRECTS:
             cause = message("cause.redirects-exhausted", status=status, redirects=outcome.redirects, limit=MAX_REDIRECTS)
             case = "redirects-exhausted"
