@@ -474,3 +474,14 @@ def test_generate_validates_the_request(app: Any) -> None:
     assert r.status_code == 422 and r.json()["error"]["code"] == "bad-field"
     assert call(app, "POST", "/api/generate", json={"preset": 3}).status_code == 422
     assert call(app, "POST", "/api/generate", content=b"{}", headers={"content-type": "text/plain"}).status_code == 415
+
+
+def test_analyse_notes_urls_on_another_origin_than_the_files(app: Any) -> None:
+    body = {"text": "User-agent: *\nDisallow: /x\n", "agent": "bot", "urls": ["https://elsewhere.example/x", "/x"], "origin": "https://www.example.com"}
+    response = call(app, "POST", "/api/analyse", json=body)
+    assert response.status_code == 200
+    elsewhere, local = response.json()["verdicts"]
+    assert [n["code"] for n in elsewhere["notes"]] == ["note.other-origin"] and local["notes"] == []
+    assert "https://www.example.com/robots.txt says nothing about https://elsewhere.example/x" in elsewhere["notes"][0]["text"]
+    bad = call(app, "POST", "/api/analyse", json={**body, "origin": "javascript:alert(1)"})
+    assert bad.status_code == 422 and bad.json()["error"]["code"] == "bad-field" and "origin" in bad.json()["error"]["message"]

@@ -30,6 +30,7 @@ from .engines import OPERATOR, engines
 from .generator import DEFAULT_SPEC, PRESETS, InvalidSpec, Spec, preset
 from .messages import DEFAULT_LANG, LANGS, language
 from .policy import POLICIES
+from .urls import InvalidURL, robots_url
 
 MAX_FIELD = LIMITS["max_field"]
 
@@ -75,8 +76,12 @@ def strings_field(data: Mapping[str, Any], key: str, limit: int) -> list[str]:
     return items
 
 
-def analyse_args(data: Mapping[str, Any]) -> tuple[str, str, list[str], list[str], str, None, str]:
-    """The arguments of `analysis.analyse` for a `POST /api/analyse` body."""
+def analyse_args(data: Mapping[str, Any]) -> tuple[str, str, list[str], list[str], str, str | None, str]:
+    """The arguments of `analysis.analyse` for a `POST /api/analyse` body.
+
+    `origin` (optional) is where the file came from, a site or its
+    robots.txt URL: URLs on other origins are then noted, as `check --origin` does.
+    """
     text = string_field(data, "text", limit=LIMITS["max_body"])
     agent = string_field(data, "agent")
     urls = strings_field(data, "urls", LIMITS["max_urls"])
@@ -84,7 +89,13 @@ def analyse_args(data: Mapping[str, Any]) -> tuple[str, str, list[str], list[str
     engine = string_field(data, "engine", DEFAULT_ENGINE)
     if engine not in (*engines(), OPERATOR):
         raise RequestError(422, "bad-field", f"`engine` must be one of {', '.join([*engines(), OPERATOR])}")
-    return text, agent, urls, paths, lang_of(data.get("lang")), None, engine
+    origin = string_field(data, "origin").strip() or None
+    if origin is not None:
+        try:
+            origin = robots_url(origin if "://" in origin else "https://" + origin)
+        except InvalidURL as error:
+            raise RequestError(422, "bad-field", f"`origin` is no site: {error}") from None
+    return text, agent, urls, paths, lang_of(data.get("lang")), origin, engine
 
 
 def generate_args(data: Mapping[str, Any]) -> tuple[Spec, str]:

@@ -326,6 +326,10 @@ def test_fetch_panel_loads_a_local_robots_txt(page: Any, server: Server) -> None
     assert "RFC 9309" in rows.first.inner_text() and "parse the rules" in rows.first.inner_text()
     assert "200" in page.inner_text("#fetch-result .chain")
     assert page.input_value("#robots") == ROBOTS
+    # The fetched file applies to its own origin: a URL elsewhere says so, as `check` does.
+    page.fill("#agent", "Googlebot")
+    page.fill("#urls", "https://elsewhere.example/x")
+    page.wait_for_function("() => document.querySelector('#verdicts').textContent.includes('applies to one scheme, host and port only')")
     # A new language asks for the decisions again, in that language, and leaves the editor alone.
     paste(page, ROBOTS + "Disallow: /edited/\n")
     in_korean(page)

@@ -3,7 +3,7 @@
  * Every back end is one object with these methods, each returning a promise
  * of the answer as API.md describes it, or rejecting with a BackendError:
  *
- *   analyse(body)   POST /api/analyse  {text, agent, urls, paths, lang, engine}
+ *   analyse(body)   POST /api/analyse  {text, agent, urls, paths, lang, engine, origin?}
  *   generate(body)  POST /api/generate {preset | spec, agent, lang}
  *   fetch(body)     POST /api/fetch    {url, policy, lang}
  *   page(body)      POST /api/page     {url, agents, lang}  (server build only)

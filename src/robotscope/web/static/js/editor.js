@@ -152,6 +152,7 @@ async function readFile(file) {
   }
   try {
     const bytes = await file.arrayBuffer();
+    state.origin = null; // a file of the user's: no site it came from
     setText(new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes));
   } catch (e) {
     setStatus(t("status.readError"), "error");

@@ -48,6 +48,7 @@ function schedule(delay = DEBOUNCE_MS) {
 async function analyse() {
   const mine = ++seq;
   const body = { text: text(), agent: $("agent").value, urls: urlsToCheck(), paths: pathsToCheck(), lang: lang(), engine: $("engine").value };
+  if (state.origin) body.origin = state.origin;
   const size = new TextEncoder().encode(body.text).length;
   if (size > state.info.max_body) {
     setStatus(t("status.tooLarge", { size: number(size), limit: number(state.info.max_body) }), "error");

@@ -11,6 +11,7 @@
 export const state = {
   info: null, // GET /api/info: version, languages, engines, limits (max_body, max_urls, ...), fetch
   result: null, // the last /api/analyse answer; its texts are in result.lang
+  origin: null, // the robots.txt URL the editor's text was fetched from, if it was: other origins' URLs are noted
 };
 
 function base64url(bytes) {

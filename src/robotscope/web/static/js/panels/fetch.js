@@ -10,6 +10,7 @@
 import { $, clear, el } from "../dom.js";
 import { setText } from "../editor.js";
 import { lang, number, t } from "../i18n.js";
+import { state } from "../state.js";
 
 let backend = null;
 let policies = []; // GET /api/policies, in lang()
@@ -57,7 +58,10 @@ async function run(request, load) {
   if (mine !== seq) return;
   $("fetch-go").disabled = false;
   answer = result;
-  if (load && result.data && result.data.text) setText(result.data.text);
+  if (load && result.data && result.data.text) {
+    state.origin = result.data.robots_url; // set before the text, whose change asks for the analysis
+    setText(result.data.text);
+  }
   renderFetch();
 }
 
