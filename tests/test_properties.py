@@ -388,23 +388,25 @@ overlapping_files = st.lists(
 
 
 def first_match_definition(robots: Robots) -> dict[int, int]:
-    """Allow line -> the disallow line firstMatchOrder names, trying every pair of the group.
+    """Rule line -> the line of the other kind firstMatchOrder names, trying every pair of the group.
 
-    A disallow meets the allows whose example path begins with the same two
-    characters as its own, or any allow when its example path is `/`.
+    A first-match parser reads a pattern literally, as a prefix of the path
+    (`*` alone matches every path): for a rule's example path it stops at
+    the earliest shorter rule above that begins it. A rule is named when
+    that stop is of the other kind.
     """
     named = {}
     for group in robots.groups:
-        for allow in (r for r in group.rules if r.allow and r.normalised):
-            path = example_target(allow.normalised)
-            earlier = [
-                d.line
-                for d in group.rules
-                if not d.allow and d.normalised and example_target(d.normalised)[:2] in (path[:2], "/")
-                and d.line < allow.line and d.length < allow.length and matches(compile_pattern(d.normalised), path)
+        for rule in (r for r in group.rules if r.normalised):
+            path = example_target(rule.normalised)
+            stops = [
+                r for r in group.rules
+                if r.normalised and r.line < rule.line and path.startswith(prefix := "" if r.normalised == "*" else r.normalised)
+                and len(prefix) < rule.length
             ]
-            if earlier:
-                named[allow.line] = min(earlier)
+            first = min(stops, key=lambda r: r.line, default=None)
+            if first is not None and first.allow != rule.allow:
+                named[rule.line] = first.line
     return named
 
 
@@ -427,8 +429,29 @@ def test_indexed_checks_find_what_their_definitions_find(text: str) -> None:
     robots = parse(text)
     findings = lint(robots)
     assert {f.line: f.lines for f in findings if f.code == "firstMatchOrder"} == {
-        allow: tuple(sorted((allow, disallow))) for allow, disallow in first_match_definition(robots).items()
+        line: tuple(sorted((line, other))) for line, other in first_match_definition(robots).items()
     }
     assert {f.line: f.lines for f in findings if f.code == "shadowedRule"} == {
         line: tuple(sorted((line, winner))) for line, winner in shadowed_definition(robots).items()
     }
+
+
+@given(st.lists(st.tuples(st.booleans(), st.text(alphabet="ab*$/.%", max_size=8)), min_size=1, max_size=12), st.lists(st.text(alphabet="ab/.$%", max_size=12), min_size=1, max_size=4))
+@settings(suppress_health_check=[HealthCheck.too_slow])
+def test_the_engines_rule_filter_keeps_every_rule_that_matches(rules: list[tuple[bool, str]], paths: list[str]) -> None:
+    # Google's and Protego's readings test only the rules `CandidateRules` lets through once a
+    # selection has many: forced on for every selection, their verdicts are the same as without.
+    from robotscope import engines
+    from robotscope.engines import google, protego  # their MANY_RULES, set for the test
+
+    text = "User-agent: *\n" + "".join(f"{'Allow' if allow else 'Disallow'}: /{pattern}\n" for allow, pattern in rules)
+    saved = (google.MANY_RULES, protego.MANY_RULES)  # type: ignore[attr-defined]
+    try:
+        google.MANY_RULES = protego.MANY_RULES = 0  # type: ignore[attr-defined]
+        filtered = parse(text)
+        with_filter = [engines.verdict(filtered, "bot", "/" + p, name) for name in ("google", "protego") for p in paths]
+        assert filtered.reading("google", google.read).prepared  # the filter was built
+    finally:
+        google.MANY_RULES, protego.MANY_RULES = saved  # type: ignore[attr-defined]
+    whole = parse(text)
+    assert with_filter == [engines.verdict(whole, "bot", "/" + p, name) for name in ("google", "protego") for p in paths]

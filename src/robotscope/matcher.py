@@ -282,6 +282,8 @@ class _EndsWith:
 # Key-less rules from which their literals are indexed (`_LiteralIndex`) rather than
 # ruled out by one regex: a regex of thousands of literals takes a second to compile.
 _LITERAL_INDEX_FROM = 256
+# Rules of a selection from which another engine's matching tests only `CandidateRules`' choice.
+MANY_RULES = _LITERAL_INDEX_FROM
 _GRAM = 3  # literals are indexed by their first (or, when they end the target, last) characters
 
 
@@ -323,15 +325,47 @@ class _LiteralIndex:
             else:
                 self._heads.setdefault(text[:_GRAM], []).append((text, position))
 
-    def entries(self, target: str) -> list[_Entry]:
+    def positions(self, target: str) -> list[int]:
+        """The positions (in `rules`, ascending) of the rules whose literal `target` contains or ends with."""
         found = [p for text, end, p in self._short if (target.endswith(text) if end else text in target)]
         found += [p for text, p in self._tails.get(target[-_GRAM:], ()) if target.endswith(text)]
         pieces = {target[i : i + _GRAM] for i in range(len(target) - _GRAM + 1)}
         for head in pieces.intersection(self._heads):
             found += [p for text, p in self._heads[head] if text in target]
         found.sort()
+        return found
+
+    def entries(self, target: str) -> list[_Entry]:
         built = self._built
-        return [built.get(p) or built.setdefault(p, _entry(self._rules[p])) for p in found]
+        return [built.get(p) or built.setdefault(p, _entry(self._rules[p])) for p in self.positions(target)]
+
+
+class CandidateRules:
+    """Which of many rules can match a target, for an engine that tests them one by one with its own matcher.
+
+    `pieces` is the engine's reading of a pattern (its literal pieces and end
+    anchor): a rule can match only a target that contains every piece after
+    the first (and ends with the last, when anchored), so the rules are
+    indexed by the rarest such literal (`_LiteralIndex`) and only those the
+    target meets are returned, with the rules that need no literal, in
+    their given order. `always` marks rules to test every time (a second
+    pattern the engine also tries).
+    """
+
+    __slots__ = ("_always", "_index", "_indexed", "_rules")
+
+    def __init__(self, rules: Sequence[Rule], pieces: Callable[[str], Pattern], always: Callable[[Rule], bool]) -> None:
+        self._rules = tuple(rules)
+        needs = [[] if always(rule) else _needed(pieces(rule.normalised)) for rule in self._rules]
+        self._indexed = [i for i, need in enumerate(needs) if need]
+        self._always = [i for i, need in enumerate(needs) if not need]
+        self._index = _LiteralIndex([self._rules[i] for i in self._indexed], [needs[i] for i in self._indexed])
+
+    def of(self, target: str) -> list[Rule]:
+        """The rules that may match `target` (a superset of those that do), in their given order."""
+        indexed = self._indexed
+        found = sorted([*self._always, *(indexed[p] for p in self._index.positions(target))])
+        return [self._rules[i] for i in found]
 
 
 # Targets a rule set is asked about before its regex filter is compiled. Measured: the

@@ -653,3 +653,20 @@ def test_hostile_input_never_raises() -> None:
         robots = robotscope.parse(data)
         verdict = engines.verdict(robots, "Googlebot", HOST + "/x", "google")
         assert verdict.allowed in (True, False)
+
+
+def test_a_url_normalising_leaves_alone_is_googles_target_as_it_stands() -> None:
+    # What `SplitFilter` relies on to skip Google's verdict for most URLs.
+    from robotscope.urls import plain_target
+
+    google_engine = engines.engine("google")
+    checked = 0
+    for path in sorted(CORPUS.iterdir())[::8]:
+        robots = robotscope.parse(path.read_bytes())
+        for rule in (r for g in robots.groups for r in g.rules):
+            for url in (rule.pattern, "https://" + path.name + rule.pattern, rule.pattern + "?a=1;b"):
+                plain = plain_target(url)
+                if plain is not None:
+                    checked += 1
+                    assert google_engine.target(url) == plain[1], url
+    assert checked > 10_000

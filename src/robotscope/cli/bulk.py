@@ -19,7 +19,7 @@ import click
 from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn, TimeElapsedColumn
 
 from ..compare import BulkRow, bulk_row, verdict_row
-from ..engines import ALL, DEFAULT, SplitFilter, names, resolve, split_note
+from ..engines import ALL, DEFAULT, SplitFilter, names, resolve, split_filter, split_note
 from ..matcher import RuleSet
 from ..profiles import ruleset_for
 from ..robots import Robots
@@ -67,7 +67,7 @@ class _Checked:
         if fast:
             self.ruleset, profile = ruleset_for(source.robots, agent)
             self.own = None if profile is None else source.robots.rules_for(agent)
-            self.splits = SplitFilter(source.robots, agent, self.ruleset)
+            self.splits = split_filter(source.robots, agent)
 
     def rows(self, url: str) -> list[BulkRow]:
         if self.ruleset is not None:

@@ -39,9 +39,10 @@ class Parsed(NamedTuple):
 
     An engine whose groups would copy the same rules many times (Protego
     gives every name of a run of user-agent lines its own copy) keeps them
-    once instead: `rules` are then every rule read, in file order, the
-    groups' `rules` are empty, and `prepared` is what its `select` builds
-    the chosen group's rules from.
+    once instead: `rules` are then every rule read, in file order, and the
+    groups' `rules` are empty. `prepared` is what the engine's `select`
+    keeps besides the groups: Protego's shared rule blocks, Google's rule
+    filters by the groups chosen.
     """
 
     groups: tuple[Group, ...]

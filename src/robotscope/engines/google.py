@@ -115,7 +115,7 @@ from functools import lru_cache
 
 from ..checks.content import google_key
 from ..crawlers import recognise
-from ..matcher import priority, select_groups
+from ..matcher import MANY_RULES, CandidateRules, priority, select_groups
 from ..model import Group, Record, Rule
 from ..parser import GroupBuilder
 from ..patterns import Pattern, matches
@@ -252,7 +252,8 @@ def read(robots: Robots) -> Parsed:
     groups = tuple(
         Group(i, tuple(b.agents), tuple(b.agent_lines), tuple(b.rules), tuple(b.records)) for i, b in enumerate(builders)
     )
-    return Parsed(groups, robots.size)
+    # `prepared`: the rule filters `select` builds, by the groups chosen (crawlers share them).
+    return Parsed(groups, robots.size, prepared={})
 
 
 def groups_for(parsed: Parsed, token: str) -> tuple[Group, ...]:
@@ -268,8 +269,22 @@ def select(parsed: Parsed, agent: str) -> Selection:
         profile = profile_for(agent, frozenset(name for group in parsed.groups for name in group.agents))
         if profile is not None:
             fallback, _ = profile
-            return Selection(token, () if fallback is None else groups_for(parsed, fallback.lower()))
-    return Selection(token, groups_for(parsed, token))
+            return _indexed(parsed, token, () if fallback is None else groups_for(parsed, fallback.lower()))
+    return _indexed(parsed, token, groups_for(parsed, token))
+
+
+def _indexed(parsed: Parsed, token: str, groups: tuple[Group, ...]) -> Selection:
+    """The selection, with the rules a target can meet found from their literals when there are many."""
+    if sum(len(group.rules) for group in groups) < MANY_RULES:
+        return Selection(token, groups)
+    filters: dict[tuple[int, ...], CandidateRules] = parsed.prepared
+    key = tuple(group.position for group in groups)
+    found = filters.get(key)
+    if found is None:
+        rules = [rule for group in groups for rule in group.rules]
+        # An allow of an index.html page is also tried as its directory: tested every time.
+        found = filters[key] = CandidateRules(rules, _compiled, lambda rule: rule.allow and _index_dir(rule.normalised) is not None)
+    return Selection(token, groups, found)
 
 
 @lru_cache(maxsize=65_536)
@@ -291,17 +306,17 @@ def _index_dir(pattern: str) -> str | None:
 def match(selection: Selection, path: str) -> Match:
     """Every rule of the groups that matches `path`, longest first (allow first on ties); the first decides."""
     found: list[Rule] = []
-    for group in selection.groups:
-        for rule in group.rules:
-            pattern = rule.normalised
-            if not pattern:
-                continue  # priority 0: decides nothing
-            if matches(_compiled(pattern), path):
-                found.append(rule)
-            elif rule.allow:
-                directory = _index_dir(pattern)
-                if directory is not None and matches(_compiled(directory), path):
-                    found.append(rule._replace(normalised=directory))
+    candidates = selection.prepared
+    for rule in (r for g in selection.groups for r in g.rules) if candidates is None else candidates.of(path):
+        pattern = rule.normalised
+        if not pattern:
+            continue  # priority 0: decides nothing
+        if matches(_compiled(pattern), path):
+            found.append(rule)
+        elif rule.allow:
+            directory = _index_dir(pattern)
+            if directory is not None and matches(_compiled(directory), path):
+                found.append(rule._replace(normalised=directory))
     found.sort(key=priority)
     return Match(found[0] if found else None, tuple(found))
 

@@ -113,7 +113,9 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from urllib.parse import quote, urlsplit
 
+from ..matcher import MANY_RULES, CandidateRules
 from ..model import Group, Rule
+from ..patterns import Pattern
 from ..robots import Robots
 from .base import Engine, Match, Parsed, Selection
 from .legacy import numbered_lines
@@ -311,7 +313,17 @@ def select(parsed: Parsed, agent: str) -> Selection:
         fit = score(group.agents[0], crawler)
         if fit > best_score:  # strictly: the first of equal scores stays
             best, best_score = group, fit
-    return Selection(crawler, () if best is None else (_rules(parsed, best),))
+    if best is None:
+        return Selection(crawler, ())
+    chosen = _rules(parsed, best)
+    many = len(chosen.rules) >= MANY_RULES
+    return Selection(crawler, (chosen,), CandidateRules(chosen.rules, _pattern, lambda _: False) if many else None)
+
+
+def _pattern(pattern: str) -> Pattern:
+    """A pattern's literal pieces and end anchor, as `matches` reads them."""
+    anchored, pieces = _pieces(pattern)
+    return Pattern(pieces, anchored)
 
 
 @lru_cache(maxsize=8192)
@@ -355,7 +367,8 @@ def match(selection: Selection, path: str) -> Match:
     implicit = is_robots_txt(path)
     if not selection.groups:
         return Match(None, (), implicit)
-    hits = tuple(rule for rule in selection.groups[0].rules if matches(rule.normalised, path))
+    candidates = selection.groups[0].rules if selection.prepared is None else selection.prepared.of(path)
+    hits = tuple(rule for rule in candidates if matches(rule.normalised, path))
     return Match(hits[0] if hits else None, hits, implicit)
 
 
