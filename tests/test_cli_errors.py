@@ -83,3 +83,8 @@ def test_an_output_that_cannot_be_written_is_one_line(tmp_path: Path, command: s
         args = ("build-site", target)
     code, _, err = run(*args)
     assert code == 2 and err.startswith("robotscope: cannot write ") and err.count("\n") == 1 and "internal error" not in err
+
+
+def test_python_dash_m_robotscope_is_the_command() -> None:
+    done = subprocess.run([sys.executable, "-m", "robotscope", "selftest"], capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0 and done.stdout.splitlines()[-1] == "73 passed, 0 failed"

@@ -36,6 +36,7 @@ EDGES: dict[str, set[str]] = {
     "web": {"web", "fetcher", "pagecheck", "httpx", "anyio", "starlette", "uvicorn"},
     "cli": {"cli", "web", "fetcher", "download", "pagecheck", "cache", "click", "rich", "uvicorn", "integrations", "pyspark", "pyarrow"},
     "__init__": {"cache", "client", "fetcher"},  # lazily, through module __getattr__
+    "__main__": {"cli"},  # `python -m robotscope`
 }
 # Standard-library modules that do I/O or need an operating system: none of them in the core.
 IO_STDLIB = {"socket", "sqlite3", "asyncio", "subprocess", "threading", "http", "urllib.request", "ssl", "multiprocessing", "select", "selectors"}

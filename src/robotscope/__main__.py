@@ -1,0 +1,5 @@
+"""`python -m robotscope`: the `robotscope` command."""
+
+from .cli import main
+
+main()
