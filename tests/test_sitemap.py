@@ -122,3 +122,12 @@ def test_an_unreadable_sitemap_is_reported_not_raised(server: Server) -> None:
 def test_a_sitemap_on_a_closed_port_is_an_error_not_a_status() -> None:
     code, out, _ = run("http://127.0.0.1:9/sitemap.xml")
     assert code == 0 and "could not be read: no connection or no answer" in out
+
+
+def test_a_site_whose_robots_txt_cannot_be_read_says_why_it_lists_nothing(server: Server) -> None:
+    server.serve("/robots.txt", 503, b"down")
+    code, out, _ = run(server.url("/"))
+    assert code == 0 and out.splitlines()[0].startswith(f"{server.url('/robots.txt')} could not be read, so it lists no sitemap: ")
+    assert "HTTP 503" in out.splitlines()[0]
+    code, out, _ = run(server.url("/"), "--json")
+    assert json.loads(out)["unread"]["code"] == "sitemap.robots-unread"

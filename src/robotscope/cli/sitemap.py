@@ -81,11 +81,15 @@ def _survey(
     except InvalidURL as error:
         fail(error.reason)
     queue: deque[tuple[str, str | None]] = deque()
+    unread: Message | None = None
     if urlsplit(target).path in ("", "/", "/robots.txt"):
         source = robots.of(target)
         assert source is not None
         queue.extend((s.value, None) for s in source.robots.sitemaps)
         listed_by: str | None = home
+        fetched = source.fetched
+        if fetched is not None and fetched.result.robots is None:  # a failed fetch: say why there is no list
+            unread = message("sitemap.robots-unread", robots=home, why=fetched.decision.reason)
     else:
         queue.append((target, None))
         listed_by = None
@@ -138,12 +142,16 @@ def _survey(
                         "reason": verdict.reason.value, "robots_url": source.name, "sitemap": url,
                     })
     skipped = len(queue)
-    return {"target": target, "listed_by": listed_by, "files": files, "checked": checked, "blocked": blocked, "elsewhere": elsewhere, "agents": agents, "skipped": skipped}
+    return {
+        "target": target, "listed_by": listed_by, "unread": unread, "files": files, "checked": checked,
+        "blocked": blocked, "elsewhere": elsewhere, "agents": agents, "skipped": skipped,
+    }
 
 
 def _as_data(report: dict[str, Any], lang: str) -> dict[str, Any]:
     files = [{**f, "problem": None if f["problem"] is None else f["problem"].as_dict(lang)} for f in report["files"]]
-    return {**report, "files": files}
+    unread = None if report["unread"] is None else report["unread"].as_dict(lang)
+    return {**report, "files": files, "unread": unread}
 
 
 def _as_text(report: dict[str, Any], lang: str) -> str:
@@ -151,7 +159,9 @@ def _as_text(report: dict[str, Any], lang: str) -> str:
         return message(code, **params).render(lang)
 
     out = []
-    if report["listed_by"] is not None:
+    if report["unread"] is not None:
+        out.append(report["unread"].render(lang))
+    elif report["listed_by"] is not None:
         out.append(text("sitemap.listed", robots=report["listed_by"], n=sum(1 for f in report["files"] if f["parent"] is None)))
     for f in report["files"]:
         line = "  " + text(f"sitemap.file.{f['kind']}" if f["kind"] in ("urlset", "sitemapindex", "text") else "sitemap.file.other", url=f["url"], n=f["urls"])
