@@ -6,6 +6,7 @@ Content-Signal: Cloudflare's Content Signals Policy.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -89,3 +90,15 @@ def test_matrix_and_readings_show_the_preferences() -> None:
     assert "(1) usage: Content-Usage train-ai=n (line 4), ai-use unknown, search unknown; Content-Signal search=yes (line 6)" in matrix
     readings = CliRunner().invoke(cli, ["check", example, "GPTBot", "/blog/x", "--engine", "all"], env=env).stdout
     assert readings.splitlines()[-1].startswith("  usage: Content-Usage train-ai=y (line 5)")
+
+
+def test_the_librarys_verdict_carries_the_preferences_and_the_readings_command_shows_them(tmp_path: Path) -> None:
+    robots = parse(EXAMPLE)
+    found = robots.verdict("bot", "/ai-ok/x")
+    assert found.usage is not None and found.usage.applies and found.as_dict()["usage"]["content_usage"]["train-ai"]["value"] == "y"
+    assert parse("User-agent: *\nDisallow: /x\n").verdict("bot", "/y").usage is None  # no preference line: nothing to carry
+    split = tmp_path / "robots.txt"
+    split.write_text("User-agent: *\nDisallow /oops\nContent-Usage: train-ai=n\n")  # Google reads line 2 as a rule
+    out = CliRunner().invoke(cli, ["readings", str(split), "somebot", "--json"]).stdout
+    (oops,) = [s for s in json.loads(out)["splits"] if s["url"] == "/oops"]
+    assert oops["usage_text"] is not None and "train-ai=n (line 3)" in oops["usage_text"]
