@@ -241,9 +241,12 @@ _NO_RULES: _Keyed = _keyed([], [])
 
 def _entry_matches(entry: _Entry, target: str) -> bool:
     """Whether one entry's rule matches `target` (the explain path; `RuleSet.winner` inlines the same tests)."""
+    return target.startswith(entry[0]) and _matches_from_start(entry, target)
+
+
+def _matches_from_start(entry: _Entry, target: str) -> bool:
+    """`_entry_matches` for a target already known to start with the entry's literal start."""
     first, shape, last, pattern, _ = entry
-    if not target.startswith(first):
-        return False
     if shape == _PREFIX:
         return True
     if shape == _STAR:
@@ -537,11 +540,6 @@ class RuleSet:
         self._buckets[key] = keyed
         return keyed
 
-    def _keyed_for(self, target: str) -> _Keyed:
-        if self._one is not None:
-            return self._one
-        return self._buckets.get(target[:2]) or self._bucket(target[:2])
-
     @property
     def rules(self) -> tuple[Rule, ...]:
         """Every rule that applies, best first (empty patterns left out: they match nothing)."""
@@ -556,7 +554,9 @@ class RuleSet:
         The explain path: the same buckets, index and filter as `winner`, so
         only the rules that can match `target` are tried, but every one of them.
         """
-        keyed = self._keyed_for(target)
+        keyed = self._one
+        if keyed is None:
+            keyed = self._buckets.get(target[:2]) or self._bucket(target[:2])
         found: list[Rule] = list(self._everything)
         if target.startswith(keyed[0]):
             size = len(target)
@@ -566,7 +566,7 @@ class RuleSet:
             # `startswith` first, inline (most entries of a bucket fail it), and a plain prefix needs no more.
             found += [
                 entry[4] for entry in keyed[3]
-                if target.startswith(entry[0]) and (entry[1] == _PREFIX or _entry_matches(entry, target))
+                if target.startswith(entry[0]) and (entry[1] == _PREFIX or _matches_from_start(entry, target))
             ]
         anywhere = self._anywhere
         if self._literals is not None:
@@ -574,7 +574,7 @@ class RuleSet:
         elif anywhere and (self._filter is None or self._filter(target)):
             found += [
                 entry[4] for entry in anywhere
-                if target.startswith(entry[0]) and (entry[1] == _PREFIX or _entry_matches(entry, target))
+                if target.startswith(entry[0]) and (entry[1] == _PREFIX or _matches_from_start(entry, target))
             ]
         if len(found) > 1:
             found.sort(key=priority)
