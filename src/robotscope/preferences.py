@@ -31,6 +31,7 @@ crawler may fetch only.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import lru_cache
 from typing import Any, NamedTuple
 
 from .model import Group, Record, Verdict
@@ -141,15 +142,33 @@ def usage_for(robots: Robots, verdict: Verdict) -> Usage | None:
     """The preferences that apply to the verdict's crawler and URL; None when the groups used state none."""
     if not states_preferences(robots):
         return None  # most files: no group to look through
-    usage_lines, signal_lines = robots.reading(_read, _read)  # every verdict of a file asks: read its lines once
-    groups = robots.groups_at(verdict.group_lines)
-    usage_records, signal_records = records_of(groups, USAGE), records_of(groups, SIGNAL)
-    if not usage_records and not signal_records:
+    rules, signals = _chosen(robots, verdict.group_lines)
+    if not rules and not signals:
         return None
     if not verdict.allowed:
         return Usage(False, {}, {})
-    rules = [usage_lines[r.line] for r in usage_records]
-    return Usage(True, _usage(rules, verdict.target), _signals([signal_lines[r.line] for r in signal_records]))
+    return Usage(True, _usage(rules, verdict.target), _signals(signals))
+
+
+# Sets of groups whose preference lines a file keeps, found once each (bounded whatever is asked).
+_MAX_CHOSEN = 256
+
+
+def _chosen(robots: Robots, group_lines: tuple[int, ...]) -> tuple[list[UsageRule], list[SignalLine]]:
+    """The Content-Usage rules and Content-Signal lines of the groups used (by their user-agent lines), once per file."""
+    kept: dict[tuple[int, ...], tuple[list[UsageRule], list[SignalLine]]] = robots.reading(_chosen, lambda _: {})
+    found = kept.get(group_lines)
+    if found is None:
+        usage_lines, signal_lines = robots.reading(_read, _read)
+        groups = robots.groups_at(group_lines)
+        found = [usage_lines[r.line] for r in records_of(groups, USAGE)], [signal_lines[r.line] for r in records_of(groups, SIGNAL)]
+        if len(kept) < _MAX_CHOSEN:
+            kept[group_lines] = found
+    return found
+
+
+# A rule's pattern split once, not on every verdict.
+_pattern = lru_cache(maxsize=4096)(compile_pattern)
 
 
 def _usage(rules: list[UsageRule], target: str) -> dict[str, Preference]:
@@ -157,7 +176,7 @@ def _usage(rules: list[UsageRule], target: str) -> dict[str, Preference]:
     for rule in rules:
         if rule.normalised is None:
             matching.append((-1, rule))  # no path: every URL, below any path that matches
-        elif matches(compile_pattern(rule.normalised), target):
+        elif matches(_pattern(rule.normalised), target):
             matching.append((len(rule.normalised), rule))
     if not matching:
         return {}

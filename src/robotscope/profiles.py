@@ -97,7 +97,7 @@ def ruleset_for(robots: Robots, agent: str, named: frozenset[str] | None = None)
 
 def answer(robots: Robots, agent: str, url: str, named: frozenset[str] | None = None) -> Answer:
     """May `agent` fetch `url`? The verdict with the operator's profile applied, and the RFC 9309 one."""
-    rfc = robots.verdict(agent, url)
+    rfc = robots.rules_for(agent).verdict(url)  # the verdict alone: `engines.answer` adds its usage preferences once
     ruleset, profile = ruleset_for(robots, agent, named)
     if profile is None:
         return Answer(rfc, rfc, None)

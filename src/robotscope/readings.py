@@ -14,11 +14,11 @@ from collections.abc import Iterable, Sequence
 from typing import Any, NamedTuple
 
 from .compare import agents_named, probe_urls
-from .engines import answer, engine, names, readings
+from .engines import DEFAULT, engine, names, readings
 from .messages import DEFAULT_LANG
 from .model import Verdict
 from .patterns import example_target
-from .preferences import Usage
+from .preferences import Usage, usage_for
 from .robots import Robots
 from .views import readings_view
 
@@ -100,7 +100,7 @@ def splits(robots: Robots, agents: Iterable[str], urls: Sequence[str]) -> list[S
         for url in urls:
             verdicts = readings(robots, agent, url)
             if len({v.allowed for v in verdicts.values()}) > 1:
-                found.append(Split(agent, url, verdicts, answer(robots, agent, url).usage))
+                found.append(Split(agent, url, verdicts, usage_for(robots, verdicts[DEFAULT])))
     return found
 
 

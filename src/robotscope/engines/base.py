@@ -41,8 +41,8 @@ class Parsed(NamedTuple):
     gives every name of a run of user-agent lines its own copy) keeps them
     once instead: `rules` are then every rule read, in file order, and the
     groups' `rules` are empty. `prepared` is what the engine's `select`
-    keeps besides the groups: Protego's shared rule blocks, Google's rule
-    filters by the groups chosen.
+    keeps besides the groups: Protego's shared rule blocks and the groups it
+    built from them, Google's rule filters by the groups chosen.
     """
 
     groups: tuple[Group, ...]

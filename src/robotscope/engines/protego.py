@@ -284,13 +284,20 @@ def read(robots: Robots) -> Parsed:
             block.extend(added)
             every.extend(added)
     groups = tuple(Group(position, (s.name,), tuple(s.agent_lines), (), ()) for position, s in enumerate(sets.values()))
-    return Parsed(groups, robots.size, tuple(every), tuple(s.blocks for s in sets.values()))
+    # `prepared`: each rule set's blocks, and each chosen group as `select` builds it (once per group).
+    return Parsed(groups, robots.size, tuple(every), (tuple(s.blocks for s in sets.values()), {}))
 
 
-def _rules(parsed: Parsed, group: Group) -> Group:
-    """The group with its rules, in the order Protego tries them: longest first, Allow first among equals."""
-    rules = [rule for block in parsed.prepared[group.position] for rule in block]
-    return group._replace(rules=tuple(sorted(rules, key=lambda rule: (len(rule.normalised), rule.allow), reverse=True)))
+def _chosen(parsed: Parsed, group: Group) -> tuple[Group, CandidateRules | None]:
+    """The group with its rules in the order Protego tries them (longest first, Allow first among equals),
+    and their filter when there are many; built once per group."""
+    blocks, chosen = parsed.prepared
+    found: tuple[Group, CandidateRules | None] | None = chosen.get(group.position)
+    if found is None:
+        rules = sorted((rule for block in blocks[group.position] for rule in block), key=lambda rule: (len(rule.normalised), rule.allow), reverse=True)
+        many = len(rules) >= MANY_RULES
+        found = chosen[group.position] = (group._replace(rules=tuple(rules)), CandidateRules(rules, _pattern, lambda _: False) if many else None)
+    return found
 
 
 def score(name: str, crawler: str) -> int:
@@ -315,9 +322,8 @@ def select(parsed: Parsed, agent: str) -> Selection:
             best, best_score = group, fit
     if best is None:
         return Selection(crawler, ())
-    chosen = _rules(parsed, best)
-    many = len(chosen.rules) >= MANY_RULES
-    return Selection(crawler, (chosen,), CandidateRules(chosen.rules, _pattern, lambda _: False) if many else None)
+    group, candidates = _chosen(parsed, best)
+    return Selection(crawler, (group,), candidates)
 
 
 def _pattern(pattern: str) -> Pattern:
