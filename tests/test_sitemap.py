@@ -131,3 +131,12 @@ def test_a_site_whose_robots_txt_cannot_be_read_says_why_it_lists_nothing(server
     assert "HTTP 503" in out.splitlines()[0]
     code, out, _ = run(server.url("/"), "--json")
     assert json.loads(out)["unread"]["code"] == "sitemap.robots-unread"
+
+
+def test_a_sitemap_redirecting_to_a_url_that_cannot_be_followed_says_so(server: Server) -> None:
+    server.serve("/robots.txt", 200, b"User-agent: *\nDisallow:\n")
+    server.redirect("/sitemap.xml", "javascript:alert(1)")
+    code, out, _ = run(server.url("/sitemap.xml"), "--json")
+    (file,) = json.loads(out)["files"]
+    assert code == 0 and file["kind"] == "unreadable" and file["problem"]["code"] == "sitemap.fetch-error"
+    assert file["problem"]["params"]["error"] == "a redirect that cannot be followed"  # not "no connection or no answer"

@@ -15,9 +15,8 @@ from typing import NamedTuple
 import anyio
 import httpx
 
-from .fetcher import redirect_target, run
-
-MAX_REDIRECTS = 5
+from .fetcher import location_of, redirect_target, run, take_location
+from .policy import MAX_REDIRECTS
 
 
 class Download(NamedTuple):
@@ -39,13 +38,16 @@ class Download(NamedTuple):
 async def get_async(url: str, *, user_agent: str, timeout: float, limit: int, transport: httpx.AsyncBaseTransport | None = None) -> Download:
     hops: list[str] = []
     current = url
-    async with httpx.AsyncClient(headers={"User-Agent": user_agent}, timeout=timeout, follow_redirects=False, transport=transport, trust_env=transport is None) as client:
+    async with httpx.AsyncClient(
+        headers={"User-Agent": user_agent}, timeout=timeout, follow_redirects=False, transport=transport, trust_env=transport is None,
+        event_hooks={"response": [take_location]},
+    ) as client:
         try:
             with anyio.fail_after(timeout):
                 while True:
                     async with client.stream("GET", current) as response:
                         if response.status_code in (301, 302, 303, 307, 308):
-                            target, problem = redirect_target(current, response.headers.get("location"))
+                            target, problem = redirect_target(current, location_of(response))
                             if target is None or problem is not None:
                                 return Download(current, response.status_code, tuple(response.headers.multi_items()), b"", False, tuple(hops), "bad-redirect")
                             if len(hops) >= MAX_REDIRECTS:

@@ -361,7 +361,7 @@ class _Fetch:
         url, status = str(response.request.url), response.status_code
         self.hops.append((url, status))
         if status in _REDIRECTS:
-            target, self.unfollowable = redirect_target(url, response.extensions.get(_LOCATION))
+            target, self.unfollowable = redirect_target(url, location_of(response))
             if target is not None and any(target == seen for seen, _ in self.hops):
                 self.loop = True
             elif target is not None and self.redirects < MAX_REDIRECTS:
@@ -588,7 +588,7 @@ async def fetch_robots_async(
         follow_redirects=False,
         transport=transport,
         trust_env=transport is None,
-        event_hooks={"response": [_take_location]},
+        event_hooks={"response": [take_location]},
     ) as client:
         try:
             # One deadline over every hop, however the server paces its bytes (httpx's
@@ -605,11 +605,18 @@ async def fetch_robots_async(
 _LOCATION = "robotscope.location"
 
 
-async def _take_location(response: httpx.Response) -> None:
-    # Redirects are followed by hand (`redirect_target`); httpx would parse the
-    # Location itself and raise on `javascript:` and other URLs it cannot build.
+async def take_location(response: httpx.Response) -> None:
+    """A response hook for redirects followed by hand (`redirect_target`): the Location moves to
+    `location_of(response)`, since httpx would parse it itself and raise on `javascript:` and
+    other URLs it cannot build."""
     location = response.headers.pop("location", None)
     response.extensions[_LOCATION] = location
+
+
+def location_of(response: httpx.Response) -> str | None:
+    """The Location a response carried, as `take_location` kept it."""
+    location: str | None = response.extensions.get(_LOCATION)
+    return location
 
 
 async def _exchange(client: httpx.AsyncClient, fetch: _Fetch) -> None:
