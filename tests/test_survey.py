@@ -5,6 +5,8 @@ from __future__ import annotations
 import csv
 import io
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pyarrow as pa
@@ -154,3 +156,19 @@ def test_bad_sources_and_outputs_are_one_line_errors(tmp_path: Path) -> None:
     assert code == 2 and "not a folder, a WARC file" in text
     code, text = run(str(folder(tmp_path)), "--out", str(tmp_path / "o.xlsx"))
     assert code == 2 and "--out must end in" in text
+
+
+def test_a_parquet_survey_needs_no_spark(tmp_path: Path) -> None:
+    # The `survey` extra has pyarrow, not pyspark: writing Parquet must not import Spark.
+    (tmp_path / "hosts").mkdir()
+    (tmp_path / "hosts" / "example.com").write_text("User-agent: GPTBot\nDisallow: /\n")
+    out = tmp_path / "survey.parquet"
+    script = (
+        "import sys; sys.modules['pyspark'] = None\n"
+        "from robotscope.cli import cli\n"
+        f"cli(['survey', {str(tmp_path / 'hosts')!r}, '--agents', 'GPTBot', '--out', {str(out)!r}, '--no-progress', '--jobs', '1'])\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    (row,) = pq.read_table(out).to_pylist()
+    assert (row["host"], row["agent"], row["classification"]) == ("example.com", "GPTBot", "blocked")

@@ -105,9 +105,9 @@ class _Writer:
             import pyarrow as pa
             import pyarrow.parquet as pq
 
-            from ..integrations.spark import _arrow_schema
+            from ..integrations.arrow import arrow_schema
 
-            schema = _arrow_schema(SURVEY_COLUMNS)
+            schema = arrow_schema(SURVEY_COLUMNS)
             if self.parquet is None:
                 self.parquet = pq.ParquetWriter(self.path, schema)
             if rows:

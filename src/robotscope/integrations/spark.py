@@ -28,19 +28,15 @@ from pyspark.sql.types import BooleanType, IntegerType, StringType, StructField,
 from ..engines import DEFAULT
 from ..survey import SURVEY_COLUMNS, VERDICT_COLUMNS, HostFile, survey_rows, verdict_rows
 from ..urls import InvalidURL, robots_url
+from .arrow import arrow_schema
 
 _TYPES = {"allowed": BooleanType(), "line": IntegerType(), "status": IntegerType()}
 VERDICT_SCHEMA = StructType([StructField(name, _TYPES.get(name, StringType())) for name in VERDICT_COLUMNS])
 SURVEY_SCHEMA = StructType([StructField(name, _TYPES.get(name, StringType())) for name in SURVEY_COLUMNS])
-_ARROW = {"allowed": pa.bool_(), "line": pa.int32(), "status": pa.int32()}
-
-
-def _arrow_schema(columns: Sequence[str]) -> pa.Schema:
-    return pa.schema([(name, _ARROW.get(name, pa.string())) for name in columns])
 
 
 def _table(rows: list[dict[str, Any]], columns: Sequence[str]) -> pa.Table:
-    return pa.Table.from_pylist(rows, schema=_arrow_schema(columns))
+    return pa.Table.from_pylist(rows, schema=arrow_schema(columns))
 
 
 def _origin(url: str) -> str:
