@@ -32,7 +32,7 @@ EDGES: dict[str, set[str]] = {
     "cache": set(),
     "client": {"cache", "fetcher"},
     "compat": {"fetcher"},
-    "integrations": {"compat", "scrapy", "twisted", "pyspark", "pyarrow", "duckdb", "warcio"},
+    "integrations": {"integrations", "compat", "scrapy", "twisted", "pyspark", "pyarrow", "duckdb", "warcio"},
     "web": {"web", "fetcher", "pagecheck", "httpx", "anyio", "starlette", "uvicorn"},
     "cli": {"cli", "web", "fetcher", "download", "pagecheck", "cache", "click", "rich", "uvicorn", "integrations", "pyspark", "pyarrow"},
     "__init__": {"cache", "client", "fetcher"},  # lazily, through module __getattr__
