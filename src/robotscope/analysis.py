@@ -98,13 +98,13 @@ def analyse(
     verdicts: list[dict[str, Any]] = []
     side_by_side: list[dict[str, Any]] = []
     if agent.strip():
+        chosen = resolve(engine, agent)
         for url in urls:
             try:
                 checked_url(url)
             except InvalidURL as error:
                 verdicts.append({"url": url, "reason": "invalid-url", "invalid": error.reason.as_dict(lang)})
                 continue
-            chosen = resolve(engine, agent)
             result = answer(robots, agent, url, chosen, named)
             notes = tuple(
                 n
@@ -112,7 +112,9 @@ def analyse(
                 if n is not None
             )
             view = verdict_view(result, lang, notes)
-            side_by_side.append(readings_view(url, readings(robots, agent, url), lang, answer(robots, agent, url).usage))
+            # The readings are shown beside the default reading's usage preferences: this answer's, when it is that reading.
+            usage = result.usage if chosen == DEFAULT else answer(robots, agent, url, DEFAULT, named).usage
+            side_by_side.append(readings_view(url, readings(robots, agent, url), lang, usage))
             positions = (robots.lines[n - 1].group for n in result.verdict.group_lines if n <= len(robots.lines))
             groups = sorted({g for g in positions if g is not None})
             verdicts.append({**view, "groups": groups, "agents": sorted({a for g in groups for a in robots.groups[g].agents})})

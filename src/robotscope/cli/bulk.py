@@ -19,7 +19,7 @@ import click
 from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn, TimeElapsedColumn
 
 from ..compare import BulkRow, bulk_row, verdict_row
-from ..engines import ALL, DEFAULT, SplitFilter, names, resolve, split_filter, split_note
+from ..engines import ALL, DEFAULT, SplitFilter, names, resolve, split_filter, verdict
 from ..matcher import RuleSet
 from ..profiles import ruleset_for
 from ..robots import Robots
@@ -79,15 +79,14 @@ class _Checked:
         return [verdict_row(self.source.answer(self.agent, url, name).verdict, name)._replace(note=notes) for name in self.engines]
 
     def _notes(self, url: str, row: BulkRow) -> str:
-        """What `check` would say besides the verdict, as `NOTES` codes."""
+        """What `check` would say besides the verdict, as `BulkRow.note` codes."""
         found = ["other-origin"] if self._elsewhere(url) else []
         if self.own is not None and bulk_row(self.own, url).allowed != row.allowed:
             found.append("profile")
         splits = self.splits
-        if splits is not None and splits.may_split(url):
-            shown = self.source.answer(self.agent, url).verdict
-            if split_note(self.source.robots, self.agent, url, shown) is not None:
-                found.append(f"read-otherwise:{splits.engine}")
+        # `row` is the answer shown: where the operator's engine may read the URL otherwise, ask it.
+        if splits is not None and splits.may_split(url) and verdict(self.source.robots, self.agent, url, splits.engine).allowed != row.allowed:
+            found.append(f"read-otherwise:{splits.engine}")
         return ";".join(found)
 
     def _elsewhere(self, url: str) -> bool:

@@ -18,11 +18,10 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from ..crawlers import select
-from ..engines import DEFAULT, OPERATOR, names
 from ..policy import POLICIES
 from ..survey import CLASSIFICATIONS, SURVEY_COLUMNS, HostFile, summarise, survey_rows, tally
 from .bulk import _cores
-from .common import console, fail
+from .common import console, fail, one_engine_option
 from .matrix import agents_option
 
 _CHUNK = 64  # hosts per task of a worker process
@@ -134,7 +133,7 @@ class _Writer:
 @click.option("--on", "where", type=click.Choice(["local", "spark"]), default="local", show_default=True, help="Every core of this machine, or Spark.")
 @click.option("--master", default="local[*]", show_default=True, help="With --on spark: the Spark master URL.")
 @click.option("--jobs", type=click.IntRange(min=1), default=None, metavar="N", help="With --on local: worker processes (default: every core).")
-@click.option("--engine", type=click.Choice([*names(), OPERATOR]), default=DEFAULT, show_default=True, help="The reading of each file.")
+@one_engine_option
 @click.option("--policy", type=click.Choice(list(POLICIES)), default="rfc9309", show_default=True, help="How a fetch's HTTP status is read.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 @click.option("--no-progress", is_flag=True, help="No progress bar on stderr.")

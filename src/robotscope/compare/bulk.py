@@ -9,11 +9,6 @@ from ..model import Verdict
 from ..urls import target
 from ..views import rule_text
 
-# The codes of `BulkRow.note`, what `check` says in a sentence: the URL is on another origin than the
-# robots.txt; the crawler's operator's profile changed the RFC 9309 answer; the operator's engine
-# (`read-otherwise:google`) answers otherwise.
-NOTES = ("other-origin", "profile", "read-otherwise")
-
 
 class BulkRow(NamedTuple):
     """The verdict for one URL of a bulk check, without the candidate list (the fast path)."""
@@ -25,7 +20,9 @@ class BulkRow(NamedTuple):
     line: int | None
     rule: str | None  # the deciding rule as written, e.g. `Disallow: /private/`
     engine: str = "rfc9309"  # the reading the verdict is from
-    note: str = ""  # what else to know, as codes joined by `;` (see `NOTES`)
+    # What `check` says in a sentence, as codes joined by `;`: `other-origin` (not the robots.txt's
+    # origin), `profile` (the operator's profile changed the RFC 9309 answer), `read-otherwise:ENGINE`.
+    note: str = ""
 
     def as_dict(self) -> dict[str, Any]:
         return self._asdict()

@@ -57,9 +57,6 @@ from .workers import MAX_ANALYSES, MAX_WAITING, TIME_BUDGET, PoolBusy, TooComple
 
 # The caps of `robotscope.analysis.LIMITS` (the page reads them from /api/info).
 MAX_BODY = LIMITS["max_body"]
-MAX_URLS = LIMITS["max_urls"]
-MAX_PATHS = LIMITS["max_paths"]
-MAX_FIELD = LIMITS["max_field"]
 # Per-request limits (create_app parameters). The size caps above bound a request, not its
 # cost: full verdicts and some lint checks grow with rules x URL length or rules squared, so
 # the work itself is bounded by time, and by memory and answer size in its worker process.
