@@ -45,18 +45,19 @@ class GroupIndex:
     asked about many crawlers finds each crawler's at once.
     """
 
-    __slots__ = ("_named",)
+    __slots__ = ("named",)
 
     def __init__(self, groups: tuple[Group, ...]) -> None:
         named: dict[str, list[Group]] = {}
         for group in groups:
             for agent in dict.fromkeys(group.agents):
                 named.setdefault(agent, []).append(group)
-        self._named = {agent: tuple(found) for agent, found in named.items()}
+        # Every token named (`*` too), in order of first mention, with the groups naming it.
+        self.named = {agent: tuple(found) for agent, found in named.items()}
 
     def select(self, token: str) -> tuple[Group, ...]:
         """The groups that apply to `token`: those naming it, else the `*` groups (in file order)."""
-        return self._named.get(token) or self._named.get("*", ())
+        return self.named.get(token) or self.named.get("*", ())
 
 
 def select_groups(groups: tuple[Group, ...], token: str) -> tuple[Group, ...]:

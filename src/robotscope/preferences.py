@@ -132,9 +132,14 @@ def _read(robots: Robots) -> tuple[dict[int, UsageRule], dict[int, SignalLine]]:
     return usage, {record.line: signal_line(record) for record in robots.records if record.key == SIGNAL}
 
 
+def preference_lines(robots: Robots) -> tuple[dict[int, UsageRule], dict[int, SignalLine]]:
+    """Every Content-Usage and Content-Signal line of the file, read once, by line number."""
+    return robots.reading(_read, _read)
+
+
 def states_preferences(robots: Robots) -> bool:
     """Whether the file has any Content-Usage or Content-Signal line (read once per file)."""
-    usage_lines, signal_lines = robots.reading(_read, _read)
+    usage_lines, signal_lines = preference_lines(robots)
     return bool(usage_lines or signal_lines)
 
 
@@ -159,7 +164,7 @@ def _chosen(robots: Robots, group_lines: tuple[int, ...]) -> tuple[list[UsageRul
     kept: dict[tuple[int, ...], tuple[list[UsageRule], list[SignalLine]]] = robots.reading(_chosen, lambda _: {})
     found = kept.get(group_lines)
     if found is None:
-        usage_lines, signal_lines = robots.reading(_read, _read)
+        usage_lines, signal_lines = preference_lines(robots)
         groups = robots.groups_at(group_lines)
         found = [usage_lines[r.line] for r in records_of(groups, USAGE)], [signal_lines[r.line] for r in records_of(groups, SIGNAL)]
         if len(kept) < _MAX_CHOSEN:

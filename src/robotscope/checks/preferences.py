@@ -14,7 +14,16 @@ from ..matcher import RuleSet
 from ..messages import message
 from ..model import Group, LineKind, Record, Severity
 from ..patterns import example_target, matches_every_target
-from ..preferences import CATEGORIES, SIGNAL, SIGNAL_USES, SIGNALS, USAGE, signal_line, usage_rule
+from ..preferences import (
+    CATEGORIES,
+    SIGNAL,
+    SIGNAL_USES,
+    SIGNALS,
+    USAGE,
+    SignalLine,
+    UsageRule,
+    preference_lines,
+)
 from ..robots import Robots
 from ..structured import parse_dictionary
 from . import Hit, check, split_url
@@ -25,16 +34,23 @@ _UPPER_KEY = re.compile(r"(?:^|,)\s*[A-Za-z*][A-Za-z0-9_.*-]*[A-Z]")
 
 
 def _records(robots: Robots, key: str) -> Iterator[tuple[Group | None, Record]]:
-    groups = {group.position: group for group in robots.groups}
     for record in robots.records:
         if record.key == key:
-            yield (None if record.group is None else groups.get(record.group)), record
+            yield (None if record.group is None else robots.groups[record.group]), record  # a group's position is its index
+
+
+def _usage(robots: Robots, record: Record) -> UsageRule:
+    return preference_lines(robots)[0][record.line]  # read once per file, for every check
+
+
+def _signal(robots: Robots, record: Record) -> SignalLine:
+    return preference_lines(robots)[1][record.line]
 
 
 @check("usageInvalid", Severity.WARNING)
 def usage_invalid(robots: Robots) -> Iterator[Hit]:
     for _, record in _records(robots, USAGE):
-        rule = usage_rule(record)
+        rule = _usage(robots, record)
         if rule.parsed:
             continue
         text = record.value[len(rule.path or "") :].strip()
@@ -51,7 +67,7 @@ def usage_invalid(robots: Robots) -> Iterator[Hit]:
 @check("usageUnknownValue", Severity.WARNING)
 def usage_unknown_value(robots: Robots) -> Iterator[Hit]:
     for _, record in _records(robots, USAGE):
-        rule = usage_rule(record)
+        rule = _usage(robots, record)
         members = parse_dictionary(record.value[len(rule.path or "") :].strip()) if rule.parsed else None
         for key, member in (members or {}).items():
             if key in CATEGORIES and key not in rule.preferences:
@@ -62,7 +78,7 @@ def usage_unknown_value(robots: Robots) -> Iterator[Hit]:
 @check("usageUnknownKey", Severity.INFO)
 def usage_unknown_key(robots: Robots) -> Iterator[Hit]:
     for _, record in _records(robots, USAGE):
-        rule = usage_rule(record)
+        rule = _usage(robots, record)
         for key in dict.fromkeys(rule.keys):
             if key and key not in CATEGORIES:
                 older = _OLDER_KEYS.get(key)
@@ -73,7 +89,7 @@ def usage_unknown_key(robots: Robots) -> Iterator[Hit]:
 @check("usageDuplicateKey", Severity.WARNING)
 def usage_duplicate_key(robots: Robots) -> Iterator[Hit]:
     for _, record in _records(robots, USAGE):
-        rule = usage_rule(record)
+        rule = _usage(robots, record)
         for key, count in Counter(rule.keys).items():
             if key and count > 1:
                 yield Hit(record.line, message("lint.usageDuplicateKey", key=key, count=count), message("fix.usageDuplicateKey", key=key))
@@ -82,7 +98,7 @@ def usage_duplicate_key(robots: Robots) -> Iterator[Hit]:
 @check("usageNoPath", Severity.INFO)
 def usage_no_path(robots: Robots) -> Iterator[Hit]:
     for _, record in _records(robots, USAGE):
-        if usage_rule(record).path is None:
+        if _usage(robots, record).path is None:
             yield Hit(record.line, message("lint.usageNoPath"), message("fix.usageNoPath", value=record.value))
 
 
@@ -90,7 +106,7 @@ def usage_no_path(robots: Robots) -> Iterator[Hit]:
 def usage_on_disallowed(robots: Robots) -> Iterator[Hit]:
     # attach-05, Section 3: paths that cannot be crawled have no usage preferences.
     for group, record in _records(robots, USAGE):
-        rule = usage_rule(record)
+        rule = _usage(robots, record)
         if group is None or rule.normalised is None:
             continue
         target = example_target(rule.normalised)
@@ -101,7 +117,7 @@ def usage_on_disallowed(robots: Robots) -> Iterator[Hit]:
 @check("signalInvalid", Severity.WARNING)
 def signal_invalid(robots: Robots) -> Iterator[Hit]:
     for _, record in _records(robots, SIGNAL):
-        line = signal_line(record)
+        line = _signal(robots, record)
         if not line.parsed:
             yield Hit(record.line, message("lint.signalInvalid.syntax", value=record.value), message("fix.signalInvalid"))
         for key in line.unknown:
@@ -128,7 +144,7 @@ def signal_contradicts(robots: Robots) -> Iterator[Hit]:
         blocker = next((r for r in group.rules if not r.allow and matches_every_target(r.normalised)), None)
         if blocker is None or any(r.allow and r.normalised for r in group.rules):
             continue
-        yes = [key for key, value in signal_line(record).uses.items() if value == "yes"]
+        yes = [key for key, value in _signal(robots, record).uses.items() if value == "yes"]
         if yes:
             yield Hit(
                 record.line, message("lint.signalContradicts", uses=yes, line=blocker.line), message("fix.signalContradicts"),
