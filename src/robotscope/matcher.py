@@ -101,11 +101,15 @@ def outcome(rule: Rule | None, target: str, grouped: bool) -> tuple[bool, Reason
     applied at all when `grouped` is false); otherwise the rule decides.
     `Robots.can_fetch` inlines the same reading on its fast path.
     """
-    if is_robots_txt(target):
-        return True, Reason.ROBOTS_TXT
+    if target.startswith(_ROBOTS_TXT) and is_robots_txt(target):
+        return True, _BY_ROBOTS_TXT
     if rule is None:
-        return True, Reason.NO_MATCH if grouped else Reason.NO_GROUP
-    return rule.allow, Reason.RULE
+        return True, _NO_MATCH if grouped else _NO_GROUP
+    return rule.allow, _BY_RULE
+
+
+# An Enum member looked up on its class costs more than the rest of `outcome`.
+_BY_RULE, _BY_ROBOTS_TXT, _NO_MATCH, _NO_GROUP = Reason.RULE, Reason.ROBOTS_TXT, Reason.NO_MATCH, Reason.NO_GROUP
 
 
 # Rule shapes, cheapest test first; the two-piece globs (`/*.pdf$`, `/*?`)
@@ -479,9 +483,13 @@ class RuleSet:
             # An entry keeps its compiled pattern; a plain one (no `*` or `$`) needs no literal.
             needs = [[] if entry[3] is None else _needed(entry[3]) for entry in self._anywhere]
             self._filter = self._anywhere_filter({_required(needed) for needed in needs}, small)
-        # The bucket of every key no rule starts with (one shared, when there are no key-less rules).
-        self._no_keyed = _keyed([], self._anywhere) if self._anywhere else _NO_RULES
-        self._one = _keyed([_entry(rule) for rule in keyed], self._anywhere) if small else None
+        if small:
+            self._one: _Keyed | None = _keyed([_entry(rule) for rule in keyed], self._anywhere)
+            self._no_keyed = _NO_RULES  # unused: the one bucket answers every key
+        else:
+            self._one = None
+            # The bucket of every key no rule starts with (one shared, when there are no key-less rules).
+            self._no_keyed = _keyed([], self._anywhere) if self._anywhere else _NO_RULES
 
     def with_token(self, token: str) -> RuleSet:
         """The same rules for another crawler that selects the same groups: the index is shared, not rebuilt."""
@@ -558,25 +566,25 @@ class RuleSet:
         keyed = self._one
         if keyed is None:
             keyed = self._buckets.get(target[:2]) or self._bucket(target[:2])
-        found: list[Rule] = list(self._everything)
+        found: list[Rule] = [*self._everything] if self._everything else []
         if target.startswith(keyed[0]):
-            size = len(target)
-            for length in keyed[1]:
-                if length <= size:
-                    found.extend(keyed[2].get(target[:length], ()))
-            # `startswith` first, inline (most entries of a bucket fail it), and a plain prefix needs no more.
-            found += [
-                entry[4] for entry in keyed[3]
-                if target.startswith(entry[0]) and (entry[1] == _PREFIX or _matches_from_start(entry, target))
-            ]
-        anywhere = self._anywhere
+            lengths = keyed[1]
+            if lengths:
+                size, prefixes = len(target), keyed[2]
+                for length in lengths:
+                    if length <= size:
+                        found.extend(prefixes.get(target[:length], ()))
+            # Inline first: the literal start, then the last piece (every shape's match needs it in the
+            # target), each ruling out most entries in C; a plain prefix needs no more.
+            for entry in keyed[3]:
+                if target.startswith(entry[0]) and entry[2] in target and (entry[1] == _PREFIX or _matches_from_start(entry, target)):
+                    found.append(entry[4])
         if self._literals is not None:
             found += [entry[4] for entry in self._literals.entries(target) if _entry_matches(entry, target)]
-        elif anywhere and (self._filter is None or self._filter(target)):
-            found += [
-                entry[4] for entry in anywhere
-                if target.startswith(entry[0]) and (entry[1] == _PREFIX or _matches_from_start(entry, target))
-            ]
+        elif self._anywhere and (self._filter is None or self._filter(target)):
+            for entry in self._anywhere:
+                if target.startswith(entry[0]) and entry[2] in target and (entry[1] == _PREFIX or _matches_from_start(entry, target)):
+                    found.append(entry[4])
         if len(found) > 1:
             found.sort(key=priority)
         return tuple(found)
@@ -653,7 +661,7 @@ class RuleSet:
         target = url_target(url) if plain is None else plain[1]
         candidates = self.candidates(target) if self.has_rules else ()
         allowed, reason = outcome(candidates[0] if candidates else None, target, bool(self.groups))
-        winner = candidates[0] if reason is Reason.RULE else None
+        winner = candidates[0] if reason is _BY_RULE else None
         line = None if winner is None else winner.line
         # tuple.__new__: NamedTuple's generated __new__ costs twice as much, on every verdict.
         return _new_tuple(Verdict, (allowed, winner, line, reason, self.token, self.group_lines, candidates, url, target, None))
