@@ -28,7 +28,6 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from itertools import chain, groupby, repeat
 from operator import add, itemgetter, mul
-from typing import Any
 
 from .model import Group, Reason, Rule, Verdict
 from .patterns import Pattern, compile_pattern, matches, matches_every_target
@@ -115,9 +114,17 @@ _BY_RULE, _BY_ROBOTS_TXT, _NO_MATCH, _NO_GROUP = Reason.RULE, Reason.ROBOTS_TXT,
 # Rule shapes, cheapest test first; the two-piece globs (`/*.pdf$`, `/*?`)
 # are common enough to test inline rather than through `matches`.
 _PREFIX, _EXACT, _STAR, _STAR_END, _GLOB = range(5)
-# (literal start, shape, last piece (a glob: its longest later piece), pattern (None when plain), rule)
-_Entry = tuple[str, int, str, "Pattern | None", Rule]
 _MAX_BUCKETS = 512
+
+
+# A rule ready for matching, read by unpacking, as `start, shape, last, pattern,
+# rule` (or by the getters below): the literal every target it matches starts
+# with; its shape; its last piece (a glob: its longest later piece), which every
+# match has in the target; its compiled pattern (None when plain); the rule. A plain
+# tuple: a NamedTuple costs four times as much to build, once per rule of every set.
+_Entry = tuple[str, int, str, "Pattern | None", Rule]
+_ENTRY_START: Callable[[_Entry], str] = itemgetter(0)
+_ENTRY_RULE: Callable[[_Entry], Rule] = itemgetter(4)
 
 
 def _entry(rule: Rule) -> _Entry:
@@ -211,20 +218,27 @@ _REGEX_FILTER_FROM = 6
 _INDEX_FROM = 24
 
 
-# A bucket, as a plain list (indexing is cheaper than named attributes on this path):
-# every keyed rule's literal start (one `startswith` rules them all out); for large
-# buckets the lengths of the indexed plain prefixes, longest first, and the rules of
-# each prefix, best first; the keyed rules not indexed, in priority order; and those merged
-# with the key-less rules, in priority order (None until a target needs them).
-_Keyed = list[Any]
+class _Bucket:
+    """The rules a target starting with one two-character key can meet, for `winner` and `candidates`."""
+
+    __slots__ = ("lengths", "merged", "others", "prefixes", "starts")
+
+    def __init__(
+        self, starts: tuple[str, ...], prefixes: dict[str, list[Rule]], others: list[_Entry], merged: list[_Entry] | None
+    ) -> None:
+        self.starts = starts  # every keyed rule's literal start: one `startswith` rules them all out
+        self.prefixes = prefixes  # a large bucket's plain prefixes, each with its rules best first
+        self.lengths = tuple(sorted({len(p) for p in prefixes}, reverse=True)) if prefixes else ()  # longest first
+        self.others = others  # the keyed rules not indexed, in priority order
+        self.merged = merged  # those and the key-less rules, in priority order (None until a target needs them)
 
 
 def _by_priority(entry: _Entry) -> tuple[int, bool, int]:
-    return priority(entry[4])
+    return priority(_ENTRY_RULE(entry))
 
 
-def _keyed(entries: list[_Entry], anywhere: list[_Entry]) -> _Keyed:
-    starts = tuple(e[0] for e in entries)
+def _make_bucket(entries: list[_Entry], anywhere: list[_Entry]) -> _Bucket:
+    starts = tuple(map(_ENTRY_START, entries))
     prefixes: dict[str, list[Rule]] = {}
     others = entries
     if len(entries) >= _INDEX_FROM:
@@ -237,16 +251,25 @@ def _keyed(entries: list[_Entry], anywhere: list[_Entry]) -> _Keyed:
                 prefixes.setdefault(first, []).append(rule)  # entries come best first
             else:
                 others.append(entry)
-    merged = None if anywhere and others else others or anywhere
-    return [starts, tuple(sorted({len(p) for p in prefixes}, reverse=True)), prefixes, others, merged]
+    return _Bucket(starts, prefixes, others, None if anywhere and others else others or anywhere)
 
 
-_NO_RULES: _Keyed = _keyed([], [])
+_NO_RULES = _make_bucket([], [])
 
 
 def _entry_matches(entry: _Entry, target: str) -> bool:
     """Whether one entry's rule matches `target` (the explain path; `RuleSet.winner` inlines the same tests)."""
-    return target.startswith(entry[0]) and _matches_from_start(entry, target)
+    return target.startswith(_ENTRY_START(entry)) and _matches_from_start(entry, target)
+
+
+def _add_matching(entries: list[_Entry], target: str, found: list[Rule]) -> None:
+    """Append the rule of each of `entries` that matches `target` to `found` (the explain path's scan)."""
+    for entry in entries:
+        start, shape, last, _, rule = entry
+        # Inline first: the literal start, then the last piece (every shape's match has it in the
+        # target), each ruling out most entries in C; a plain prefix needs no more.
+        if target.startswith(start) and last in target and (shape == _PREFIX or _matches_from_start(entry, target)):
+            found.append(rule)
 
 
 def _matches_from_start(entry: _Entry, target: str) -> bool:
@@ -451,7 +474,7 @@ class RuleSet:
         rules = [r for g in groups for r in g.rules if r.normalised]
         self.has_rules = bool(rules)
         self._rules: tuple[Rule, ...] | None = None  # all of them best first, sorted on demand
-        self._buckets: dict[str, _Keyed] = {}
+        self._buckets: dict[str, _Bucket] = {}
         small = len(rules) <= _SMALL
         if small:
             ordered = best_first(rules)
@@ -481,15 +504,15 @@ class RuleSet:
         if self._literals is None:
             self._anywhere = [_entry(rule) for rule in rest]
             # An entry keeps its compiled pattern; a plain one (no `*` or `$`) needs no literal.
-            needs = [[] if entry[3] is None else _needed(entry[3]) for entry in self._anywhere]
+            needs = [[] if pattern is None else _needed(pattern) for _, _, _, pattern, _ in self._anywhere]
             self._filter = self._anywhere_filter({_required(needed) for needed in needs}, small)
         if small:
-            self._one: _Keyed | None = _keyed([_entry(rule) for rule in keyed], self._anywhere)
+            self._one: _Bucket | None = _make_bucket([_entry(rule) for rule in keyed], self._anywhere)
             self._no_keyed = _NO_RULES  # unused: the one bucket answers every key
         else:
             self._one = None
             # The bucket of every key no rule starts with (one shared, when there are no key-less rules).
-            self._no_keyed = _keyed([], self._anywhere) if self._anywhere else _NO_RULES
+            self._no_keyed = _make_bucket([], self._anywhere) if self._anywhere else _NO_RULES
 
     def with_token(self, token: str) -> RuleSet:
         """The same rules for another crawler that selects the same groups: the index is shared, not rebuilt."""
@@ -540,14 +563,14 @@ class RuleSet:
         grouped = self._grouped
         return grouped[bisect_left(grouped, key, key=_NORMALISED) : bisect_left(grouped, after, key=_NORMALISED)]
 
-    def _bucket(self, key: str) -> _Keyed:
+    def _bucket(self, key: str) -> _Bucket:
         """The keyed rules that can match a target starting with `key`, in priority order."""
         rules = [*self._range(key), *self._rekeyed.get(key, ())] if len(key) == 2 and "$" not in key and "*" not in key else []
-        keyed = _keyed([_entry(rule) for rule in best_first(sorted(rules, key=_LINE))], self._anywhere) if rules else self._no_keyed
+        bucket = _make_bucket([_entry(rule) for rule in best_first(sorted(rules, key=_LINE))], self._anywhere) if rules else self._no_keyed
         if len(self._buckets) >= _MAX_BUCKETS:
             self._buckets.clear()
-        self._buckets[key] = keyed
-        return keyed
+        self._buckets[key] = bucket
+        return bucket
 
     @property
     def rules(self) -> tuple[Rule, ...]:
@@ -563,59 +586,52 @@ class RuleSet:
         The explain path: the same buckets, index and filter as `winner`, so
         only the rules that can match `target` are tried, but every one of them.
         """
-        keyed = self._one
-        if keyed is None:
-            keyed = self._buckets.get(target[:2]) or self._bucket(target[:2])
+        bucket = self._one
+        if bucket is None:
+            bucket = self._buckets.get(target[:2]) or self._bucket(target[:2])
         found: list[Rule] = [*self._everything] if self._everything else []
-        if target.startswith(keyed[0]):
-            lengths = keyed[1]
-            if lengths:
-                size, prefixes = len(target), keyed[2]
-                for length in lengths:
+        if target.startswith(bucket.starts):
+            if bucket.lengths:
+                size, prefixes = len(target), bucket.prefixes
+                for length in bucket.lengths:
                     if length <= size:
                         found.extend(prefixes.get(target[:length], ()))
-            # Inline first: the literal start, then the last piece (every shape's match needs it in the
-            # target), each ruling out most entries in C; a plain prefix needs no more.
-            for entry in keyed[3]:
-                if target.startswith(entry[0]) and entry[2] in target and (entry[1] == _PREFIX or _matches_from_start(entry, target)):
-                    found.append(entry[4])
+            _add_matching(bucket.others, target, found)
         if self._literals is not None:
-            found += [entry[4] for entry in self._literals.entries(target) if _entry_matches(entry, target)]
+            found += [_ENTRY_RULE(entry) for entry in self._literals.entries(target) if _entry_matches(entry, target)]
         elif self._anywhere and (self._filter is None or self._filter(target)):
-            for entry in self._anywhere:
-                if target.startswith(entry[0]) and entry[2] in target and (entry[1] == _PREFIX or _matches_from_start(entry, target)):
-                    found.append(entry[4])
+            _add_matching(self._anywhere, target, found)
         if len(found) > 1:
             found.sort(key=priority)
         return tuple(found)
 
     def winner(self, target: str) -> Rule | None:
         """The deciding rule alone (the best matching rule), on the fast path."""
-        keyed = self._one
-        if keyed is None:
-            keyed = self._buckets.get(target[:2])
-            if keyed is None:
-                keyed = self._bucket(target[:2])
-        keyed_possible = target.startswith(keyed[0])  # (see _Keyed for the five fields)
-        entries: list[_Entry]
+        bucket = self._one
+        if bucket is None:
+            bucket = self._buckets.get(target[:2])
+            if bucket is None:
+                bucket = self._bucket(target[:2])
+        keyed_possible = target.startswith(bucket.starts)
+        entries: list[_Entry] | None
         best: Rule | None = None
         literals = self._literals
         # Key-less rules (led by `*` or `/*`) can match any target, unless the filter says none can.
         if literals is None and self._anywhere and (self._filter is None or self._filter(target)):
-            entries = keyed[4]
+            entries = bucket.merged
             if entries is None:
-                entries = keyed[4] = list(heapq.merge(keyed[3], self._anywhere, key=_by_priority))
+                entries = bucket.merged = list(heapq.merge(bucket.others, self._anywhere, key=_by_priority))
         elif keyed_possible:
-            entries = keyed[3]
+            entries = bucket.others
         elif literals is None:
             return self._fallback
         else:
             entries = []
-        if keyed_possible and keyed[1]:
+        if keyed_possible and bucket.lengths:
             size = len(target)
-            for length in keyed[1]:
+            for length in bucket.lengths:
                 if length <= size:
-                    indexed = keyed[2].get(target[:length])
+                    indexed = bucket.prefixes.get(target[:length])
                     if indexed is not None:
                         best = indexed[0]
                         break
@@ -639,7 +655,7 @@ class RuleSet:
         else:
             rule = None  # no entry matched
         if literals is not None:  # many key-less rules: the first of those the target can meet that matches
-            found = next((entry[4] for entry in literals.entries(target) if _entry_matches(entry, target)), None)
+            found = next((_ENTRY_RULE(entry) for entry in literals.entries(target) if _entry_matches(entry, target)), None)
             if found is not None and (rule is None or priority(found) < priority(rule)):
                 rule = found
         # The best of three: the first matching entry, the indexed prefix, the fallback.
