@@ -85,7 +85,7 @@ def test_text_and_overflow_text_are_the_decoded_lf_normalised_input() -> None:
 def test_a_mutable_buffer_changed_after_parsing_changes_nothing() -> None:
     # Robots keeps its input rather than a decoded copy, so it must own that input.
     buffer = bytearray(b"User-agent: *\nDisallow: /a\n")
-    robots = parse(buffer)  # type: ignore[arg-type]  # bytes-like input is accepted too
+    robots = parse(buffer)  # bytes-like input is accepted too (and copied)
     buffer[:] = b"User-agent: *\nAllow: /zzzz\n"
     assert robots.text == "User-agent: *\nDisallow: /a\n"
     assert [line.value for line in robots.lines] == ["*", "/a"]

@@ -436,6 +436,25 @@ class _Union:
 _SMALL = 16
 
 
+# What crawlers that select the same groups share: everything a rule set holds but its token.
+_SHARED = (
+    "_anywhere",
+    "_buckets",
+    "_everything",
+    "_fallback",
+    "_filter",
+    "_grouped",
+    "_literals",
+    "_no_keyed",
+    "_one",
+    "_rekeyed",
+    "_rules",
+    "group_lines",
+    "groups",
+    "has_rules",
+)
+
+
 class RuleSet:
     """The rules that apply to one crawler (its groups merged), indexed for matching.
 
@@ -448,26 +467,15 @@ class RuleSet:
     them, best first) is sorted on demand too.
     """
 
-    __slots__ = (
-        "_anywhere",
-        "_buckets",
-        "_everything",
-        "_fallback",
-        "_filter",
-        "_grouped",
-        "_literals",
-        "_no_keyed",
-        "_one",
-        "_rekeyed",
-        "_rules",
-        "group_lines",
-        "groups",
-        "has_rules",
-        "token",
-    )
+    __slots__ = ("token", *_SHARED)
 
-    def __init__(self, token: str, groups: tuple[Group, ...]) -> None:
+    def __init__(self, token: str, groups: tuple[Group, ...], shared: RuleSet | None = None) -> None:
+        """The rules of `groups` for the crawler `token`; with `shared` (a set of the same groups), its index."""
         self.token = token
+        if shared is not None:
+            for name in _SHARED:
+                setattr(self, name, getattr(shared, name))
+            return
         self.groups = groups
         self.group_lines = tuple(sorted(n for g in groups for n in g.agent_lines))
         # RFC 9309, Section 2.2.2: an empty pattern matches nothing.
@@ -516,11 +524,7 @@ class RuleSet:
 
     def with_token(self, token: str) -> RuleSet:
         """The same rules for another crawler that selects the same groups: the index is shared, not rebuilt."""
-        twin = RuleSet.__new__(RuleSet)
-        for name in RuleSet.__slots__:
-            setattr(twin, name, getattr(self, name))
-        twin.token = token
-        return twin
+        return RuleSet(token, self.groups, self)
 
     @staticmethod
     def _anywhere_filter(literals: set[str | None], small: bool) -> Callable[[str], object] | None:

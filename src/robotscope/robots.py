@@ -59,7 +59,9 @@ class Robots:
         "size",
     )
 
-    def __init__(self, data: str | bytes = "", limit: int = MAX_BYTES, cut_from: tuple[int, int] | None = None) -> None:
+    def __init__(
+        self, data: str | bytes | bytearray | memoryview = "", limit: int = MAX_BYTES, cut_from: tuple[int, int] | None = None
+    ) -> None:
         if not isinstance(data, str | bytes):
             data = bytes(data)  # a bytearray or memoryview could change after parsing
         self._source = data
@@ -289,7 +291,7 @@ class Robots:
         }
 
 
-def parse(text: str | bytes) -> Robots:
+def parse(text: str | bytes | bytearray | memoryview) -> Robots:
     """Parse robots.txt content; never raises, whatever the bytes.
 
     Bytes are decoded as UTF-8 (invalid bytes replaced), a leading BOM is

@@ -33,7 +33,7 @@ def _fix_escape(match: re.Match[str]) -> str:
 def _octets(char: str) -> bytes:
     # A lone surrogate U+DC80..U+DCFF is a byte that was not UTF-8 (kept by the
     # parser's "surrogateescape" decoding): it stands for that octet itself.
-    if "\udc80" <= char <= "\udcff":
+    if 0xDC80 <= ord(char) <= 0xDCFF:
         return bytes((ord(char) - 0xDC00,))
     return char.encode("utf-8", "surrogatepass")
 
