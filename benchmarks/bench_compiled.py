@@ -1,0 +1,130 @@
+#!/usr/bin/env python
+"""What a compiled build of the unchanged core would buy: robotscope pure, robotscope compiled with mypyc, Protego.
+
+    python benchmarks/bench_compiled.py            # about 4 minutes on 2 cores (the build takes 20 s)
+    python benchmarks/bench_compiled.py --reps 2 --step 4
+    python benchmarks/bench_compiled.py --build DIR  # only build, into DIR (what tests/test_compiled.py runs)
+
+The compiled build is the wheel pyproject.toml's mypyc hook makes (the
+modules it lists, compiled from the unchanged source; the dev extra has
+hatchling and hatch-mypyc, and a C compiler is needed), unpacked into a
+temporary directory: the checkout is not touched. Each repetition runs the crawler workload of
+bench.py (parse every file, then 20 URLs x 2 agents per file: first pass and
+steady state, and robotscope's full verdict) once for each of the three, each
+in a fresh process, in turn, so a slow spell of the machine slows all alike;
+each figure is the best of the repetitions, as a ratio against Protego.
+"""
+
+from __future__ import annotations
+
+import argparse
+import glob
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import zipfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+RUNS = (("robotscope", "robotscope"), ("robotscope, mypyc", "robotscope"), ("Protego", "protego"))
+FIGURES = (
+    ("parse", "parse", "Parse"),
+    ("first", "first", "`can_fetch`, first pass"),
+    ("steady", "steady", "`can_fetch`, steady state"),
+    ("verdict_first", "first", "`verdict()`, first pass, vs Protego's `can_fetch`"),
+    ("verdict_steady", "steady", "`verdict()`, steady state, vs Protego's `can_fetch`"),
+)
+
+
+def build(into: str) -> list[str]:
+    """Build the compiled wheel and unpack it into `into` (a directory to put first on PYTHONPATH); its compiled modules."""
+    env = {**os.environ, "HATCH_BUILD_HOOK_ENABLE_MYPYC": "1"}
+    with tempfile.TemporaryDirectory() as source, tempfile.TemporaryDirectory() as wheels:
+        # From a copy: the hook compiles next to the sources, and a compiled module left in
+        # the checkout would shadow its .py (edits would silently stop taking effect).
+        shutil.copytree(os.path.join(ROOT, "src"), os.path.join(source, "src"), ignore=shutil.ignore_patterns("__pycache__", "*.so"))
+        for name in ("pyproject.toml", "README.md"):
+            shutil.copy(os.path.join(ROOT, name), source)
+        command = [sys.executable, "-m", "pip", "wheel", source, "--no-deps", "--no-build-isolation", "-q", "-w", wheels]
+        done = subprocess.run(command, check=False, env=env, capture_output=True, text=True, timeout=900)
+        if done.returncode != 0:
+            sys.exit("the compiled build failed:\n" + (done.stdout + done.stderr)[-3000:])
+        (wheel,) = glob.glob(os.path.join(wheels, "*.whl"))
+        with zipfile.ZipFile(wheel) as unpacked:
+            unpacked.extractall(into)
+    return sorted(os.path.basename(path).split(".")[0] for path in glob.glob(os.path.join(into, "robotscope", "*.so")))
+
+
+def child(key: str, step: int) -> dict[str, float]:
+    """One repetition of the workload for one library, in this process."""
+    sys.path.insert(0, HERE)
+    import bench
+
+    corpus = bench.load_corpus(step)
+    lib = bench.make_lib(key)
+    if not lib.available:
+        sys.exit(lib.error)
+    idx, inputs, _ = bench.usable_inputs(lib, corpus)
+    urls = [bench.make_urls(corpus[i][0], corpus[i][1], bench.WORKLOAD_URLS) for i in idx]
+    out = bench.workload_pass(lib, inputs, urls)
+    if key == "robotscope":
+        import robotscope.matcher
+
+        out["compiled"] = float(not robotscope.matcher.__file__.endswith(".py"))
+    return out
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--reps", type=int, default=3)
+    ap.add_argument("--step", type=int, default=1, help="every Nth corpus file")
+    ap.add_argument("--build", metavar="DIR", help="only build the compiled wheel, unpacked into DIR")
+    ap.add_argument("--child", nargs=2, help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.child:
+        print(json.dumps(child(args.child[0], int(args.child[1]))))
+        return 0
+    if args.build:
+        print(" ".join(build(args.build)))
+        return 0
+    with tempfile.TemporaryDirectory() as built:
+        print("... building the compiled wheel", file=sys.stderr, flush=True)
+        compiled = build(built)
+        best: dict[str, dict[str, float]] = {title: {} for title, _ in RUNS}
+        for rep in range(args.reps):
+            for title, key in RUNS:
+                print(f"... repetition {rep + 1}: {title}", file=sys.stderr, flush=True)
+                env = dict(os.environ)
+                if "mypyc" in title:
+                    env["PYTHONPATH"] = os.pathsep.join(filter(None, [built, env.get("PYTHONPATH")]))
+                done = subprocess.run(
+                    [sys.executable, os.path.abspath(__file__), "--child", key, str(args.step)],
+                    check=False, env=env, capture_output=True, text=True, timeout=900,
+                )
+                if done.returncode != 0:
+                    sys.exit(f"{title} failed:\n{done.stderr[-3000:]}")
+                found: dict[str, float] = json.loads(done.stdout)
+                if key == "robotscope" and found.pop("compiled") != ("mypyc" in title):
+                    sys.exit(f"{title}: the wrong build was imported")
+                for name, seconds in found.items():
+                    best[title][name] = min(best[title].get(name, seconds), seconds)
+    base = best["Protego"]
+    titles = " | ".join(title for title, _ in RUNS)
+    print(f"| Crawler workload, best of {args.reps} (×N = vs Protego) | {titles} |")
+    print("|---|" + "---|" * len(RUNS))
+    for name, against, label in FIGURES:
+        cells = []
+        for title, _ in RUNS:
+            seconds = best[title].get(name)
+            cells.append("" if seconds is None else f"{seconds * 1000:,.1f} ms (×{base[against] / seconds:.2f})")
+        print(f"| {label} | " + " | ".join(cells) + " |")
+    corpus = "every corpus file" if args.step == 1 else f"every {args.step}th corpus file"
+    print(f"\n- {corpus}; compiled with mypyc, from the unchanged source: {', '.join(compiled)}.")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
