@@ -100,7 +100,7 @@ def outcome(rule: Rule | None, target: str, grouped: bool) -> tuple[bool, Reason
     applied at all when `grouped` is false); otherwise the rule decides.
     `Robots.can_fetch` inlines the same reading on its fast path.
     """
-    if target.startswith(_ROBOTS_TXT) and is_robots_txt(target):
+    if target.startswith(_ROBOTS_TXT) and is_robots_txt(target):  # the call only for targets that may be it
         return True, _BY_ROBOTS_TXT
     if rule is None:
         return True, _NO_MATCH if grouped else _NO_GROUP
