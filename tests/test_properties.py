@@ -19,7 +19,7 @@ from robotscope.matcher import GroupIndex, priority, select_groups
 from robotscope.patterns import compile_pattern, example_target, matches
 from robotscope.render import quote_lines, render_findings, sarif, summary
 from robotscope.rulebook import Rulebook
-from robotscope.urls import normalise, target
+from robotscope.urls import _normalised, normalise, target
 
 # Characters that make matching interesting: wildcards, anchors, escapes, non-ASCII.
 PATH_CHARS = st.sampled_from(list("/ab*$%2F4~-.?=é ツ") + ["%41", "%2f", "%7E", "%e3%83%84"])
@@ -135,6 +135,25 @@ def test_matcher_equals_a_naive_reference(pattern: str, target: str) -> None:
     compiled = compile_pattern(pattern)
     expected = reference_match(pattern, target)
     assert matches(compiled, target) is expected
+
+
+_HEX_DIGITS = "0123456789abcdefABCDEF"
+_ESCAPES = [f"%{a}{b}" for a in _HEX_DIGITS for b in _HEX_DIGITS]
+
+
+def test_normalise_fast_paths_agree_on_every_escape() -> None:
+    # Every two-digit escape, every cut-short one, alone and between other characters.
+    for piece in [*_ESCAPES, *(f"%{a}" for a in _HEX_DIGITS), "%", "%g0"]:
+        for text in (piece, f"/a{piece}b", f"{piece}{piece}"):
+            assert normalise(text) == _normalised(text), text
+
+
+@given(st.lists(st.sampled_from(_ESCAPES) | st.sampled_from(["%", "/", "a", "Z", "_", " ", "\u00e9", "*", "$"]), max_size=8).map("".join)
+       | st.text(max_size=20))
+@settings(max_examples=500)
+def test_normalise_fast_paths_change_nothing(text: str) -> None:
+    # The fast paths return the text as it is only where the full normalisation would too.
+    assert normalise(text) == _normalised(text)
 
 
 @given(st.text(max_size=30))
