@@ -1015,9 +1015,9 @@ def main(argv: list[str] | None = None) -> int:
         for name, key, how in big_runs:
             found = run_child(["big", key, how], 120)
             kept = results["big"].get(name)
-            if kept is None or "error" in kept:
+            if kept is None or "first_check_seconds" not in kept:  # none yet, or an error or a timeout
                 results["big"][name] = found
-            elif "error" not in found:
+            elif "first_check_seconds" in found:
                 for field in ("first_check_seconds", "seconds_per_check"):
                     kept[field] = min(kept[field], found[field])
     for lib in libs:

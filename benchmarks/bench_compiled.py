@@ -3,7 +3,8 @@
 
     python benchmarks/bench_compiled.py            # about 4 minutes on 2 cores (the build takes 20 s)
     python benchmarks/bench_compiled.py --reps 2 --step 4
-    python benchmarks/bench_compiled.py --build DIR  # only build, into DIR (what tests/test_compiled.py runs)
+    python benchmarks/bench_compiled.py --build DIR  # only build, unpacked into DIR (what tests/test_compiled.py runs)
+    python benchmarks/bench_compiled.py --wheel DIR  # only build the wheel, into DIR (to install it)
 
 The compiled build is the wheel pyproject.toml's mypyc hook makes (the
 modules it lists, compiled from the unchanged source; the dev extra has
@@ -26,6 +27,7 @@ import subprocess
 import sys
 import tempfile
 import zipfile
+from typing import Any
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -39,22 +41,40 @@ FIGURES = (
 )
 
 
-def build(into: str) -> list[str]:
-    """Build the compiled wheel and unpack it into `into` (a directory to put first on PYTHONPATH); its compiled modules."""
+BUILD_SECONDS = 600  # the build takes about 20 s here
+RUN_SECONDS = 900  # one library's repetition of the workload: under a minute here
+
+
+def _run(command: list[str], what: str, seconds: int, **options: Any) -> subprocess.CompletedProcess[str]:
+    """Run `command`; leave with one line (and the command's last output) if it fails or takes too long."""
+    try:
+        done = subprocess.run(command, check=False, capture_output=True, text=True, timeout=seconds, **options)
+    except subprocess.TimeoutExpired:
+        sys.exit(f"{what} took over {seconds} s")
+    if done.returncode != 0:
+        sys.exit(f"{what} failed:\n" + (done.stdout + done.stderr)[-3000:])
+    return done
+
+
+def build_wheel(into: str) -> str:
+    """Build the compiled wheel into the folder `into`, from a copy of the checkout; the wheel's path."""
     env = {**os.environ, "HATCH_BUILD_HOOK_ENABLE_MYPYC": "1"}
-    with tempfile.TemporaryDirectory() as source, tempfile.TemporaryDirectory() as wheels:
+    with tempfile.TemporaryDirectory() as source:
         # From a copy: the hook compiles next to the sources, and a compiled module left in
         # the checkout would shadow its .py (edits would silently stop taking effect).
         shutil.copytree(os.path.join(ROOT, "src"), os.path.join(source, "src"), ignore=shutil.ignore_patterns("__pycache__", "*.so"))
         for name in ("pyproject.toml", "README.md"):
             shutil.copy(os.path.join(ROOT, name), source)
-        command = [sys.executable, "-m", "pip", "wheel", source, "--no-deps", "--no-build-isolation", "-q", "-w", wheels]
-        done = subprocess.run(command, check=False, env=env, capture_output=True, text=True, timeout=900)
-        if done.returncode != 0:
-            sys.exit("the compiled build failed:\n" + (done.stdout + done.stderr)[-3000:])
-        (wheel,) = glob.glob(os.path.join(wheels, "*.whl"))
-        with zipfile.ZipFile(wheel) as unpacked:
-            unpacked.extractall(into)
+        command = [sys.executable, "-m", "pip", "wheel", source, "--no-deps", "--no-build-isolation", "-q", "-w", into]
+        _run(command, "the compiled build", BUILD_SECONDS, env=env)
+    (wheel,) = glob.glob(os.path.join(into, "robotscope-*.whl"))
+    return wheel
+
+
+def build(into: str) -> list[str]:
+    """Build the compiled wheel and unpack it into `into` (a folder to put first on PYTHONPATH); its compiled modules."""
+    with tempfile.TemporaryDirectory() as wheels, zipfile.ZipFile(build_wheel(wheels)) as unpacked:
+        unpacked.extractall(into)
     return sorted(os.path.basename(path).split(".")[0] for path in glob.glob(os.path.join(into, "robotscope", "*.so")))
 
 
@@ -82,6 +102,7 @@ def main() -> int:
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--step", type=int, default=1, help="every Nth corpus file")
     ap.add_argument("--build", metavar="DIR", help="only build the compiled wheel, unpacked into DIR")
+    ap.add_argument("--wheel", metavar="DIR", help="only build the compiled wheel, into DIR")
     ap.add_argument("--child", nargs=2, help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.child:
@@ -89,6 +110,10 @@ def main() -> int:
         return 0
     if args.build:
         print(" ".join(build(args.build)))
+        return 0
+    if args.wheel:
+        os.makedirs(args.wheel, exist_ok=True)
+        print(build_wheel(args.wheel))
         return 0
     with tempfile.TemporaryDirectory() as built:
         print("... building the compiled wheel", file=sys.stderr, flush=True)
@@ -100,12 +125,8 @@ def main() -> int:
                 env = dict(os.environ)
                 if "mypyc" in title:
                     env["PYTHONPATH"] = os.pathsep.join(filter(None, [built, env.get("PYTHONPATH")]))
-                done = subprocess.run(
-                    [sys.executable, os.path.abspath(__file__), "--child", key, str(args.step)],
-                    check=False, env=env, capture_output=True, text=True, timeout=900,
-                )
-                if done.returncode != 0:
-                    sys.exit(f"{title} failed:\n{done.stderr[-3000:]}")
+                command = [sys.executable, os.path.abspath(__file__), "--child", key, str(args.step)]
+                done = _run(command, title, RUN_SECONDS, env=env)
                 found: dict[str, float] = json.loads(done.stdout)
                 if key == "robotscope" and found.pop("compiled") != ("mypyc" in title):
                     sys.exit(f"{title}: the wrong build was imported")

@@ -219,7 +219,7 @@ _INDEX_FROM = 24
 
 
 class _Bucket:
-    """The rules a target starting with one two-character key can meet, for `winner` and `candidates`."""
+    """The rules a target starting with one two-character key can meet (a small set's one bucket: every target)."""
 
     __slots__ = ("lengths", "merged", "others", "prefixes", "starts")
 
@@ -436,7 +436,7 @@ class _Union:
 _SMALL = 16
 
 
-# What crawlers that select the same groups share: everything a rule set holds but its token.
+# What crawlers that select the same groups share: everything a rule set holds but its token and groups.
 _SHARED = (
     "_anywhere",
     "_buckets",
@@ -450,7 +450,6 @@ _SHARED = (
     "_rekeyed",
     "_rules",
     "group_lines",
-    "groups",
     "has_rules",
 )
 
@@ -467,16 +466,16 @@ class RuleSet:
     them, best first) is sorted on demand too.
     """
 
-    __slots__ = ("token", *_SHARED)
+    __slots__ = ("groups", "token", *_SHARED)
 
     def __init__(self, token: str, groups: tuple[Group, ...], shared: RuleSet | None = None) -> None:
-        """The rules of `groups` for the crawler `token`; with `shared` (a set of the same groups), its index."""
+        """The rules of `groups` for the crawler `token`; with `shared`, a set of the same groups, its index."""
         self.token = token
+        self.groups = groups
         if shared is not None:
             for name in _SHARED:
                 setattr(self, name, getattr(shared, name))
             return
-        self.groups = groups
         self.group_lines = tuple(sorted(n for g in groups for n in g.agent_lines))
         # RFC 9309, Section 2.2.2: an empty pattern matches nothing.
         rules = [r for g in groups for r in g.rules if r.normalised]
