@@ -100,7 +100,7 @@ def outcome(rule: Rule | None, target: str, grouped: bool) -> tuple[bool, Reason
     applied at all when `grouped` is false); otherwise the rule decides.
     `Robots.can_fetch` inlines the same reading on its fast path.
     """
-    if target.startswith(_ROBOTS_TXT) and is_robots_txt(target):  # the call only for targets that may be it
+    if is_robots_txt(target):
         return True, _BY_ROBOTS_TXT
     if rule is None:
         return True, _NO_MATCH if grouped else _NO_GROUP
@@ -513,13 +513,9 @@ class RuleSet:
             # An entry keeps its compiled pattern; a plain one (no `*` or `$`) needs no literal.
             needs = [[] if pattern is None else _needed(pattern) for _, _, _, pattern, _ in self._anywhere]
             self._filter = self._anywhere_filter({_required(needed) for needed in needs}, small)
-        if small:
-            self._one: _Bucket | None = _make_bucket([_entry(rule) for rule in keyed], self._anywhere)
-            self._no_keyed = _NO_RULES  # unused: the one bucket answers every key
-        else:
-            self._one = None
-            # The bucket of every key no rule starts with (one shared, when there are no key-less rules).
-            self._no_keyed = _make_bucket([], self._anywhere) if self._anywhere else _NO_RULES
+        self._one = _make_bucket([_entry(rule) for rule in keyed], self._anywhere) if small else None
+        # A large set's bucket of every key no rule starts with (one shared, when there are no key-less rules).
+        self._no_keyed = _make_bucket([], self._anywhere) if self._anywhere and not small else _NO_RULES
 
     def with_token(self, token: str) -> RuleSet:
         """The same rules for another crawler that selects the same groups: the index is shared, not rebuilt."""
@@ -566,6 +562,12 @@ class RuleSet:
         grouped = self._grouped
         return grouped[bisect_left(grouped, key, key=_NORMALISED) : bisect_left(grouped, after, key=_NORMALISED)]
 
+    def _bucket_for(self, target: str) -> _Bucket:
+        """The bucket of the rules `target` can meet (`winner` inlines the same lookup)."""
+        if self._one is not None:
+            return self._one
+        return self._buckets.get(target[:2]) or self._bucket(target[:2])
+
     def _bucket(self, key: str) -> _Bucket:
         """The keyed rules that can match a target starting with `key`, in priority order."""
         rules = [*self._range(key), *self._rekeyed.get(key, ())] if len(key) == 2 and "$" not in key and "*" not in key else []
@@ -589,9 +591,7 @@ class RuleSet:
         The explain path: the same buckets, index and filter as `winner`, so
         only the rules that can match `target` are tried, but every one of them.
         """
-        bucket = self._one
-        if bucket is None:
-            bucket = self._buckets.get(target[:2]) or self._bucket(target[:2])
+        bucket = self._bucket_for(target)
         found: list[Rule] = [*self._everything] if self._everything else []
         if target.startswith(bucket.starts):
             if bucket.lengths:
