@@ -155,21 +155,14 @@ def usage_for(robots: Robots, verdict: Verdict) -> Usage | None:
     return Usage(True, _usage(rules, verdict.target), _signals(signals))
 
 
-# Sets of groups whose preference lines a file keeps, found once each (bounded whatever is asked).
-_MAX_CHOSEN = 256
-
-
 def _chosen(robots: Robots, group_lines: tuple[int, ...]) -> tuple[list[UsageRule], list[SignalLine]]:
     """The Content-Usage rules and Content-Signal lines of the groups used (by their user-agent lines), once per file."""
-    kept: dict[tuple[int, ...], tuple[list[UsageRule], list[SignalLine]]] = robots.reading(_chosen, lambda _: {})
-    found = kept.get(group_lines)
-    if found is None:
+    def find() -> tuple[list[UsageRule], list[SignalLine]]:
         usage_lines, signal_lines = preference_lines(robots)
         groups = robots.groups_at(group_lines)
-        found = [usage_lines[r.line] for r in records_of(groups, USAGE)], [signal_lines[r.line] for r in records_of(groups, SIGNAL)]
-        if len(kept) < _MAX_CHOSEN:
-            kept[group_lines] = found
-    return found
+        return [usage_lines[r.line] for r in records_of(groups, USAGE)], [signal_lines[r.line] for r in records_of(groups, SIGNAL)]
+
+    return robots.remembered(_chosen, group_lines, find)
 
 
 # A rule's pattern split once, not on every verdict.

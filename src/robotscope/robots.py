@@ -19,6 +19,8 @@ from .useragents import product_token
 
 _T = TypeVar("_T")
 _MAX_CACHED_AGENTS = 256
+# Items `Robots.remembered` keeps per key (crawlers' selections, sets of groups, ...).
+MAX_REMEMBERED = 256
 # Groups from which a file keeps an index of them by token; fewer are scanned (an index costs memory in every file).
 _INDEX_GROUPS_FROM = 16
 # Lines past the parse limit kept as `Line`s; the rest are only counted, so 10 MB of
@@ -172,6 +174,24 @@ class Robots:
             kept = self._readings[key] = read(self)
         return kept
 
+    def remembered(self, key: Hashable, item: Hashable, make: Callable[[], _T]) -> _T:
+        """What `make()` gives for `item`, kept under `key` (a crawler's selection, ...): at most
+        `MAX_REMEMBERED` items per key, whatever a caller asks."""
+        kept: dict[Hashable, _T] = self.reading(key, lambda _: {})
+        found = kept.get(item)
+        if found is None:
+            found = make()
+            if len(kept) < MAX_REMEMBERED:
+                kept[item] = found
+        return found
+
+    @property
+    def group_index(self) -> GroupIndex:
+        """The groups by the tokens they name, built on first use."""
+        if self._group_index is None:
+            self._group_index = GroupIndex(self.groups)
+        return self._group_index
+
     def without_limit(self) -> Robots | None:
         """The same input parsed whole, past the 500 KiB limit (what crawlers ignore), for saying what it
         would have changed; None when there is no overflow, or the input is over `MAX_WHOLE` bytes."""
@@ -201,9 +221,7 @@ class Robots:
         if len(self.groups) <= _INDEX_GROUPS_FROM:
             groups = select_groups(self.groups, token)
         else:
-            if self._group_index is None:
-                self._group_index = GroupIndex(self.groups)
-            groups = self._group_index.select(token)
+            groups = self.group_index.select(token)
         # Every crawler the file does not name gets the `*` groups: they share one index.
         positions = tuple(group.position for group in groups)
         if len(self._shared) >= 2 * _MAX_CACHED_AGENTS:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
-from .matcher import GroupIndex, priority
+from .matcher import priority
 from .model import Group, Rule
 from .patterns import Pattern, compile_pattern, matches
 from .robots import Robots
@@ -24,7 +24,7 @@ def groups_by_token(robots: Robots) -> dict[str, tuple[Group, ...]]:
     The groups naming it: what `select_groups` returns for each, but in one
     pass over the file rather than one pass over every group per token.
     """
-    return GroupIndex(robots.groups).named
+    return robots.group_index.named
 
 
 class _Filed:

@@ -31,7 +31,6 @@ OPERATOR = "operator"
 
 # The engine of each operator whose own reading is modelled (the crawler catalogue's `operator`).
 _OPERATORS = {"Google": "google", "Microsoft": "bing", "Naver": "naver", "Yandex": "yandex"}
-_MAX_SELECTIONS = 256  # crawlers remembered per file and engine: bounded whatever the caller asks
 
 
 def _registry() -> dict[str, Engine]:
@@ -106,17 +105,19 @@ def run(chosen: Engine, robots: Robots, agent: str, url: str) -> Verdict:
         # The default reading is robotscope's own indexed matcher with the catalogue's profiles;
         # the rfc engine's generic steps give the same answers (a property test says so).
         return default_answer(robots, agent, url).verdict
-    parsed = robots.reading(chosen.name, chosen.read)
-    # A bulk run asks one file about many URLs for few crawlers: each crawler's groups are chosen once.
-    # Kept by the selecting function: two engines of one name may choose differently (a test's variant).
-    selections: dict[str, Selection] = robots.reading(chosen.select, lambda _: {})
-    selection = selections.get(agent)
-    if selection is None:
-        selection = chosen.select(parsed, agent)
-        if len(selections) < _MAX_SELECTIONS:
-            selections[agent] = selection
+    selection = _selection(robots, chosen, agent)
     target = chosen.target(url)
     return assemble(selection, chosen.match(selection, target), url, target)
+
+
+def _selection(robots: Robots, chosen: Engine, agent: str) -> Selection:
+    """The engine's choice of groups for `agent` in its parse of the file, made once per crawler.
+
+    A bulk run asks one file about many URLs for few crawlers. Kept by the selecting
+    function: two engines of one name may choose differently (a test's variant).
+    """
+    parsed = robots.reading(chosen.name, chosen.read)
+    return robots.remembered(chosen.select, agent, lambda: chosen.select(parsed, agent))
 
 
 def readings(robots: Robots, agent: str, url: str, chosen: Iterable[str] | None = None) -> dict[str, Verdict]:
@@ -130,9 +131,10 @@ def split_note(robots: Robots, agent: str, url: str, shown: Verdict, shown_engin
     "Google reads line 2 `Disallow /oops` as a rule, so googlebot is blocked
     from /oops; RFC 9309 ignores that line."
     """
-    own = operator_engine(agent)
-    if own == shown_engine or not split_filter(robots, agent, shown_engine).may_split(url):
+    split = split_filter(robots, agent, shown_engine)
+    if not split.may_split(url):  # never, when the operator's engine is the one shown
         return None
+    own = split.engine
     theirs = verdict(robots, agent, url, own)
     if theirs.allowed == shown.allowed:
         return None
@@ -175,10 +177,11 @@ class SplitFilter:
             return False
         if not self._same_rules:
             return True
-        shown = self._shown.target(url)
+        plain = plain_target(url) if self._shown.target is target else None  # `target`'s own fast path
+        shown = self._shown.target(url) if plain is None else plain[1]
         if is_robots_txt(shown):
             return True
-        if self._shown.target is target and plain_target(url) is not None:
+        if plain is not None:
             # A URL that normalising leaves alone is every operator's target as it stands (most
             # URLs; for Google's reading, a test checks it on the corpus's URLs).
             return False
@@ -189,19 +192,12 @@ def _chosen_rules(robots: Robots, agent: str, chosen: Engine) -> frozenset[tuple
     """The rules (kind and compared form) an engine chooses for `agent`: the default reading's with its profile."""
     if chosen.name == DEFAULT:
         return frozenset((r.allow, r.normalised) for r in ruleset_for(robots, agent)[0].rules)
-    parsed = robots.reading(chosen.name, chosen.read)
-    return frozenset((r.allow, r.normalised) for g in chosen.select(parsed, agent).groups for r in g.rules if r.normalised)
+    return frozenset((r.allow, r.normalised) for g in _selection(robots, chosen, agent).groups for r in g.rules if r.normalised)
 
 
 def split_filter(robots: Robots, agent: str, shown: str = DEFAULT) -> SplitFilter:
     """The file's `SplitFilter` for `agent` and the engine shown, made once (a bounded number per file)."""
-    filters: dict[tuple[str, str], SplitFilter] = robots.reading(SplitFilter, lambda _: {})
-    found = filters.get((agent, shown))
-    if found is None:
-        found = SplitFilter(robots, agent, shown)
-        if len(filters) < _MAX_SELECTIONS:
-            filters[(agent, shown)] = found
-    return found
+    return robots.remembered(SplitFilter, (agent, shown), lambda: SplitFilter(robots, agent, shown))
 
 
 def _side(found: Verdict, url: str) -> Message:

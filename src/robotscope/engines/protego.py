@@ -113,7 +113,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from urllib.parse import quote, urlsplit
 
-from ..matcher import MANY_RULES, CandidateRules
+from ..matcher import MANY_RULES, CandidateRules, best_first
 from ..model import Group, Rule
 from ..patterns import Pattern
 from ..robots import Robots
@@ -294,7 +294,7 @@ def _chosen(parsed: Parsed, group: Group) -> tuple[Group, CandidateRules | None]
     blocks, chosen = parsed.prepared
     found: tuple[Group, CandidateRules | None] | None = chosen.get(group.position)
     if found is None:
-        rules = sorted((rule for block in blocks[group.position] for rule in block), key=lambda rule: (len(rule.normalised), rule.allow), reverse=True)
+        rules = best_first([rule for block in blocks[group.position] for rule in block])  # blocks are in file order
         many = len(rules) >= MANY_RULES
         found = chosen[group.position] = (group._replace(rules=tuple(rules)), CandidateRules(rules, _pattern, lambda _: False) if many else None)
     return found
