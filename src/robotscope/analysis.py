@@ -21,6 +21,7 @@ from .linter import lint
 from .messages import DEFAULT_LANG, Message, message
 from .messages import catalogue as texts
 from .model import LineKind
+from .preferences import usage_for
 from .profiles import named_tokens
 from .readings import differences
 from .robots import Robots, parse
@@ -113,8 +114,9 @@ def analyse(
             )
             view = verdict_view(result, lang, notes)
             # The readings are shown beside the default reading's usage preferences: this answer's, when it is that reading.
-            usage = result.usage if chosen == DEFAULT else answer(robots, agent, url, DEFAULT, named).usage
-            side_by_side.append(readings_view(url, readings(robots, agent, url), lang, usage))
+            found = readings(robots, agent, url)
+            usage = result.usage if chosen == DEFAULT else usage_for(robots, found[DEFAULT])
+            side_by_side.append(readings_view(url, found, lang, usage))
             positions = (robots.lines[n - 1].group for n in result.verdict.group_lines if n <= len(robots.lines))
             groups = sorted({g for g in positions if g is not None})
             verdicts.append({**view, "groups": groups, "agents": sorted({a for g in groups for a in robots.groups[g].agents})})

@@ -58,7 +58,9 @@ class _Checked:
         self.source = source
         self.agent = agent
         self.engine = engine
-        self.home = home or source.robots_url  # where the robots.txt came from, if fetched (a worker is told)
+        # Where the given robots.txt came from, if fetched: a URL of another origin is noted. Not for
+        # --fetch, whose files are each the URL's own origin's (nothing to note, no URL parsed again).
+        self.home = home
         self.engines = names() if engine == ALL else [resolve(engine, agent)]
         fast = source.rules_apply and self.engines == [DEFAULT]
         self.ruleset: RuleSet | None = None
@@ -205,7 +207,8 @@ def bulk(
     require_agents([agent])
     if as_json:
         output_format = "jsonl"
-    fixed = _Checked(load(robots_file, fetching), agent, engine) if robots_file is not None else None
+    given = load(robots_file, fetching) if robots_file is not None else None
+    fixed = _Checked(given, agent, engine, given.robots_url) if given is not None else None
     cache = None if fixed is not None else open_cache(fetching)
     origins: Origins[_Checked] = Origins(fetching, cache, lambda source: _Checked(source, agent, engine))
     try:
