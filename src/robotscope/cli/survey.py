@@ -92,25 +92,23 @@ class _Writer:
     def __init__(self, path: Path) -> None:
         self.path, self.kind = path, path.suffix.lower()
         self.stream = None if self.kind == ".parquet" else path.open("w", newline="", encoding="utf-8")
-        if self.stream is None:
-            path.open("wb").close()  # the Parquet writer opens it on the first rows: fail here, not then
         self.parquet: Any = None
+        if self.kind == ".parquet":
+            import pyarrow.parquet as pq
+
+            from ..integrations.arrow import arrow_schema
+
+            self.parquet = pq.ParquetWriter(path, arrow_schema(SURVEY_COLUMNS))  # opened now: fails here, not on the first rows
         self.csv = csv.DictWriter(self.stream, SURVEY_COLUMNS, lineterminator="\n") if self.kind == ".csv" and self.stream else None
         if self.csv is not None:
             self.csv.writeheader()
 
     def write(self, rows: list[dict[str, Any]]) -> None:
-        if self.kind == ".parquet":
+        if self.parquet is not None:
             import pyarrow as pa
-            import pyarrow.parquet as pq
 
-            from ..integrations.arrow import arrow_schema
-
-            schema = arrow_schema(SURVEY_COLUMNS)
-            if self.parquet is None:
-                self.parquet = pq.ParquetWriter(self.path, schema)
             if rows:
-                self.parquet.write_table(pa.Table.from_pylist(rows, schema=schema))
+                self.parquet.write_table(pa.Table.from_pylist(rows, schema=self.parquet.schema))
         elif self.csv is not None:
             self.csv.writerows(rows)
         else:
@@ -118,9 +116,7 @@ class _Writer:
             self.stream.writelines(json.dumps(row, ensure_ascii=False) + "\n" for row in rows)
 
     def close(self) -> None:
-        if self.kind == ".parquet" and self.parquet is None:
-            self.write([])  # an empty survey is still a readable file
-        if self.parquet is not None:
+        if self.parquet is not None:  # an empty survey is still a readable file
             self.parquet.close()
         if self.stream is not None:
             self.stream.close()
