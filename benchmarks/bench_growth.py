@@ -29,9 +29,9 @@ from pathlib import Path
 from typing import NamedTuple
 
 from robotscope import parse
-from robotscope.checks import CHECKS
-from robotscope.compare import agents_named, diff, probe_urls
-from robotscope.linter import lint
+from robotscope.reports.linter.registry import CHECKS
+from robotscope.reports.compare import agents_named, diff, probe_urls
+from robotscope.reports.linter import lint
 
 # Flips asked for at most, as `robotscope diff` does: one shape makes n/4 crawlers flip at
 # n/28 URLs each, an output quadratic in the file. (Versions of diff without `limit` list all.)

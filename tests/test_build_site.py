@@ -45,7 +45,7 @@ def test_the_site_holds_the_page_the_core_and_the_fixed_answers(tmp_path: Path) 
 
 def test_the_page_needs_only_core_modules() -> None:
     modules = {str(p.relative_to(PACKAGE)) for p in site_modules()}
-    assert {"api.py", "analysis.py", "parser.py", "matcher.py", "engines/google.py", "checks/rules.py"} <= modules
+    assert {"reports/api.py", "reports/analysis.py", "syntax/parser.py", "access/matching/matcher.py", "access/engines/google.py", "reports/linter/rules.py"} <= modules
     assert not {m for m in modules if m.split("/")[0] in EDGES}
 
 

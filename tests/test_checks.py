@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-import robotscope.checks
+import robotscope.reports.linter.registry
 from robotscope import Severity, lint, parse
-from robotscope.checks import CHECKS
-from robotscope.parser import MAX_BYTES
+from robotscope.reports.linter.registry import CHECKS
+from robotscope.syntax.parser import MAX_BYTES
 
 # (code, file that triggers it, the lines it must name, a similar file that must not trigger it)
 CASES = [
@@ -192,7 +192,7 @@ def test_first_match_order_names_the_earliest_broader_disallow() -> None:
 
 
 def test_named_groups_past_the_step_budget_show_examples_without_a_count(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(robotscope.checks, "EXACT_STEPS", 10)
+    monkeypatch.setattr(robotscope.reports.linter.registry, "EXACT_STEPS", 10)
     global_rules = "".join(f"Disallow: /g{i}/\n" for i in range(8))
     text = f"User-agent: *\n{global_rules}\nUser-agent: aa\nDisallow: /x\n\nUser-agent: bb\nDisallow: /g1/\n"
     first, second = [f for f in lint(parse(text)) if f.code == "namedGroupDropsGlobalRules"]
@@ -202,7 +202,7 @@ def test_named_groups_past_the_step_budget_show_examples_without_a_count(monkeyp
 
 
 def test_duplicate_agent_past_the_step_budget_lists_the_user_agent_lines_only(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(robotscope.checks, "EXACT_STEPS", 2)
+    monkeypatch.setattr(robotscope.reports.linter.registry, "EXACT_STEPS", 2)
     text = "User-agent: a\nDisallow: /1\n\nUser-agent: a\nDisallow: /2\n\nUser-agent: b\nDisallow: /3\n\nUser-agent: b\nDisallow: /4\n"
     first, second = [f for f in lint(parse(text)) if f.code == "duplicateAgent"]
     assert first.lines == (1, 2, 4, 5) and second.lines == (7, 10)
@@ -261,7 +261,7 @@ def test_first_match_order_fix_is_right_for_first_match_parsers_too() -> None:
 def test_every_suggested_first_match_order_in_the_corpus_fixes_what_it_claims() -> None:
     from pathlib import Path
 
-    from robotscope.patterns import example_target
+    from robotscope.syntax.patterns import example_target
 
     checked = 0
     for path in sorted((Path(__file__).parent / "corpus" / "robots").iterdir()):

@@ -14,7 +14,7 @@ from click.testing import CliRunner
 
 from robotscope import parse
 from robotscope.cli import cli
-from robotscope.selftest import load_cases
+from robotscope.reports.selftest import load_cases
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 EXAMPLE = str(EXAMPLES / "robots.txt")

@@ -9,7 +9,7 @@ from http.server import BaseHTTPRequestHandler
 import pytest
 
 from robotscope.client import RobotsClient
-from robotscope.model import Reason
+from robotscope.syntax.model import Reason
 
 from .conftest import Server, respond
 

@@ -42,7 +42,7 @@ def test_the_compiled_build_answers_as_the_source_does(tmp_path: Path) -> None:
     assert built.stdout.split() == listed and "matcher" in listed
 
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(tmp_path), os.environ.get("PYTHONPATH")]))}
-    probe = "import robotscope.matcher as m, robotscope.robots as r; print(m.__file__, r.__file__)"
+    probe = "import robotscope.access.matching.matcher as m, robotscope.access.robots as r; print(m.__file__, r.__file__)"
     imported = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True, timeout=120, check=False)
     assert imported.returncode == 0, imported.stderr[-3000:]
     assert all(path.startswith(str(tmp_path)) and path.endswith(".so") for path in imported.stdout.split())

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from robotscope import parse
-from robotscope.selftest import case_text, load_cases, run_cases
+from robotscope.reports.selftest import case_text, load_cases, run_cases
 
 CASES = load_cases()
 

@@ -7,9 +7,9 @@ from collections import Counter
 from pathlib import Path
 
 from robotscope import LineKind, lint, parse
-from robotscope.compare import matrix
-from robotscope.crawlers import catalogue
-from robotscope.parser import split_lines
+from robotscope.reports.compare import matrix
+from robotscope.syntax.crawlers import catalogue
+from robotscope.syntax.parser import split_lines
 
 CORPUS = Path(__file__).parent / "corpus" / "robots"
 

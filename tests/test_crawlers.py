@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from robotscope import crawlers, parse
-from robotscope.compare import matrix
-from robotscope.profiles import answer
+from robotscope.syntax import crawlers
+from robotscope import parse
+from robotscope.reports.compare import matrix
+from robotscope.access.profiles import answer
 
 # Real User-Agent strings as operators document them, and the catalogue token they must resolve to.
 USER_AGENTS = [

@@ -8,8 +8,8 @@ import duckdb
 import pyarrow as pa
 
 from robotscope import parse
-from robotscope.crawlers import select
-from robotscope.engines import answer
+from robotscope.syntax.crawlers import select
+from robotscope.access.engines import answer
 from robotscope.integrations.duckdb import register
 
 CORPUS = Path(__file__).resolve().parent / "corpus" / "robots"

@@ -13,9 +13,9 @@ import pytest
 
 from robotscope.cache import RobotsCache
 from robotscope.client import RobotsClient
-from robotscope.fetcher import _KEEP, _LIMIT, FetchResult, _Body, fetch_robots, fetch_robots_async
-from robotscope.parser import MAX_BYTES
-from robotscope.policy import POLICIES
+from robotscope.fetch.fetcher import _KEEP, _LIMIT, FetchResult, _Body, fetch_robots, fetch_robots_async
+from robotscope.syntax.parser import MAX_BYTES
+from robotscope.access.policy import POLICIES
 
 from .conftest import Server, respond
 from .hostile import SlowServer, endless_headers, finishes, trickle

@@ -12,9 +12,9 @@ from http.server import BaseHTTPRequestHandler
 
 import pytest
 
-from robotscope.fetcher import FetchResult, fetch_robots, fetch_robots_async
-from robotscope.parser import MAX_BYTES
-from robotscope.policy import POLICIES
+from robotscope.fetch.fetcher import FetchResult, fetch_robots, fetch_robots_async
+from robotscope.syntax.parser import MAX_BYTES
+from robotscope.access.policy import POLICIES
 
 from .conftest import Server
 
@@ -301,7 +301,7 @@ def test_user_agent_is_sent(server: Server) -> None:
 
 
 def test_bad_url_and_policy_raise() -> None:
-    from robotscope.urls import InvalidURL
+    from robotscope.syntax.urls import InvalidURL
 
     with pytest.raises(InvalidURL):
         fetch_robots("ftp://example.com/", cache=False)

@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from robotscope import parse
-from robotscope.generator import (
+from robotscope.reports.generator import (
     OTHERS_BLOCKED_WARNING,
     STAGING_WARNING,
     InvalidSpec,
@@ -20,8 +20,8 @@ from robotscope.generator import (
     preset,
     training_crawlers,
 )
-from robotscope.preferences import CATEGORIES, usage_for
-from robotscope.structured import Token, serialize_dictionary
+from robotscope.access.preferences import CATEGORIES, usage_for
+from robotscope.syntax.structured import Token, serialize_dictionary
 
 
 def test_default_spec_blocks_everything_and_says_so() -> None:
@@ -123,7 +123,7 @@ def test_invalid_specs_are_clear_errors(data: dict[str, object], message: str) -
 
 
 def test_spec_allows_reads_the_spec_by_product_token_then_star() -> None:
-    from robotscope.generator import spec_allows
+    from robotscope.reports.generator import spec_allows
 
     spec = Spec.from_data({"blocks": [{"agent": "Googlebot/2.1", "disallow": ["/g"]}, {"agent": "*", "disallow": ["/"]}]})
     assert not spec_allows(spec, "Mozilla/5.0 (compatible; Googlebot/2.1)", "/g/x")

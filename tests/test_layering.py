@@ -20,29 +20,26 @@ import robotscope
 PACKAGE = Path(robotscope.__file__).parent
 
 # Layers, by module path (a package's name covers its modules).
-CORE = {
-    "analysis", "api", "checks", "compare", "crawlers", "engines", "generator", "indexing", "linter", "matcher", "messages", "model", "parser",
-    "patterns", "policy", "preferences", "profiles", "readings", "render", "robots", "rulebook", "selftest", "sitemap", "structured", "survey", "urls", "useragents", "views",
-}
+CORE = {"_version", "messages", "syntax", "access", "reports"}
 EDGES: dict[str, set[str]] = {
     # module: the robotscope layers and third-party packages it may import, besides the core and stdlib
-    "fetcher": {"cache", "httpx", "anyio"},
-    "download": {"fetcher", "httpx", "anyio"},
-    "pagecheck": {"fetcher", "download", "httpx", "anyio"},
+    "fetch": {"fetch", "cache", "httpx", "anyio"},
+    "download": {"fetch", "httpx", "anyio"},
+    "pagecheck": {"fetch", "download", "httpx", "anyio"},
     "cache": set(),
-    "client": {"cache", "fetcher"},
-    "compat": {"fetcher"},
+    "client": {"cache", "fetch"},
+    "compat": {"fetch"},
     "integrations": {"integrations", "compat", "scrapy", "twisted", "pyspark", "pyarrow", "duckdb", "warcio"},
-    "web": {"web", "fetcher", "pagecheck", "httpx", "anyio", "starlette", "uvicorn"},
-    "cli": {"cli", "web", "fetcher", "download", "pagecheck", "cache", "click", "rich", "uvicorn", "integrations", "pyspark", "pyarrow"},
-    "__init__": {"cache", "client", "fetcher"},  # lazily, through module __getattr__
+    "web": {"web", "fetch", "pagecheck", "httpx", "anyio", "starlette", "uvicorn"},
+    "cli": {"cli", "web", "fetch", "download", "pagecheck", "cache", "click", "rich", "uvicorn", "integrations", "pyspark", "pyarrow"},
+    "__init__": {"cache", "client", "fetch"},  # lazily, through module __getattr__
     "__main__": {"cli"},  # `python -m robotscope`
 }
 # Standard-library modules that do I/O or need an operating system: none of them in the core.
 IO_STDLIB = {"socket", "sqlite3", "asyncio", "subprocess", "threading", "http", "urllib.request", "ssl", "multiprocessing", "select", "selectors"}
 EDGE_STDLIB = {
     "cache": {"sqlite3", "threading"},
-    "fetcher": {"asyncio", "sqlite3"},  # sqlite3 for the cache's errors only
+    "fetch": {"asyncio", "sqlite3"},  # sqlite3 for the cache's errors only
     "download": {"asyncio"},
     "pagecheck": set(),
     "client": {"asyncio"},

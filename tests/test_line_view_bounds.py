@@ -7,10 +7,10 @@ import tracemalloc
 import pytest
 
 from robotscope import lint, parse
-from robotscope.model import LineKind
-from robotscope.parser import MAX_BYTES
-from robotscope.render import quote_lines
-from robotscope.robots import MAX_OVERFLOW_LINES
+from robotscope.syntax.model import LineKind
+from robotscope.syntax.parser import MAX_BYTES
+from robotscope.reports.render import quote_lines
+from robotscope.access.robots import MAX_OVERFLOW_LINES
 
 from .hostile import finishes
 

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from robotscope import Reason, matcher, parse
+from robotscope import Reason, parse
+from robotscope.access.matching import matcher
 
 FILE = """\
 User-agent: *

@@ -9,12 +9,12 @@ import pytest
 from click.testing import CliRunner
 
 from robotscope import parse
-from robotscope.analysis import analyse
+from robotscope.reports.analysis import analyse
 from robotscope.cli import cli
-from robotscope.compare import diff, matrix
-from robotscope.crawlers import select
-from robotscope.parser import MAX_BYTES
-from robotscope.profiles import answer
+from robotscope.reports.compare import diff, matrix
+from robotscope.syntax.crawlers import select
+from robotscope.syntax.parser import MAX_BYTES
+from robotscope.access.profiles import answer
 
 from .conftest import Server
 

@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from robotscope.cli import cli
-from robotscope.indexing import page_facts
+from robotscope.reports.indexing import page_facts
 
 from .conftest import Server, respond
 

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from robotscope import LineKind, parse
-from robotscope.parser import MAX_BYTES
+from robotscope.syntax.parser import MAX_BYTES
 
 FILE = """\
 # top comment

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from robotscope.patterns import Pattern, compile_pattern, matches
+from robotscope.syntax.patterns import Pattern, compile_pattern, matches
 
 
 @pytest.mark.parametrize(

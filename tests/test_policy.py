@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from robotscope.model import Reason
-from robotscope.policy import POLICIES, Cached, Outcome, decide, decide_all, is_transient, verdict_for
-from robotscope.robots import parse
+from robotscope.syntax.model import Reason
+from robotscope.access.policy import POLICIES, Cached, Outcome, decide, decide_all, is_transient, verdict_for
+from robotscope.access.robots import parse
 
 HOUR, DAY = 3600.0, 86400.0
 TRANSIENT = [

@@ -14,9 +14,9 @@ from click.testing import CliRunner
 
 from robotscope import lint, parse
 from robotscope.cli import cli
-from robotscope.engines import answer
-from robotscope.preferences import usage_for
-from robotscope.views import verdict_view
+from robotscope.access.engines import answer
+from robotscope.access.preferences import usage_for
+from robotscope.reports.views import verdict_view
 
 # attach §3.4's example: a path-less rule for the group, a longer path overriding it, a disallowed path.
 EXAMPLE = """User-Agent: *

@@ -11,15 +11,16 @@ from functools import cache
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from robotscope import LineKind, Robots, Verdict, lint, matcher, parse
-from robotscope.compare import agents_named, diff, matrix, probe_urls
-from robotscope.crawlers import catalogue
-from robotscope.generator import InvalidSpec, Spec, build
-from robotscope.matcher import GroupIndex, priority, select_groups
-from robotscope.patterns import compile_pattern, example_target, matches
-from robotscope.render import quote_lines, render_findings, sarif, summary
-from robotscope.rulebook import Rulebook
-from robotscope.urls import _normalised, normalise, target
+from robotscope import LineKind, Robots, Verdict, lint, parse
+from robotscope.access.matching import matcher
+from robotscope.reports.compare import agents_named, diff, matrix, probe_urls
+from robotscope.syntax.crawlers import catalogue
+from robotscope.reports.generator import InvalidSpec, Spec, build
+from robotscope.access.matching.matcher import GroupIndex, priority, select_groups
+from robotscope.syntax.patterns import compile_pattern, example_target, matches
+from robotscope.reports.render import quote_lines, render_findings, sarif, summary
+from robotscope.access.matching.rulebook import Rulebook
+from robotscope.syntax.urls import _normalised, normalise, target
 
 # Characters that make matching interesting: wildcards, anchors, escapes, non-ASCII.
 PATH_CHARS = st.sampled_from(list("/ab*$%2F4~-.?=é ツ") + ["%41", "%2f", "%7E", "%e3%83%84"])
@@ -460,8 +461,8 @@ def test_indexed_checks_find_what_their_definitions_find(text: str) -> None:
 def test_the_engines_rule_filter_keeps_every_rule_that_matches(rules: list[tuple[bool, str]], paths: list[str]) -> None:
     # Google's and Protego's readings test only the rules `CandidateRules` lets through once a
     # selection has many: forced on for every selection, their verdicts are the same as without.
-    from robotscope import engines
-    from robotscope.engines import google, protego  # their MANY_RULES, set for the test
+    from robotscope.access import engines
+    from robotscope.access.engines import google, protego  # their MANY_RULES, set for the test
 
     text = "User-agent: *\n" + "".join(f"{'Allow' if allow else 'Disallow'}: /{pattern}\n" for allow, pattern in rules)
     saved = (google.MANY_RULES, protego.MANY_RULES)  # type: ignore[attr-defined]

@@ -9,10 +9,18 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from robotscope import crawlers, generator
+from robotscope.syntax import crawlers
+from robotscope.reports import generator
 from robotscope.cli import cli
 from robotscope.messages import LANGS, catalogue, render
-from robotscope.selftest import CaseResult, description, load_cases, run_cases, section, section_number
+from robotscope.reports.selftest import (
+    CaseResult,
+    description,
+    load_cases,
+    run_cases,
+    section,
+    section_number,
+)
 
 CASES = load_cases()
 LOCALE_VARIABLES = ("ROBOTSCOPE_LANG", "LC_ALL", "LC_MESSAGES", "LANG")

@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from robotscope.cli import cli
-from robotscope.sitemap import MAX_URLS, read_sitemap
+from robotscope.syntax.sitemap import MAX_URLS, read_sitemap
 
 from .conftest import Server
 

@@ -16,9 +16,9 @@ from click.testing import CliRunner
 
 from robotscope import parse
 from robotscope.cli import cli
-from robotscope.crawlers import select
-from robotscope.engines import answer
-from robotscope.survey import HostFile, survey_rows
+from robotscope.syntax.crawlers import select
+from robotscope.access.engines import answer
+from robotscope.reports.survey import HostFile, survey_rows
 
 CORPUS = Path(__file__).resolve().parent / "corpus" / "robots"
 PATHS = ("/", "/search?q=1")

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from robotscope.structured import (
+from robotscope.syntax.structured import (
     Date,
     DisplayString,
     InnerList,

@@ -20,7 +20,7 @@ from warcio.warcwriter import WARCWriter
 from robotscope import parse
 from robotscope.cli import cli
 from robotscope.integrations.sources import read
-from robotscope.survey import SURVEY_COLUMNS, HostFile, survey_rows, verdict_rows
+from robotscope.reports.survey import SURVEY_COLUMNS, HostFile, survey_rows, verdict_rows
 
 CORPUS = Path(__file__).resolve().parent / "corpus" / "robots"
 FILES = {

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from robotscope.urls import _PLAIN_ORIGIN, InvalidURL, normalise, path_and_query, robots_url, target
+from robotscope.syntax.urls import _PLAIN_ORIGIN, InvalidURL, normalise, path_and_query, robots_url, target
 
 
 @pytest.mark.parametrize(

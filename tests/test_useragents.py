@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from robotscope.useragents import group_token, product_token
+from robotscope.syntax.tokens import group_token, product_token
 
 
 @pytest.mark.parametrize(

@@ -9,28 +9,28 @@ httpx and sqlite3, so it is imported on first use, never by `import robotscope`.
 import importlib as _importlib
 import typing as _typing
 
-from . import crawlers as crawlers  # the catalogue module, re-exported
-from .generator import generate
-from .linter import lint
-from .model import Finding, Group, Line, LineKind, Reason, Record, Rule, Severity, Verdict
-from .robots import Robots, parse
-from .urls import InvalidURL, robots_url
-from .useragents import product_token
+from .syntax import crawlers as crawlers  # the catalogue module, re-exported
+from .reports.generator import generate
+from .reports.linter import lint
+from .syntax.model import Finding, Group, Line, LineKind, Reason, Record, Rule, Severity, Verdict
+from .access.robots import Robots, parse
+from .syntax.urls import InvalidURL, robots_url
+from .syntax.tokens import product_token
 
 # Edge names, imported lazily: name -> module that defines it.
 _LAZY = {
-    "FetchResult": "fetcher",
+    "FetchResult": "fetch.fetcher",
     "RobotsCache": "cache",
     "RobotsClient": "client",
-    "fetch_robots": "fetcher",
-    "fetch_robots_async": "fetcher",
+    "fetch_robots": "fetch.fetcher",
+    "fetch_robots_async": "fetch.fetcher",
 }
 
 
 if _typing.TYPE_CHECKING:
     from .cache import RobotsCache
     from .client import RobotsClient
-    from .fetcher import FetchResult, fetch_robots, fetch_robots_async
+    from .fetch.fetcher import FetchResult, fetch_robots, fetch_robots_async
 
 
 def __getattr__(name: str) -> object:

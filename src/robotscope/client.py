@@ -14,10 +14,10 @@ import time
 from typing import Self
 
 from .cache import MAX_AGE, RobotsCache
-from .fetcher import DEFAULT_UA, FetchResult, fetch_robots_async
-from .model import Verdict
-from .policy import POLICIES, verdict_for
-from .urls import robots_url
+from .fetch.fetcher import DEFAULT_UA, FetchResult, fetch_robots_async
+from .syntax.model import Verdict
+from .access.policy import POLICIES, verdict_for
+from .syntax.urls import robots_url
 
 
 class RobotsClient:

@@ -18,11 +18,11 @@ import urllib.parse
 from collections.abc import Iterable
 from urllib.robotparser import RequestRate
 
-from .matcher import is_robots_txt
-from .model import Record
-from .robots import Robots, parse
-from .urls import target
-from .useragents import product_token
+from .access.matching.matcher import is_robots_txt
+from .syntax.model import Record
+from .access.robots import Robots, parse
+from .syntax.urls import target
+from .syntax.tokens import product_token
 
 
 def agent_record(robots: Robots, useragent: str, key: str) -> Record | None:
@@ -95,7 +95,7 @@ class RobotFileParser:
 
     def read(self) -> None:
         """Fetch the robots.txt URL and apply RFC 9309's reading of the HTTP outcome."""
-        from .fetcher import fetch_robots  # httpx is needed only here
+        from .fetch.fetcher import fetch_robots  # httpx is needed only here
 
         result = fetch_robots(self.url, policy="rfc9309", cache=False)
         action = result.decisions["rfc9309"].action

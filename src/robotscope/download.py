@@ -15,8 +15,8 @@ from typing import NamedTuple
 import anyio
 import httpx
 
-from .fetcher import location_of, redirect_target, run, take_location
-from .policy import MAX_REDIRECTS
+from .fetch.fetcher import location_of, redirect_target, run, take_location
+from .access.policy import MAX_REDIRECTS
 
 
 class Download(NamedTuple):

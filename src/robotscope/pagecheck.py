@@ -15,14 +15,14 @@ from typing import Any
 
 import httpx
 
-from .crawlers import get as crawler
+from .syntax.crawlers import get as crawler
 from .download import Download, get_async
-from .engines import answer, resolve
-from .fetcher import FetchResult, fetch_robots_async
-from .indexing import MAX_HTML, findings, page_facts
-from .model import LineKind, Verdict
-from .policy import verdict_for
-from .urls import InvalidURL, checked_url, robots_url
+from .access.engines import answer, resolve
+from .fetch.fetcher import FetchResult, fetch_robots_async
+from .reports.indexing import MAX_HTML, findings, page_facts
+from .syntax.model import LineKind, Verdict
+from .access.policy import verdict_for
+from .syntax.urls import InvalidURL, checked_url, robots_url
 
 # Findings that say something is wrong (the command's exit code 1), as opposed to facts worth knowing.
 PROBLEMS = frozenset({"blockedNoindex", "blockedIndexable", "canonicalBlocked", "serverRefuses", "noindexInRobotsTxt"})

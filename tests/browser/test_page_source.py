@@ -13,12 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from robotscope.analysis import page_strings
-from robotscope.crawlers import PURPOSES
-from robotscope.generator import PRESETS
+from robotscope.reports.analysis import page_strings
+from robotscope.syntax.crawlers import PURPOSES
+from robotscope.reports.generator import PRESETS
 from robotscope.messages import LANGS
-from robotscope.model import Severity
-from robotscope.policy import POLICIES, Action
+from robotscope.syntax.model import Severity
+from robotscope.access.policy import POLICIES, Action
 
 STATIC = Path(str(files("robotscope.web").joinpath("static")))
 MODULES = sorted((STATIC / "js").rglob("*.js"))

@@ -21,7 +21,7 @@ import pytest
 from click.testing import CliRunner
 
 from robotscope.cli import cli
-from robotscope.selftest import load_cases
+from robotscope.reports.selftest import load_cases
 
 CORPUS = Path(__file__).resolve().parents[1] / "corpus" / "robots"
 SAMPLE = ("www.google.com", "en.wikipedia.org", "github.com", "www.bbc.co.uk", "aws.amazon.com", "developer.apple.com")

@@ -25,12 +25,12 @@ from collections.abc import Callable
 from typing import Any, NamedTuple
 
 import robotscope
-from robotscope.checks.content import google_key  # the one model of how Google reads keys
-from robotscope.matcher import is_robots_txt
-from robotscope.model import LineKind, Reason
-from robotscope.parser import MAX_BYTES, classify
-from robotscope.urls import path_and_query, target
-from robotscope.useragents import product_token
+from robotscope.reports.linter.content import google_key  # the one model of how Google reads keys
+from robotscope.access.matching.matcher import is_robots_txt
+from robotscope.syntax.model import LineKind, Reason
+from robotscope.syntax.parser import MAX_BYTES, classify
+from robotscope.syntax.urls import path_and_query, target
+from robotscope.syntax.tokens import product_token
 
 # --------------------------------------------------------------------------
 # Running both libraries

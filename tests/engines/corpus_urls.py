@@ -18,7 +18,7 @@ import pathlib
 import random
 from collections.abc import Iterator
 
-from robotscope.robots import Robots
+from robotscope.access.robots import Robots
 
 CORPUS = pathlib.Path(__file__).resolve().parent.parent / "corpus" / "robots"
 CORPUS_FILES = 4_231

@@ -22,10 +22,10 @@ from tests.engines.google_library import Library
 from tests.engines.known_differences import DIFFERENCES, KnownDifference
 
 import robotscope
-from robotscope.crawlers import recognise
-from robotscope.engines import google, run
-from robotscope.engines.base import Parsed, Selection
-from robotscope.useragents import product_token
+from robotscope.syntax.crawlers import recognise
+from robotscope.access.engines import google, run
+from robotscope.access.engines.base import Parsed, Selection
+from robotscope.syntax.tokens import product_token
 
 
 def listed() -> dict[str, KnownDifference]:

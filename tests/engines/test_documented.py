@@ -17,11 +17,11 @@ from typing import NamedTuple
 import pytest
 
 from robotscope import parse
-from robotscope.engines import documented, engine, names, operator_engine, verdict
+from robotscope.access.engines import documented, engine, names, operator_engine, verdict
 from robotscope.messages import LANGS, catalogue, message
-from robotscope.model import Reason
-from robotscope.parser import MAX_BYTES
-from robotscope.policy import POLICIES, Outcome, decide
+from robotscope.syntax.model import Reason
+from robotscope.syntax.parser import MAX_BYTES
+from robotscope.access.policy import POLICIES, Outcome, decide
 
 RFC = "https://www.rfc-editor.org/rfc/rfc9309.html"
 
@@ -228,9 +228,9 @@ ROWS = [
 # fmt: on
 
 MODULES = {
-    "bing": "robotscope.engines.bing",
-    "naver": "robotscope.engines.naver",
-    "yandex": "robotscope.engines.yandex",
+    "bing": "robotscope.access.engines.bing",
+    "naver": "robotscope.access.engines.naver",
+    "yandex": "robotscope.access.engines.yandex",
 }
 
 

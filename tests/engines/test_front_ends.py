@@ -22,13 +22,13 @@ import pytest
 from click.testing import CliRunner
 
 from robotscope import parse
-from robotscope.analysis import analyse
+from robotscope.reports.analysis import analyse
 from robotscope.cli import cli
-from robotscope.compare import diff, matrix
-from robotscope.crawlers import select
-from robotscope.engines import ALL, DEFAULT, OPERATOR, names, operator_engine, resolve
+from robotscope.reports.compare import diff, matrix
+from robotscope.syntax.crawlers import select
+from robotscope.access.engines import ALL, DEFAULT, OPERATOR, names, operator_engine, resolve
 from robotscope.messages import catalogue
-from robotscope.model import Reason
+from robotscope.syntax.model import Reason
 from robotscope.web.app import create_app
 
 from ..conftest import Server

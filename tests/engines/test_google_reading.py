@@ -35,10 +35,10 @@ from tests.engines.google_differences import TRANSFORMS, Trial, classify, listed
 from tests.engines.google_library import Library, allowed_by_robots, crash_free
 
 import robotscope
-from robotscope import engines
-from robotscope.engines import google
+from robotscope.access import engines
+from robotscope.access.engines import google
 from robotscope.messages import message, render
-from robotscope.model import Reason
+from robotscope.syntax.model import Reason
 
 HERE = pathlib.Path(__file__).parent
 CORPUS = HERE.parent / "corpus" / "robots"
@@ -657,7 +657,7 @@ def test_hostile_input_never_raises() -> None:
 
 def test_a_url_normalising_leaves_alone_is_googles_target_as_it_stands() -> None:
     # What `SplitFilter` relies on to skip Google's verdict for most URLs.
-    from robotscope.urls import plain_target
+    from robotscope.syntax.urls import plain_target
 
     google_engine = engines.engine("google")
     checked = 0

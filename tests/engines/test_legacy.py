@@ -29,11 +29,12 @@ from hypothesis import strategies as st
 from tests.engines.corpus_urls import CORPUS_FILES, Tally, agents_for, corpus, snippets, squeezed, urls_for
 from tests.engines.known_differences import DIFFERENCES
 
-from robotscope import engines, parse
-from robotscope.engines import legacy
+from robotscope.access import engines
+from robotscope import parse
+from robotscope.access.engines import legacy
 from robotscope.messages import LANGS
-from robotscope.model import Reason, Rule
-from robotscope.robots import Robots
+from robotscope.syntax.model import Reason, Rule
+from robotscope.access.robots import Robots
 
 ENGINE = "legacy"
 CODES = [d.code for d in DIFFERENCES if d.engine == ENGINE]

@@ -28,11 +28,12 @@ from scrapy.robotstxt import decode_robotstxt
 from tests.engines.corpus_urls import CORPUS_FILES, Tally, agents_for, corpus, snippets, squeezed, urls_for
 from tests.engines.known_differences import DIFFERENCES
 
-from robotscope import engines, parse
-from robotscope.engines import protego
+from robotscope.access import engines
+from robotscope import parse
+from robotscope.access.engines import protego
 from robotscope.messages import LANGS
-from robotscope.model import Reason, Rule
-from robotscope.robots import Robots
+from robotscope.syntax.model import Reason, Rule
+from robotscope.access.robots import Robots
 
 ENGINE = "protego"
 CODES = [d.code for d in DIFFERENCES if d.engine == ENGINE]

@@ -17,9 +17,9 @@ import sys
 from pathlib import Path
 
 from robotscope import lint, parse
-from robotscope.compare import agents_named, diff, matrix, probe_urls
-from robotscope.crawlers import catalogue
-from robotscope.render import quote_lines, render_findings, sarif, summary
+from robotscope.reports.compare import agents_named, diff, matrix, probe_urls
+from robotscope.syntax.crawlers import catalogue
+from robotscope.reports.render import quote_lines, render_findings, sarif, summary
 
 SEEDS = Path(__file__).parent / "seeds"
 _OTHER = parse("User-agent: *\nDisallow: /private/\nAllow: /private/ok$\n\nUser-agent: Googlebot\nDisallow: /*.pdf$\n")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from .. import __version__
+from .._version import __version__
 from .build_site import build_site
 from .bulk import bulk
 from .check import check

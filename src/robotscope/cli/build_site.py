@@ -22,8 +22,8 @@ from pathlib import Path
 
 import click
 
-from .. import __version__
-from ..api import crawlers_answer, info_answer, policies_answer, strings_answer
+from .._version import __version__
+from ..reports.api import crawlers_answer, info_answer, policies_answer, strings_answer
 from ..cache import default_path
 from ..messages import LANGS
 from .common import fail
@@ -40,13 +40,13 @@ CSP = (
 PACKAGE = Path(str(files("robotscope")))
 
 
-def site_modules(entry: str = "api") -> list[Path]:
+def site_modules(entry: str = "reports.api") -> list[Path]:
     """The package's modules `robotscope.<entry>` imports, directly or not, with their packages' `__init__`s.
 
     Imports under `if TYPE_CHECKING:` are left out: they name the I/O edges
     for type checkers only, and the page never imports them.
     """
-    wanted, seen = [PACKAGE / f"{entry}.py"], set()
+    wanted, seen = [PACKAGE.joinpath(*entry.split(".")).with_suffix(".py")], set()
     while wanted:
         path = wanted.pop()
         if path in seen or not path.exists():

@@ -18,13 +18,13 @@ from typing import IO
 import click
 from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn, TimeElapsedColumn
 
-from ..compare import BulkRow, bulk_row, verdict_row
-from ..engines import ALL, DEFAULT, SplitFilter, names, resolve, split_filter, verdict
-from ..matcher import RuleSet
-from ..profiles import ruleset_for
-from ..robots import Robots
-from ..urls import is_checkable
-from ..views import origin_note
+from ..reports.compare import BulkRow, bulk_row, verdict_row
+from ..access.engines import ALL, DEFAULT, SplitFilter, names, resolve, split_filter, verdict
+from ..access.matching.matcher import RuleSet
+from ..access.profiles import ruleset_for
+from ..access.robots import Robots
+from ..syntax.urls import is_checkable
+from ..reports.views import origin_note
 from .common import (
     FetchSettings,
     Origins,

@@ -7,12 +7,12 @@ from typing import Any
 
 import click
 
-from ..engines import ALL, names, readings, resolve
-from ..linter import lint
-from ..model import Finding
-from ..render import render_readings, render_verdict
-from ..urls import InvalidURL, robots_url
-from ..views import readings_view, verdict_view
+from ..access.engines import ALL, names, readings, resolve
+from ..reports.linter import lint
+from ..syntax.model import Finding
+from ..reports.render import render_readings, render_verdict
+from ..syntax.urls import InvalidURL, robots_url
+from ..reports.views import readings_view, verdict_view
 from .common import (
     FetchSettings,
     Source,

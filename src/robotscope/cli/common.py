@@ -20,19 +20,19 @@ from typing import TYPE_CHECKING, Any, Generic, NamedTuple, NoReturn, TypeVar
 import click
 from rich.console import Console
 
-from ..engines import DEFAULT as DEFAULT_ENGINE
-from ..engines import answer as engine_answer
-from ..engines import fetch_policy, split_note
+from ..access.engines import DEFAULT as DEFAULT_ENGINE
+from ..access.engines import answer as engine_answer
+from ..access.engines import fetch_policy, split_note
 from ..messages import LANGS, Message, language, message
-from ..model import Verdict
-from ..policy import POLICIES, Decision, verdict_for
-from ..profiles import Answer, named_tokens
-from ..robots import Robots, parse
-from ..urls import InvalidURL, checked_url, robots_url
-from ..views import origin_note, overflow_note
+from ..syntax.model import Verdict
+from ..access.policy import POLICIES, Decision, verdict_for
+from ..access.profiles import Answer, named_tokens
+from ..access.robots import Robots, parse
+from ..syntax.urls import InvalidURL, checked_url, robots_url
+from ..reports.views import origin_note, overflow_note
 
 if TYPE_CHECKING:
-    from ..fetcher import FetchResult
+    from ..fetch.fetcher import FetchResult
 
 EXIT_USAGE = 2
 
@@ -66,7 +66,7 @@ def _remember_lang(context: click.Context, _: click.Parameter, value: str | None
 
 
 def engine_choices(side_by_side: bool = True) -> list[str]:
-    from ..engines import ALL, OPERATOR, names
+    from ..access.engines import ALL, OPERATOR, names
 
     return [*names(), ALL, OPERATOR] if side_by_side else [*names(), OPERATOR]
 
@@ -189,7 +189,7 @@ class Fetched:
     """A robots.txt fetched for a command: the decision, and the file it leaves (empty if none)."""
 
     def __init__(self, url: str, settings: FetchSettings, cache: Any) -> None:
-        from ..fetcher import fetch_robots  # httpx is needed only when a URL is given
+        from ..fetch.fetcher import fetch_robots  # httpx is needed only when a URL is given
 
         try:
             if settings.forget and hasattr(cache, "forget"):

@@ -8,11 +8,11 @@ import click
 from rich.markup import escape
 from rich.table import Table
 
-from .. import crawlers
-from ..compare import ANY_CRAWLER, Answers, Flip, agents_named, diff, probe_urls
-from ..engines import ALL, DEFAULT, OPERATOR, names, operator_engine
+from ..syntax import crawlers
+from ..reports.compare import ANY_CRAWLER, Answers, Flip, agents_named, diff, probe_urls
+from ..access.engines import ALL, DEFAULT, OPERATOR, names, operator_engine
 from ..messages import Message, message
-from ..model import Verdict
+from ..syntax.model import Verdict
 from .common import (
     FetchSettings,
     Source,

@@ -7,7 +7,7 @@ import difflib
 import click
 from rich.cells import cell_len
 
-from .. import crawlers
+from ..syntax import crawlers
 from ..messages import Message, message
 from .common import console, echo_json, fail, json_option, lang_option
 

@@ -7,14 +7,14 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from ..linter import lint
+from ..reports.linter import lint
 from ..messages import message
-from ..model import Finding
-from ..render import printable, render_findings
+from ..syntax.model import Finding
+from ..reports.render import printable, render_findings
 from .common import FetchSettings, echo_json, echo_text, fetch, fetch_options, json_option, lang_option
 
 if TYPE_CHECKING:
-    from ..fetcher import FetchResult
+    from ..fetch.fetcher import FetchResult
 
 
 def render_fetch(result: FetchResult, findings: list[Finding], lang: str) -> str:

@@ -10,10 +10,10 @@ from typing import Any
 
 import click
 
-from ..generator import PRESETS, Generated, InvalidSpec, Spec, build, preset
+from ..reports.generator import PRESETS, Generated, InvalidSpec, Spec, build, preset
 from ..messages import message
-from ..model import Severity
-from ..render import render_findings
+from ..syntax.model import Severity
+from ..reports.render import render_findings
 from .common import echo_json, fail, json_option, lang_option
 
 

@@ -6,11 +6,11 @@ import sys
 
 import click
 
-from .. import __version__
-from ..linter import lint
+from .._version import __version__
+from ..reports.linter import lint
 from ..messages import message
-from ..model import Severity
-from ..render import render_findings, sarif
+from ..syntax.model import Severity
+from ..reports.render import render_findings, sarif
 from .common import FetchSettings, echo_json, echo_text, fetch_options, lang_option, load
 
 _SEVERITY_RANK = {Severity.INFO: 0, Severity.WARNING: 1, Severity.ERROR: 2}

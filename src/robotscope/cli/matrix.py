@@ -9,13 +9,13 @@ import click
 from rich.markup import escape
 from rich.table import Table
 
-from .. import crawlers
-from ..compare import MatrixRow
-from ..crawlers import Crawler
-from ..engines import ALL, DEFAULT, readings, resolve
+from ..syntax import crawlers
+from ..reports.compare import MatrixRow
+from ..syntax.crawlers import Crawler
+from ..access.engines import ALL, DEFAULT, readings, resolve
 from ..messages import message
-from ..profiles import Answer
-from ..views import usage_text
+from ..access.profiles import Answer
+from ..reports.views import usage_text
 from .common import (
     FetchSettings,
     Source,

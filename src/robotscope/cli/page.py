@@ -8,10 +8,10 @@ from typing import Any
 
 import click
 
-from ..fetcher import run
+from ..fetch.fetcher import run
 from ..messages import message
 from ..pagecheck import check_page, has_problem
-from ..urls import InvalidURL
+from ..syntax.urls import InvalidURL
 from .common import (
     FetchSettings,
     fail,

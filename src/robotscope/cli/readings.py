@@ -7,8 +7,8 @@ import sys
 import click
 
 from ..messages import message
-from ..readings import default_agents, differences, probes, splits
-from ..render import printable, render_readings
+from ..reports.compare.readings import default_agents, differences, probes, splits
+from ..reports.render import printable, render_readings
 from .common import (
     FetchSettings,
     echo_json,

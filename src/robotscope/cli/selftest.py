@@ -8,7 +8,7 @@ import click
 from rich.markup import escape
 
 from ..messages import message
-from ..selftest import outcome, run_cases
+from ..reports.selftest import outcome, run_cases
 from .common import console, echo_json, json_option, lang_option
 
 

@@ -11,11 +11,11 @@ from urllib.parse import urlsplit
 import click
 
 from ..download import get
-from ..engines import DEFAULT, resolve
-from ..fetcher import DEFAULT_UA
+from ..access.engines import DEFAULT, resolve
+from ..fetch.fetcher import DEFAULT_UA
 from ..messages import Message, message
-from ..sitemap import MAX_BYTES, read_sitemap
-from ..urls import InvalidURL, robots_url
+from ..syntax.sitemap import MAX_BYTES, read_sitemap
+from ..syntax.urls import InvalidURL, robots_url
 from .common import (
     FetchSettings,
     Origins,

@@ -17,9 +17,9 @@ import click
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from ..crawlers import select
-from ..policy import POLICIES
-from ..survey import CLASSIFICATIONS, SURVEY_COLUMNS, HostFile, summarise, survey_rows, tally
+from ..syntax.crawlers import select
+from ..access.policy import POLICIES
+from ..reports.survey import CLASSIFICATIONS, SURVEY_COLUMNS, HostFile, summarise, survey_rows, tally
 from .bulk import _cores
 from .common import console, fail, one_engine_option
 from .matrix import agents_option

@@ -22,9 +22,9 @@ from typing import Any
 import duckdb
 import pyarrow as pa
 
-from ..engines import DEFAULT, answer, resolve
-from ..model import Verdict
-from ..robots import Robots, parse
+from ..access.engines import DEFAULT, answer, resolve
+from ..syntax.model import Verdict
+from ..access.robots import Robots, parse
 
 VERDICT_FIELDS = {"allowed": "BOOLEAN", "reason": "VARCHAR", "line": "INTEGER", "rule": "VARCHAR", "token": "VARCHAR"}
 _ARROW_FIELDS = pa.struct(

@@ -38,12 +38,12 @@ from scrapy.robotstxt import RobotParser as ScrapyRobotParser
 from scrapy.utils.httpobj import urlparse_cached
 from twisted.internet.defer import Deferred
 
-from ..checks.content import looks_like_html
+from ..reports.linter.content import looks_like_html
 from ..compat import crawl_delay
-from ..matcher import is_robots_txt
-from ..policy import Outcome, decide
-from ..robots import parse
-from ..urls import target
+from ..access.matching.matcher import is_robots_txt
+from ..access.policy import Outcome, decide
+from ..access.robots import parse
+from ..syntax.urls import target
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler

@@ -22,8 +22,8 @@ from pathlib import Path
 from typing import Any, NamedTuple
 from urllib.parse import urljoin, urlsplit
 
-from ..policy import MAX_REDIRECTS
-from ..survey import HostFile
+from ..access.policy import MAX_REDIRECTS
+from ..reports.survey import HostFile
 
 WARC_SUFFIXES = (".warc", ".warc.gz")
 TABLE_SUFFIXES = (".parquet", ".csv")

@@ -25,9 +25,9 @@ import pyarrow as pa
 from pyspark.sql import DataFrame
 from pyspark.sql.types import BooleanType, IntegerType, StringType, StructField, StructType
 
-from ..engines import DEFAULT
-from ..survey import SURVEY_COLUMNS, VERDICT_COLUMNS, HostFile, survey_rows, verdict_rows
-from ..urls import InvalidURL, robots_url
+from ..access.engines import DEFAULT
+from ..reports.survey import SURVEY_COLUMNS, VERDICT_COLUMNS, HostFile, survey_rows, verdict_rows
+from ..syntax.urls import InvalidURL, robots_url
 from .arrow import arrow_schema
 
 _TYPES = {"allowed": BooleanType(), "line": IntegerType(), "status": IntegerType()}

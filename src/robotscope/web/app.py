@@ -38,8 +38,8 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from ..analysis import LIMITS, analyse, generate_answer, selftest_answer
-from ..api import (
+from ..reports.analysis import LIMITS, analyse, generate_answer, selftest_answer
+from ..reports.api import (
     RequestError,
     analyse_args,
     crawlers_answer,
@@ -51,7 +51,7 @@ from ..api import (
     strings_answer,
     strings_field,
 )
-from ..urls import InvalidURL
+from ..syntax.urls import InvalidURL
 from .guard import GuardedTransport, RefusedTarget, Resolver, system_resolve
 from .workers import MAX_ANALYSES, MAX_WAITING, TIME_BUDGET, PoolBusy, TooComplex, WorkerPool, describe
 
@@ -281,7 +281,7 @@ def create_app(
         return JSONResponse(strings_answer(lang_of(request.query_params.get("lang"))))
 
     async def api_fetch(request: Request) -> Response:
-        from ..policy import POLICIES
+        from ..access.policy import POLICIES
         from .fetching import fetch
 
         data = await read_json(request, body_timeout)

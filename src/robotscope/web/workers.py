@@ -21,7 +21,7 @@ import threading
 from collections.abc import Callable
 from typing import IO, Any
 
-from ..analysis import LIMITS
+from ..reports.analysis import LIMITS
 
 MAX_ANALYSES = max(1, min(4, os.cpu_count() or 1))  # jobs running at once: one worker process per core
 MAX_WAITING = 8  # requests that may wait for a worker; one more is answered 503 `busy` at once

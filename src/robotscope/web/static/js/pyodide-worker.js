@@ -14,7 +14,7 @@ async function start() {
   if (!response.ok) throw new Error("robotscope.zip: " + response.status);
   pyodide.unpackArchive(new Uint8Array(await response.arrayBuffer()), "zip", { extractDir: "/home/pyodide/site" });
   pyodide.runPython("import sys; sys.path.insert(0, '/home/pyodide/site')");
-  return pyodide.runPython("from robotscope.api import call; call");
+  return pyodide.runPython("from robotscope.reports.api import call; call");
 }
 
 const started = start();

@@ -1,0 +1,128 @@
+"""What an engine is: one crawler's whole reading of a robots.txt, as data plus small strategy functions.
+
+An `Engine` reads a file in four steps, each a function it names, so two
+engines differ exactly where their functions do:
+
+1. `read(robots) -> Parsed`: the line dialect (which key spellings count,
+   lines without a colon, a line length cut) and group formation (what ends
+   a run of user-agent lines, whether a blank line ends a record), on the
+   part of the file the engine reads (`limit` bytes).
+2. `select(parsed, agent) -> Selection`: agent matching (exact product
+   token, Google's token extraction, substring) and whether the first
+   matching group is used or all matching groups are merged.
+3. the operator profile (`profiles`): the catalogue's documented fallbacks
+   and `*`-ignoring, for the crawlers of that operator.
+4. `match(selection, target) -> Match`: longest match with Allow on ties, or
+   first match; wildcards or literal characters; how a pattern's length is
+   counted; percent-encoding; whether `/robots.txt` is implicit.
+
+`verdict` assembles the result as a `Verdict`, the same type the rest of
+robotscope shows, so every front end shows every reading the same way.
+Pure: stdlib only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any, NamedTuple
+
+from ...messages import DEFAULT_LANG, message
+from ...syntax.model import Group, Reason, Rule, Verdict
+from ..robots import Robots
+
+LONGEST, FIRST = "longest", "first"
+
+
+class Parsed(NamedTuple):
+    """A file as one engine reads it: its groups (rules with their lines) and its size.
+
+    An engine whose groups would copy the same rules many times (Protego
+    gives every name of a run of user-agent lines its own copy) keeps them
+    once instead: `rules` are then every rule read, in file order, and the
+    groups' `rules` are empty. `prepared` is what the engine's `select`
+    keeps besides the groups: Protego's shared rule blocks and the groups it
+    built from them, Google's rule filters by the groups chosen.
+    """
+
+    groups: tuple[Group, ...]
+    size: int  # bytes of the input
+    rules: tuple[Rule, ...] | None = None
+    prepared: Any = None
+
+    def every_rule(self) -> Iterator[Rule]:
+        """Every rule the engine read (a rule that several groups share, once or once per group)."""
+        if self.rules is not None:
+            return iter(self.rules)
+        return (rule for group in self.groups for rule in group.rules)
+
+
+class Selection(NamedTuple):
+    """The groups that apply to one crawler under one engine, and its token as that engine reads it."""
+
+    token: str
+    groups: tuple[Group, ...]
+    prepared: Any = None  # what the engine's `match` builds from the groups once (an index), if anything
+
+
+class Match(NamedTuple):
+    """What an engine's matching makes of one target: the deciding rule and the others that matched."""
+
+    rule: Rule | None
+    candidates: tuple[Rule, ...]
+    implicit: bool = False  # decided without a rule: `/robots.txt` is always allowed
+    allowed: bool | None = None  # the answer when it is not the deciding rule's kind (legacy: an empty Disallow allows)
+
+
+Reader = Callable[[Robots], Parsed]
+Selector = Callable[[Parsed, str], Selection]
+Matcher = Callable[[Selection, str], Match]
+Targeter = Callable[[str], str]
+
+
+@dataclass(frozen=True)
+class Engine:
+    """One engine's reading: its steps, the fetch policy it applies, and where each behaviour is documented.
+
+    `sources` are the documents its behaviour comes from; `notes` are
+    message codes for what is inferred rather than documented.
+    `operator` is the crawler operator whose profiles (fallbacks, `*`
+    ignored) it applies, None for none. `precedence` says how its `match`
+    orders candidates, for explanations: `longest` (RFC 9309) or `first`.
+    """
+
+    name: str
+    title: str
+    sources: tuple[str, ...]
+    policy: str
+    read: Reader
+    select: Selector
+    match: Matcher
+    target: Targeter
+    operator: str | None = None
+    notes: tuple[str, ...] = ()
+    precedence: str = LONGEST  # which matching rule decides: the longest, or the first in file order
+
+    def as_dict(self, lang: str = DEFAULT_LANG) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "title": self.title,
+            "sources": list(self.sources),
+            "policy": self.policy,
+            "precedence": self.precedence,
+            "summary": message(f"engine.{self.name}.summary").render(lang),
+            "notes": [message(code).render(lang) for code in self.notes],
+        }
+
+
+def assemble(selection: Selection, found: Match, url: str, target: str) -> Verdict:
+    """The verdict of one engine: the one reading of "which rule decided" shared by every engine."""
+    lines = tuple(sorted(n for g in selection.groups for n in g.agent_lines))
+    if found.implicit:
+        reason, rule = Reason.ROBOTS_TXT, None
+    elif found.rule is not None:
+        reason, rule = Reason.RULE, found.rule
+    else:
+        reason, rule = (Reason.NO_MATCH if selection.groups else Reason.NO_GROUP), None
+    allowed = found.allowed if found.allowed is not None else rule is None or rule.allow
+    return Verdict(allowed, rule, None if rule is None else rule.line, reason, selection.token, lines, found.candidates, url, target)

@@ -1,0 +1,313 @@
+"""What a crawler concludes from fetching /robots.txt: the engines' policies as data, and `decide`.
+
+A fetch ends in an `Outcome` (plain data: the final status or a transport
+error, the redirects followed, whether they looped, whether the body is an
+HTML page). `decide(outcome, policy, cached=..., now=...)` turns it into a
+`Decision`: `parse`, `allow-all`, `disallow-all` or `cached-copy`, with a
+reason (a `Message`: the cause, what the policy does in that case, and for
+an outage the state of the cached copy) that names the policy and cites its
+source. Pure: no I/O, no clock
+(the caller passes `now`), so the sync and async fetchers, the cache-backed
+client and the tests all share one reading of every outcome.
+
+The policies (`POLICIES`, one row each):
+
+rfc9309
+    RFC 9309, Section 2.3.1 (https://www.rfc-editor.org/rfc/rfc9309.html).
+    2xx: parse and follow the rules. Redirects: follow at least five, across
+    hosts; beyond five the file MAY be taken as unavailable, so allow all.
+    4xx: unavailable, allow all. 5xx and network errors: unreachable, assume
+    complete disallow; after a reasonably long time (e.g. 30 days) a crawler
+    MAY use a cached copy (or treat the file as unavailable).
+google
+    Google's "How Google interprets the robots.txt specification"
+    (https://developers.google.com/search/docs/crawling-indexing/robots/robots_txt),
+    known here only through quotes of that page (see `Policy.notes`). 2xx:
+    parsed as served, an HTML page included (its lines are ignored). At least
+    five redirect hops, then treated as a 404. 4xx except 429: as if there
+    were no robots.txt. 429, 5xx, timeouts and network errors: server errors;
+    Google stops crawling for 12 hours, then uses the last good copy for up to
+    30 days.
+bing
+    Bing documents only that a missing robots.txt means Bingbot may crawl the
+    whole host (Bing Webmaster blog, 3 May 2012,
+    https://blogs.bing.com/webmaster/2012/05/03/to-crawl-or-not-to-crawl-that-is-bingbots-question).
+    No Bing document on redirects, 5xx, timeouts or cached copies was found,
+    so those cases follow RFC 9309 and every explanation says so.
+naver
+    Naver Search Advisor's robots.txt guide, known here only through a quote
+    of its table (https://blog.chulgil.me/robots-txt-seoljeonghagi): 2xx parsed, but an HTML page may be taken as
+    no robots.txt at all; up to five redirects, then stop and allow all; 4xx
+    allow all; 5xx disallow all, with a previous good copy used for a while.
+
+One rule holds for every row: a transient failure (5xx, 429, a timeout, a
+network error, incomplete data) is never read as "allow all" and is never
+the latest good copy. Google's page says it assumes no restrictions when it
+has no cached copy after the first 12 hours; robotscope still reports
+disallow all there, and says why.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from .matching.matcher import is_robots_txt
+from ..messages import DEFAULT_LANG, Message, message
+from ..syntax.model import Reason, Verdict
+from .robots import Robots
+from ..syntax.urls import target
+from ..syntax.tokens import product_token
+
+Action = Literal["parse", "allow-all", "disallow-all", "cached-copy"]
+
+MAX_REDIRECTS = 5  # RFC 9309, Section 2.3.1.2: follow at least five consecutive redirects
+_HOUR = 3600.0
+_DAY = 24 * _HOUR
+
+# The cases a policy reads differently; each policy has one message per case,
+# `policy.<name>.<case>`, that completes "<cause>, so ...".
+CASES = (
+    "html",
+    "redirects-exhausted",
+    "redirect-loop",
+    "redirect-unfollowable",
+    "client-error",
+    "rate-limited",
+    "server-error",
+    "fetch-error",
+)
+
+
+@dataclass(frozen=True)
+class Policy:
+    """One engine's reading of robots.txt fetch outcomes, with the documents it comes from.
+
+    What the policy concludes in each case is the message
+    `policy.<name>.<case>` of the catalogues (`CASES`); `notes` are the
+    codes of what the sources do not settle (UNCONFIRMED, inferred).
+    `block_hours` is how long an outage blocks everything before the last
+    good copy is used; `copy_days` how far into an outage that copy is still
+    used (None: no documented end).
+    """
+
+    name: str
+    title: str
+    sources: tuple[str, ...]
+    block_hours: float
+    copy_days: float | None
+    notes: tuple[str, ...] = ()
+
+    def clause(self, case: str) -> Message:
+        return message(f"policy.{self.name}.{case}")
+
+    def as_dict(self, lang: str = DEFAULT_LANG) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "title": self.title,
+            "sources": list(self.sources),
+            "block_hours": self.block_hours,
+            "copy_days": self.copy_days,
+            "notes": [message(code).render(lang) for code in self.notes],
+        }
+
+
+_RFC = "https://www.rfc-editor.org/rfc/rfc9309.html"
+
+POLICIES: dict[str, Policy] = {
+    p.name: p
+    for p in (
+        Policy(name="rfc9309", title="RFC 9309", sources=(_RFC,), block_hours=30 * 24, copy_days=None),
+        Policy(
+            name="google",
+            title="Google",
+            sources=(
+                "https://developers.google.com/search/docs/crawling-indexing/robots/robots_txt",
+                "https://suzukikenichi.com/blog/how-does-googlebot-behave-when-robots-txt-is-not-available",
+            ),
+            block_hours=12,
+            copy_days=30,
+            notes=("policy.google.note.quotes", "policy.google.note.no-copy", "policy.google.note.after-30-days"),
+        ),
+        Policy(
+            name="bing",
+            title="Bing",
+            sources=(
+                "https://blogs.bing.com/webmaster/2012/05/03/to-crawl-or-not-to-crawl-that-is-bingbots-question",
+                _RFC,
+            ),
+            block_hours=30 * 24,
+            copy_days=None,
+            notes=("policy.bing.note.unconfirmed", "policy.bing.note.recheck"),
+        ),
+        Policy(
+            name="naver",
+            title="Naver",
+            # Naver Search Advisor's robots.txt guide, known only through this quote of its table.
+            sources=("https://blog.chulgil.me/robots-txt-seoljeonghagi",),
+            block_hours=0,
+            copy_days=None,
+            notes=("policy.naver.note.quote", "policy.naver.note.duration"),
+        ),
+    )
+}
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a fetch of /robots.txt ended, as plain data.
+
+    `status` is the final HTTP status (None when no response came);
+    `error` the transport error kind (`timeout`, `dns`, `connect`, `tls`,
+    `network`, `decode`, `incomplete`) when the fetch failed; `redirects`
+    the redirects followed; `loop` whether a redirect pointed back into the
+    chain; `html` whether a 2xx body looks like an HTML page; `unfollowable`
+    why the final redirect could not be followed (a `Message`: no Location,
+    not http or https, malformed). `incomplete` is a body cut short (a
+    compressed stream without its end, a connection closed before
+    Content-Length was read).
+    """
+
+    status: int | None = None
+    error: str | None = None
+    redirects: int = 0
+    loop: bool = False
+    html: bool = False
+    unfollowable: Message | None = None
+
+
+@dataclass(frozen=True)
+class Cached:
+    """What the cache knows when the file is unreachable: its last good copy and how long the outage is."""
+
+    good_fetched_at: float | None = None  # when the last good (2xx) copy was fetched; None if there is none
+    failing_since: float | None = None  # when the current run of transient failures began
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What one policy concludes from one outcome, and why (`reason`, a message naming the policy and its source)."""
+
+    policy: str
+    action: Action
+    reason: Message
+
+    @property
+    def explanation(self) -> str:
+        """The reason in English."""
+        return self.reason.render()
+
+    def as_dict(self, lang: str = DEFAULT_LANG) -> dict[str, Any]:
+        return {
+            "policy": self.policy,
+            "action": self.action,
+            "explanation": self.reason.render(lang),
+            "reason": self.reason.as_dict(lang),
+        }
+
+
+def is_transient(outcome: Outcome) -> bool:
+    """A temporary failure: no response, 429, 5xx, or a status no crawler can read (1xx, 6xx+)."""
+    status = outcome.status
+    return outcome.error is not None or status is None or status == 429 or status >= 500 or status < 200
+
+
+def decide(
+    outcome: Outcome, policy: Policy | str, *, cached: Cached | None = None, now: float | None = None
+) -> Decision:
+    """Read `outcome` the way `policy` does; `cached` and `now` matter only when the file is unreachable.
+
+    >>> decide(Outcome(status=404), "google").action
+    'allow-all'
+    >>> decide(Outcome(status=503), "rfc9309").action
+    'disallow-all'
+    """
+    row = POLICIES[policy] if isinstance(policy, str) else policy
+    if is_transient(outcome):
+        return _unreachable(outcome, row, cached or Cached(), now)
+    status = outcome.status
+    assert status is not None  # is_transient covers a missing status
+    if status < 300:
+        if outcome.html:
+            return _decision(row, "parse", message("cause.status-html", status=status), row.clause("html"))
+        return _decision(row, "parse", message("cause.status", status=status), message("rule.parse"))
+    if status < 400:
+        if outcome.loop:
+            cause, case = message("cause.redirect-loop", status=status, hop=outcome.redirects + 1), "redirect-loop"
+        elif outcome.redirects >= MAX_REDIRECTS:
+            cause = message("cause.redirects-exhausted", status=status, redirects=outcome.redirects, limit=MAX_REDIRECTS)
+            case = "redirects-exhausted"
+        else:
+            why = outcome.unfollowable or message("redirect.no-location")
+            cause, case = message("cause.redirect-unfollowable", status=status, why=why), "redirect-unfollowable"
+        return _decision(row, "allow-all", cause, row.clause(case))
+    return _decision(row, "allow-all", message("cause.status", status=status), row.clause("client-error"))
+
+
+def _unreachable(outcome: Outcome, row: Policy, cached: Cached, now: float | None) -> Decision:
+    if outcome.error is not None:
+        cause, case = message("cause.error", error=message(f"error.{outcome.error}")), "fetch-error"
+    elif outcome.status is None or outcome.status < 200 or outcome.status >= 600:
+        cause, case = message("cause.unusable-status", status=outcome.status or 0), "fetch-error"
+    elif outcome.status == 429:
+        cause, case = message("cause.status", status=429), "rate-limited"
+    else:
+        cause, case = message("cause.status", status=outcome.status), "server-error"
+    start = cached.failing_since
+    outage = 0.0 if start is None or now is None else max(0.0, now - start)
+    block, limit = row.block_hours * _HOUR, None if row.copy_days is None else row.copy_days * _DAY
+    if cached.good_fetched_at is None:
+        state = message("state.no-copy")
+    elif outage < block:
+        state = message("state.blocking", outage=span(outage), block=span(block))
+    elif limit is not None and outage >= limit:
+        state = message("state.expired", outage=span(outage), limit=span(limit))
+    else:
+        if now is None:
+            state = message("state.copy", outage=span(outage))
+        else:
+            state = message("state.copy-aged", outage=span(outage), age=span(max(0.0, now - cached.good_fetched_at)))
+        return _decision(row, "cached-copy", cause, row.clause(case), state)
+    return _decision(row, "disallow-all", cause, row.clause(case), state)
+
+
+def _decision(row: Policy, action: Action, cause: Message, rule: Message, state: Message | None = None) -> Decision:
+    params = {"policy": row.title, "source": row.sources[0], "cause": cause, "rule": rule}
+    if state is None:
+        return Decision(row.name, action, message("decision", **params))
+    return Decision(row.name, action, message("decision-state", **params, state=state))
+
+
+def span(seconds: float) -> Message:
+    """A duration as a message: days from two days on, then hours, then minutes."""
+    if seconds >= 2 * _DAY:
+        return message("span.days", n=round(seconds / _DAY))
+    if seconds >= _HOUR:
+        return message("span.hours", n=round(seconds / _HOUR))
+    return message("span.minutes", n=round(seconds / 60))
+
+
+def decide_all(
+    outcome: Outcome, *, cached: Cached | None = None, now: float | None = None
+) -> dict[str, Decision]:
+    """The decision of every policy, by name, in table order."""
+    return {name: decide(outcome, row, cached=cached, now=now) for name, row in POLICIES.items()}
+
+
+def verdict_for(decision: Decision, robots: Robots | None, agent: str, url: str) -> Verdict:
+    """May `agent` fetch `url`, given what the policy concluded about the origin's robots.txt?
+
+    `robots` is the parsed file for `parse` and `cached-copy`. For
+    `allow-all` and `disallow-all` no rule decides; /robots.txt itself stays
+    allowed (RFC 9309, Section 2.2.2).
+    """
+    if decision.action in ("parse", "cached-copy") and robots is not None:
+        return robots.verdict(agent, url)
+    path = target(url)
+    if is_robots_txt(path):
+        allowed, reason = True, Reason.ROBOTS_TXT
+    elif decision.action == "disallow-all":
+        allowed, reason = False, Reason.UNREACHABLE
+    else:
+        allowed, reason = True, Reason.UNAVAILABLE
+    return Verdict(allowed, None, None, reason, product_token(agent), (), (), url, path)

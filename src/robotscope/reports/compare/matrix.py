@@ -1,0 +1,40 @@
+"""`matrix`: known crawlers (rows, by purpose) by paths (columns), each cell the answer front ends give."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any, NamedTuple
+
+from ...syntax.crawlers import PURPOSES, Crawler
+from ...messages import DEFAULT_LANG
+from ...access.profiles import Answer, named_tokens
+from ...access.robots import Robots
+from ..views import verdict_view
+
+
+class MatrixRow(NamedTuple):
+    """One crawler's answers for each path of a matrix."""
+
+    crawler: Crawler
+    cells: tuple[Answer, ...]
+
+    def as_dict(self, lang: str = DEFAULT_LANG) -> dict[str, Any]:
+        return {"crawler": self.crawler.as_dict(), "cells": [verdict_view(cell, lang) for cell in self.cells]}
+
+
+def matrix(robots: Robots, crawlers: Iterable[Crawler], paths: Sequence[str], engine: str = "rfc9309") -> list[MatrixRow]:
+    """Crawlers (rows, grouped by purpose) by paths (columns), as `engine` reads the file (`operator`: each
+    crawler's own engine); the default reading applies the operators' profiles."""
+    from ...access.engines import answer, resolve, split_note
+
+    named = named_tokens(robots)
+
+    def cell(crawler: Crawler, path: str) -> Answer:
+        name = resolve(engine, crawler.token)
+        shown = answer(robots, crawler.token, path, name, named)
+        note = split_note(robots, crawler.token, path, shown.verdict, name)  # as `check` says it
+        return shown if note is None else shown._replace(extra=(*shown.extra, note))
+
+    rows = [MatrixRow(c, tuple(cell(c, p) for p in paths)) for c in crawlers]
+    rows.sort(key=lambda r: PURPOSES.index(r.crawler.purpose) if r.crawler.purpose in PURPOSES else len(PURPOSES))
+    return rows

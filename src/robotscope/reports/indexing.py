@@ -1,0 +1,152 @@
+"""Whether a page can be indexed: its robots directives joined with the robots.txt verdict. Pure.
+
+A crawler that may not fetch a page never sees its `noindex`; a blocked
+page can still be indexed from links, without a snippet; a canonical that
+points at a blocked URL sends the crawler where it may not go. Google
+documents these (robots.txt "is not a mechanism for keeping a web page out
+of Google"; for noindex to work, "the page or resource must not be blocked
+by a robots.txt file": developers.google.com/search/docs/crawling-indexing/
+robots/intro and .../block-indexing).
+
+`page_facts(status, headers, body, token)` reads what one response says to
+one crawler: the `X-Robots-Tag` headers (a `name:` prefix aims a line at one
+crawler), `<meta name="robots">` and `<meta name="<crawler>">` (html.parser,
+the first MAX_HTML bytes, comments ignored as browsers ignore them), the
+canonical link, and the `Content-Usage` header. `findings(...)` turns facts
+and the robots.txt verdict into messages with stable codes. Never raises on
+any bytes.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from html.parser import HTMLParser
+from typing import Any, NamedTuple
+from urllib.parse import urljoin
+
+from ..messages import Message, message
+from ..syntax.model import Verdict
+from ..syntax.structured import Item, Token, parse_dictionary
+
+MAX_HTML = 1024 * 1024  # bytes of the page read for its <head>: robots meta tags come early
+# Markers of a bot challenge served instead of the page (Cloudflare's interstitials): a heuristic,
+# so a page that merely mentions them could be taken for one.
+_CHALLENGE = re.compile(rb"/cdn-cgi/challenge-platform/|<title>\s*(?:Just a moment\.\.\.|Attention Required! \| Cloudflare)", re.IGNORECASE)
+_INDEX_BLOCKING = {"noindex", "none"}
+_AI_TOKENS = {"noai", "noimageai"}
+
+
+class PageFacts(NamedTuple):
+    """What one response says to one crawler about indexing."""
+
+    directives: tuple[str, ...]  # robots directives that apply to this crawler, lower-cased, from headers and meta
+    sources: tuple[str, ...]  # where each came from: "header" or "meta:<name>"
+    canonical: str | None
+    content_usage: dict[str, str]  # the Content-Usage header's known preferences
+    challenge: bool = False  # the body looks like a bot challenge, not the page (heuristic)
+
+    @property
+    def noindex(self) -> bool:
+        return any(d in _INDEX_BLOCKING for d in self.directives)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"directives": list(self.directives), "sources": list(self.sources), "noindex": self.noindex,
+                "canonical": self.canonical, "content_usage": self.content_usage, "challenge": self.challenge}
+
+
+class _Head(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.metas: list[tuple[str, str]] = []
+        self.canonical: str | None = None
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        values = {k.lower(): (v or "") for k, v in attrs}
+        if tag == "meta" and "name" in values and "content" in values:
+            self.metas.append((values["name"].strip().lower(), values["content"]))
+        elif tag == "link" and "canonical" in values.get("rel", "").lower().split() and self.canonical is None:
+            self.canonical = values.get("href", "").strip() or None
+
+
+def _directives(text: str) -> list[str]:
+    return [part.strip().lower() for part in text.split(",") if part.strip()]
+
+
+def page_facts(url: str, headers: Iterable[tuple[str, str]], body: bytes, token: str) -> PageFacts:
+    """The indexing facts of one response for the crawler with product token `token` (lower case).
+
+    `headers` are the response's field lines as received, (name, value): a
+    crawler's name prefix aims one `X-Robots-Tag` line at it, so repeated
+    lines must not be joined into one (an HTTP client's dict joins them).
+    """
+    fields = list(headers)
+    found: list[tuple[str, str]] = []
+    for name, value in fields:
+        if name.lower() != "x-robots-tag":
+            continue
+        aimed, _, rest = value.partition(":")
+        # `googlebot: noindex` aims the line at one crawler; `unavailable_after: date` is no crawler name.
+        if rest and " " not in aimed.strip() and aimed.strip().lower() not in ("unavailable_after",):
+            if aimed.strip().lower() == token:
+                found += [(d, "header") for d in _directives(rest)]
+        else:
+            found += [(d, "header") for d in _directives(value)]
+    head = _Head()
+    try:
+        head.feed(body[:MAX_HTML].decode("utf-8", "replace"))
+        head.close()
+    except (AssertionError, ValueError):  # html.parser on hostile markup: what was read so far counts
+        pass
+    for name, content in head.metas:
+        if name in ("robots", token):
+            found += [(d, f"meta:{name}") for d in _directives(content)]
+    canonical = urljoin(url, head.canonical) if head.canonical else None
+    usage: dict[str, str] = {}
+    # RFC 9651, Section 4.2: the lines of a structured field are parsed as one, joined by commas.
+    usage_lines = [value for name, value in fields if name.lower() == "content-usage"]
+    if usage_lines:
+        members = parse_dictionary(", ".join(usage_lines)) or {}
+        usage = {k: str(m.value) for k, m in members.items() if isinstance(m, Item) and isinstance(m.value, Token) and m.value in ("y", "n")}
+    challenge = _CHALLENGE.search(body[:MAX_HTML]) is not None
+    return PageFacts(tuple(d for d, _ in found), tuple(s for _, s in found), canonical, usage, challenge)
+
+
+class PageFinding(NamedTuple):
+    code: str
+    message: Message
+
+    def as_dict(self, lang: str = "en") -> dict[str, Any]:
+        return {"code": self.code, "message": self.message.as_dict(lang)}
+
+
+def findings(
+    verdict: Verdict, status: int | None, facts: PageFacts | None, canonical_verdict: Verdict | None, robots_noindex: bool
+) -> list[PageFinding]:
+    """What the robots.txt verdict and the page's own answer mean together, for one crawler."""
+    out = []
+    blocked = not verdict.allowed
+    if blocked and facts is not None and facts.noindex:
+        out.append(PageFinding("blockedNoindex", _blocked("pagecheck.blockedNoindex", verdict)))
+    elif blocked:
+        out.append(PageFinding("blockedIndexable", _blocked("pagecheck.blockedIndexable", verdict)))
+    if not blocked and facts is not None and facts.challenge:
+        out.append(PageFinding("serverRefuses", message("pagecheck.serverChallenges", status=status or 0)))
+    elif not blocked and status in (401, 403, 429, 503):
+        out.append(PageFinding("serverRefuses", message("pagecheck.serverRefuses", status=status)))
+    if not blocked and facts is not None and facts.noindex:
+        out.append(PageFinding("noindex", message("pagecheck.noindex", sources=list(dict.fromkeys(facts.sources)))))
+    if canonical_verdict is not None and not canonical_verdict.allowed:
+        out.append(PageFinding("canonicalBlocked", _blocked("pagecheck.canonicalBlocked", canonical_verdict, url=canonical_verdict.url)))
+    if facts is not None and _AI_TOKENS & set(facts.directives):
+        out.append(PageFinding("aiToken", message("pagecheck.aiToken", tokens=sorted(_AI_TOKENS & set(facts.directives)))))
+    if robots_noindex:
+        out.append(PageFinding("noindexInRobotsTxt", message("pagecheck.noindexInRobotsTxt")))
+    return out
+
+
+def _blocked(code: str, verdict: Verdict, **params: Any) -> Message:
+    """What blocks: the deciding line, or (no line decided) a robots.txt that could not be fetched."""
+    if verdict.line is None:
+        return message(code + ".unreachable", **params)
+    return message(code, line=verdict.line, **params)

@@ -1,0 +1,22 @@
+"""`lint(robots)`: every silent mistake in a robots.txt, with its line and its fix."""
+
+from __future__ import annotations
+
+# Importing the topic modules registers their checks, in this order.
+from . import agents, content, effects, preferences, rules  # noqa: F401
+from .registry import CHECKS, Hit
+from ...syntax.model import Finding
+from ...access.robots import Robots
+
+
+def _finding(code: str, default: object, hit: Hit) -> Finding:
+    lines = hit.lines or (() if hit.line is None else (hit.line,))
+    severity = hit.severity or default
+    return Finding(code, severity, hit.line, hit.message, hit.fix, tuple(sorted(set(lines))))  # type: ignore[arg-type]
+
+
+def lint(robots: Robots) -> list[Finding]:
+    """Run every registered check; findings come sorted by line (whole-file ones first)."""
+    findings = [_finding(c.code, c.severity, hit) for c in CHECKS for hit in c.run(robots)]
+    findings.sort(key=lambda f: (-1 if f.line is None else f.line, f.code))
+    return findings

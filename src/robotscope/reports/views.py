@@ -1,0 +1,159 @@
+"""JSON-ready views of verdicts, findings and decisions, built once for every front end.
+
+The CLI (`--json` and its text), the web API and the in-browser build all
+show the same data through these functions: the core's values plus, for
+each text, its message (`code`, `params`) and that message rendered in the
+requested language. Pure: it only calls the core.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ..access.engines import DEFAULT, FIRST
+from ..access.engines import engine as get_engine
+from ..messages import DEFAULT_LANG, Message, message
+from ..syntax.model import Finding, Reason, Rule, Verdict
+from ..syntax.parser import MAX_BYTES
+from ..access.preferences import Usage
+from ..access.profiles import Answer, ruleset_for
+from ..access.robots import Robots
+from ..syntax.urls import InvalidURL, robots_url
+
+
+def rule_text(rule: Rule) -> str:
+    """A rule as written in the file: `Disallow: /private/`."""
+    return rule.text
+
+
+def explanation(verdict: Verdict, engine: str = DEFAULT, profiled: bool = False) -> Message:
+    """Why the verdict came out as it did under `engine`'s reading: the deciding rule and what it beat, or why
+    no rule decided (`profiled`: the operator's profile chose the groups, so no group means it ignores `*`)."""
+    if verdict.reason is Reason.ROBOTS_TXT:
+        return message("explain.robots-txt")
+    if verdict.reason is Reason.UNAVAILABLE:
+        return message("explain.unavailable")
+    if verdict.reason is Reason.UNREACHABLE:
+        return message("explain.unreachable")
+    if verdict.reason is Reason.NO_GROUP:
+        code = "explain.no-group.ignores-star" if profiled else "explain.no-group"
+        return message(code, token=verdict.agent_token or "(no token)")
+    if verdict.reason is Reason.NO_MATCH:
+        return message("explain.no-match", target=verdict.target)
+    rule = verdict.rule
+    assert rule is not None  # Reason.RULE always names its rule
+    about = {"line": rule.line, "rule": rule_text(rule), "target": verdict.target, "length": rule.length}
+    if get_engine(engine).precedence == FIRST:
+        return _first_match(verdict, rule, about)
+    others = verdict.candidates[1:]
+    if not others:
+        return message("explain.only", **about)
+    runner_up = others[0]
+    if runner_up.length == rule.length:
+        tie = "explain.tie-allow" if rule.allow != runner_up.allow else "explain.tie-same"
+        return message(tie, **about, other=runner_up.line, other_rule=rule_text(runner_up))
+    return message("explain.longest", **about, count=len(verdict.candidates))
+
+
+def _first_match(verdict: Verdict, rule: Rule, about: dict[str, Any]) -> Message:
+    """A first-match reading's explanation: position in the group decides, not length."""
+    del about["length"]
+    if verdict.allowed != rule.allow:
+        return message("explain.first-empty", **about)
+    if len(verdict.candidates) == 1:
+        return message("explain.first-only", **about)
+    return message("explain.first", **about, count=len(verdict.candidates))
+
+
+def verdict_view(answer: Answer, lang: str = DEFAULT_LANG, notes: tuple[Message, ...] = ()) -> dict[str, Any]:
+    """A verdict as shown everywhere: `Verdict.as_dict()`, its explanation, and notes (profile, origin, ...)."""
+    verdict = answer.verdict
+    every_note = (*((answer.note,) if answer.note is not None else ()), *answer.extra, *notes)
+    return {
+        **verdict.as_dict(),
+        "engine": answer.engine,
+        "explanation": explanation(verdict, answer.engine, answer.profile is not None).as_dict(lang),
+        "notes": [note.as_dict(lang) for note in every_note],
+        "rfc": {"allowed": answer.rfc.allowed, "line": answer.rfc.line, "reason": answer.rfc.reason.value},
+        "profile": None if answer.profile is None else answer.profile.as_dict(lang),
+        "usage": None if answer.usage is None else answer.usage.as_dict(),
+        "usage_text": None if answer.usage is None else usage_text(answer.usage.as_dict(), lang),
+    }
+
+
+def usage_text(usage: Mapping[str, Any], lang: str = DEFAULT_LANG) -> str:
+    """A verdict view's `usage` in one line: each Content-Usage category and Content-Signal use, with its lines."""
+    if not usage["applies"]:
+        return message("usage.not-applicable").render(lang)
+    parts = []
+    for kind, stated in (("Content-Usage", usage["content_usage"]), ("Content-Signal", usage["content_signal"])):
+        if not stated:
+            continue
+        items = [
+            message("usage.unknown", key=key).render(lang) if found["value"] == "unknown"
+            else message("usage.value", key=key, value=found["value"], lines=found["lines"]).render(lang)
+            for key, found in stated.items()
+        ]
+        parts.append(message("usage.parts", kind=kind, items=items).render(lang))
+    return "; ".join(parts)
+
+
+def finding_view(finding: Finding, lang: str = DEFAULT_LANG) -> dict[str, Any]:
+    """A lint finding, its message and fix rendered in `lang`."""
+    return finding.as_dict(lang)
+
+
+def origin_note(url: str, home: str | None) -> Message | None:
+    """A note when `url` is on another origin than the robots.txt at `home` (a robots.txt URL), else None.
+
+    RFC 9309, Section 2.3: a robots.txt applies to the scheme, host and
+    port it was fetched from, and to nothing else.
+    """
+    if home is None or url[:1] == "/":
+        return None
+    try:
+        own = robots_url(url)
+    except InvalidURL:
+        return None
+    if own == home:
+        return None
+    return message("note.other-origin", url=url, home=home, applies=own)
+
+
+def overflow_note(robots: Robots, answer: Answer, agent: str, url: str) -> Message | None:
+    """A note when a rule past the 500 KiB limit would have decided `url`, had crawlers read that far."""
+    whole = robots.without_limit()
+    if whole is None:
+        return None
+    ruleset, _ = ruleset_for(whole, agent)
+    verdict = ruleset.verdict(url) if answer.profile is not None else whole.verdict(agent, url)
+    rule = verdict.rule
+    if rule is None or rule.line <= len(robots.lines) or verdict.reason is not Reason.RULE:
+        return None
+    would = message("answer.allowed" if rule.allow else "answer.disallowed")
+    code = "note.overflow-same" if verdict.allowed == answer.verdict.allowed else "note.overflow-flips"
+    return message(code, line=rule.line, rule=rule_text(rule), would=would, limit=MAX_BYTES)
+
+
+def readings_view(url: str, verdicts: Mapping[str, Verdict], lang: str = DEFAULT_LANG, usage: Usage | None = None) -> dict[str, Any]:
+    """Every engine's verdict on one URL, side by side: whether they split, and each one's deciding line.
+
+    `usage` is the default reading's usage preferences for the URL, shown beside the verdicts.
+    """
+    return {
+        "url": url,
+        "usage_text": None if usage is None else usage_text(usage.as_dict(), lang),
+        "split": len({v.allowed for v in verdicts.values()}) > 1,
+        "readings": {
+            name: {
+                "allowed": v.allowed,
+                "line": v.line,
+                "reason": v.reason.value,
+                "rule": None if v.rule is None else rule_text(v.rule),
+                "agent_token": v.agent_token,
+                "explanation": explanation(v, name).as_dict(lang),
+            }
+            for name, v in verdicts.items()
+        },
+    }
