@@ -134,7 +134,7 @@ def test_bulk_notes_what_check_would_say(server: Server, tmp_path: Path, jobs: s
     assert notes["AdsBot-Google"] == ["", "profile", "other-origin"]  # it ignores `*`: RFC 9309 alone blocks /private/x
     code, out, _ = run("bulk", server.url("/"), "--urls", str(urls), "--agent", "Googlebot", "--no-cache", "--jobs", "1")
     assert out.splitlines()[0] == "url,agent_token,allowed,reason,line,rule,engine,note,robots_url"
-    assert out.splitlines()[1] == "/oops,googlebot,True,no-matching-rule,,,rfc9309,read-otherwise:google,"
+    assert out.splitlines()[1] == "/oops,googlebot,True,no-matching-rule,,,rfc9309+profiles,read-otherwise:google,"
 
 
 def test_fetch_reports_the_true_size_and_line_count_of_an_oversized_file(server: Server) -> None:

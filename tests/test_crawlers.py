@@ -6,8 +6,8 @@ import pytest
 
 from robotscope.syntax import crawlers
 from robotscope import parse
+from robotscope.access.engines.registry import PROFILED, engine
 from robotscope.reports.compare import matrix
-from robotscope.access.profiles import answer
 
 # Real User-Agent strings as operators document them, and the catalogue token they must resolve to.
 USER_AGENTS = [
@@ -72,24 +72,30 @@ def test_selections() -> None:
 
 def test_fallback_profile_changes_the_answer_and_says_so() -> None:
     robots = parse("User-agent: *\nAllow: /\n\nUser-agent: Googlebot\nDisallow: /photos/\n")
-    result = answer(robots, "Googlebot-Image", "/photos/1.jpg")
+    result = robots.answer("Googlebot-Image", "/photos/1.jpg")
     assert result.rfc.allowed and not result.verdict.allowed and result.changed
     assert result.verdict.line == 5 and result.verdict.agent_token == "googlebot-image"
     assert result.profile is not None and "obeys the Googlebot group" in result.profile.render()
     assert result.note is not None and "RFC 9309 alone would say allowed" in result.note.render()
     # The same through a full User-Agent string.
-    assert not answer(robots, "Googlebot-Image/1.0", "/photos/1.jpg").verdict.allowed
+    assert not robots.answer("Googlebot-Image/1.0", "/photos/1.jpg").verdict.allowed
 
 
 def test_adsbot_ignores_the_global_group() -> None:
     robots = parse("User-agent: *\nDisallow: /\n")
     adsbot = crawlers.get("AdsBot-Google")
     assert adsbot is not None and adsbot.ignores_global
-    result = answer(robots, "AdsBot-Google", "/landing")
+    result = robots.answer("AdsBot-Google", "/landing")
     assert not result.rfc.allowed and result.verdict.allowed and result.changed
     named = parse("User-agent: AdsBot-Google\nDisallow: /landing\n")
-    assert not answer(named, "AdsBot-Google", "/landing").verdict.allowed
-    assert answer(named, "AdsBot-Google", "/landing").profile is None
+    assert not named.answer("AdsBot-Google", "/landing").verdict.allowed
+    assert named.answer("AdsBot-Google", "/landing").profile is None
+
+
+def test_the_profiled_reading_cites_every_page_a_profile_comes_from() -> None:
+    # Each profile row's first source is its operator's page (later ones back other facts of the row).
+    cited = {crawler.source.split(";")[0].split()[0] for crawler in crawlers.catalogue() if crawler.fallback or crawler.ignores_global}
+    assert len(cited) == 5 and cited <= set(engine(PROFILED).sources)
 
 
 def test_matrix_groups_rows_by_purpose() -> None:

@@ -7,9 +7,8 @@ from pathlib import Path
 import duckdb
 import pyarrow as pa
 
-from robotscope import parse
+from robotscope import Robots, parse
 from robotscope.syntax.crawlers import select
-from robotscope.access.engines import answer
 from robotscope.integrations.duckdb import register
 
 CORPUS = Path(__file__).resolve().parent / "corpus" / "robots"
@@ -27,10 +26,10 @@ def test_robots_verdict_equals_the_library_on_the_whole_corpus() -> None:
     con.register("checks", table)
     got = con.sql("SELECT robots_allowed(body, agent, url) AS allowed, robots_verdict(body, agent, url) AS v FROM checks").fetchall()
     assert len(got) == len(rows)
-    parsed: dict[str, object] = {}
+    parsed: dict[str, Robots] = {}
     for (allowed, verdict), body, agent, url in zip(got, table["body"].to_pylist(), table["agent"].to_pylist(), table["url"].to_pylist()):
         robots = parsed.get(body) or parsed.setdefault(body, parse(body))
-        found = answer(robots, agent, url).verdict  # type: ignore[arg-type]
+        found = robots.answer(agent, url).verdict
         assert allowed is found.allowed
         assert verdict == {"allowed": found.allowed, "reason": found.reason.value, "line": found.line,
                            "rule": None if found.rule is None else found.rule.text, "token": found.agent_token}

@@ -10,7 +10,7 @@ from robotscope import lint, parse
 from robotscope.syntax.model import LineKind
 from robotscope.syntax.parser import MAX_BYTES
 from robotscope.reports.render import quote_lines
-from robotscope.access.robots import MAX_OVERFLOW_LINES
+from robotscope.syntax.parsed import MAX_OVERFLOW_LINES
 
 from .hostile import finishes
 

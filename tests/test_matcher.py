@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from robotscope import Reason, parse
-from robotscope.access.matching import matcher
+from robotscope.access.matching.literals import AnyOf
 
 FILE = """\
 User-agent: *
@@ -86,11 +86,11 @@ def test_many_anywhere_rules_are_ruled_out_together_and_still_decide() -> None:
         "User-agent: *\nDisallow: /*.pdf$\nDisallow: /*?\nDisallow: */feed/\nDisallow: /*sessionid\n"
         "Allow: /*?page=\nDisallow: /private/\nAllow: /$\n"
     )
-    assert parse(text).rules_for("bot")._filter is None  # a small set: scanning costs less than a regex
+    assert parse(text).rules_for("bot").keyless_filter is None  # a small set: scanning costs less than a regex
     padding = "".join(f"Disallow: /k{i}/\n" for i in range(40))  # a large set, after the lines the cases name
     robots = parse(text + padding)
     ruleset = robots.rules_for("bot")
-    assert isinstance(ruleset._filter, matcher._Union)  # six required literals: one regex rules them out...
+    assert isinstance(ruleset.keyless_filter, AnyOf)  # six required literals: one regex rules them out...
     cases = {
         "/a/report.pdf": (False, 2),
         "/a/report.pdf?x": (False, 3),
@@ -106,12 +106,12 @@ def test_many_anywhere_rules_are_ruled_out_together_and_still_decide() -> None:
             verdict = robots.verdict("bot", path)
             assert (verdict.allowed, verdict.line) == (allowed, line), (path, round_number)
             assert robots.can_fetch("bot", path) is allowed, path
-    assert ruleset._filter._search is not None
+    assert ruleset.keyless_filter._search is not None
 
 
 def test_a_few_anywhere_rules_are_scanned_one_by_one_and_still_decide() -> None:
     robots = parse("User-agent: *\nDisallow: /*.pdf$\nDisallow: /*?\nAllow: /*?page=\nAllow: /\n")
-    assert robots.rules_for("bot")._filter is None  # three literals: cheaper to scan than to build a regex
+    assert robots.rules_for("bot").keyless_filter is None  # three literals: cheaper to scan than to build a regex
     cases = {"/a.pdf": (False, 2), "/a.pdf?x": (False, 3), "/x?page=1": (True, 4), "/about": (True, 5)}
     for path, (allowed, line) in cases.items():
         verdict = robots.verdict("bot", path)

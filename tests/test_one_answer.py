@@ -14,7 +14,6 @@ from robotscope.cli import cli
 from robotscope.reports.compare import diff, matrix
 from robotscope.syntax.crawlers import select
 from robotscope.syntax.parser import MAX_BYTES
-from robotscope.access.profiles import answer
 
 from .conftest import Server
 
@@ -34,7 +33,7 @@ def test_check_matrix_diff_bulk_and_the_page_agree(tmp_path: Path, agent: str, u
     robots_file.write_text(FILE)
     robots = parse(FILE)
     # The library.
-    result = answer(robots, agent, url)
+    result = robots.answer(agent, url)
     assert result.verdict.allowed is allowed and result.rfc.allowed is not allowed and result.note is not None
     # check.
     code, out, _ = run("check", str(robots_file), agent, url, "--json")

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from robotscope.syntax.model import Reason
-from robotscope.access.policy import POLICIES, Cached, Outcome, decide, decide_all, is_transient, verdict_for
+from robotscope.access.policy import POLICIES, Cached, Outcome, decide, decide_all, is_transient
+from robotscope.access.robots import verdict_after as verdict_for
 from robotscope.access.robots import parse
 
 HOUR, DAY = 3600.0, 86400.0

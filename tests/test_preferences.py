@@ -14,7 +14,6 @@ from click.testing import CliRunner
 
 from robotscope import lint, parse
 from robotscope.cli import cli
-from robotscope.access.engines import answer
 from robotscope.access.preferences import usage_for
 from robotscope.reports.views import verdict_view
 
@@ -71,10 +70,10 @@ def test_preferences(text: str, agent: str, url: str, expected: dict[str, str] |
 
 def test_every_front_end_gets_the_preferences_with_the_verdict() -> None:
     robots = parse(EXAMPLE)
-    view = verdict_view(answer(robots, "bot", "/ai-ok/x"))
+    view = verdict_view(robots.answer("bot", "/ai-ok/x"))
     assert view["usage"]["applies"] is True
     assert view["usage"]["content_usage"]["train-ai"] == {"value": "y", "lines": [5]}
-    assert verdict_view(answer(parse("User-agent: *\nDisallow: /x\n"), "bot", "/y"))["usage"] is None
+    assert verdict_view(parse("User-agent: *\nDisallow: /x\n").answer("bot", "/y"))["usage"] is None
 
 
 def test_a_misspelt_content_signals_line_is_flagged() -> None:

@@ -12,11 +12,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from robotscope import LineKind, Robots, Verdict, lint, parse
-from robotscope.access.matching import matcher
+from robotscope.access.matching import tuning
+from robotscope.access.matching.explain import candidates
 from robotscope.reports.compare import agents_named, diff, matrix, probe_urls
 from robotscope.syntax.crawlers import catalogue
 from robotscope.reports.generator import InvalidSpec, Spec, build
-from robotscope.access.matching.matcher import GroupIndex, priority, select_groups
+from robotscope.access.matching.selection import GroupIndex, select_groups
+from robotscope.access.matching.precedence import priority
 from robotscope.syntax.patterns import compile_pattern, example_target, matches
 from robotscope.reports.render import quote_lines, render_findings, sarif, summary
 from robotscope.access.matching.rulebook import Rulebook
@@ -168,24 +170,24 @@ def test_normalise_is_idempotent(text: str) -> None:
 def bucketed() -> Iterator[None]:
     """Every rule set built in per-two-character buckets, as large sets are, however few its rules,
     its regex filter compiled from the first target on."""
-    saved = matcher._SMALL, matcher._COMPILE_AFTER
-    matcher._SMALL, matcher._COMPILE_AFTER = 0, 0
+    saved = tuning.SMALL, tuning.COMPILE_AFTER
+    tuning.SMALL, tuning.COMPILE_AFTER = 0, 0
     try:
         yield
     finally:
-        matcher._SMALL, matcher._COMPILE_AFTER = saved
+        tuning.SMALL, tuning.COMPILE_AFTER = saved
 
 
 @contextlib.contextmanager
 def literal_indexed() -> Iterator[None]:
     """Bucketed, and the key-less rules found through their literals, as hundreds of them are."""
-    saved = matcher._LITERAL_INDEX_FROM
-    matcher._LITERAL_INDEX_FROM = 1
+    saved = tuning.LITERAL_INDEX_FROM
+    tuning.LITERAL_INDEX_FROM = 1
     try:
         with bucketed():
             yield
     finally:
-        matcher._LITERAL_INDEX_FROM = saved
+        tuning.LITERAL_INDEX_FROM = saved
 
 
 # A small set (one bucket), the bucketed layout, and key-less rules indexed by literal.
@@ -361,10 +363,10 @@ group_files = st.lists(st.tuples(st.sampled_from(["*", "bot", "bot", "bot", "oth
 def test_rulebook_answers_as_the_matcher(text: str, path: str, token: str) -> None:
     robots = parse(text)
     ruleset = robots.rules_for("" if token == "*" else token)  # the `*` crawler's product token is empty
-    book = Rulebook(robots)
+    book = Rulebook(robots.group_index)
     verdict_target = target(path)
     assert book.groups(token) == ruleset.groups
-    assert sorted(book.matching(token, verdict_target), key=priority) == list(ruleset.candidates(verdict_target))
+    assert sorted(book.matching(token, verdict_target), key=priority) == list(candidates(ruleset, verdict_target))
     assert book.best(token, verdict_target) == ruleset.winner(verdict_target)
     assert book.allows(token, verdict_target) == ruleset.allows(verdict_target)
 
@@ -377,7 +379,7 @@ def test_rulebook_finds_every_rule_that_matches_among_many_wildcards(rule_list: 
     verdict_target = target(path)
     every_rule = [r for g in robots.groups for r in g.rules if r.normalised]
     expected = sorted((r for r in every_rule if reference_match(r.normalised, verdict_target)), key=priority)
-    assert sorted(Rulebook(robots).matching("*", verdict_target), key=priority) == expected
+    assert sorted(Rulebook(robots.group_index).matching("*", verdict_target), key=priority) == expected
 
 
 class _Answers:
@@ -469,9 +471,9 @@ def test_the_engines_rule_filter_keeps_every_rule_that_matches(rules: list[tuple
     try:
         google.MANY_RULES = protego.MANY_RULES = 0  # type: ignore[attr-defined]
         filtered = parse(text)
-        with_filter = [engines.verdict(filtered, "bot", "/" + p, name) for name in ("google", "protego") for p in paths]
+        with_filter = [filtered.verdict("bot", "/" + p, name) for name in ("google", "protego") for p in paths]
         assert filtered.reading("google", google.read).prepared  # the filter was built
     finally:
         google.MANY_RULES, protego.MANY_RULES = saved  # type: ignore[attr-defined]
     whole = parse(text)
-    assert with_filter == [engines.verdict(whole, "bot", "/" + p, name) for name in ("google", "protego") for p in paths]
+    assert with_filter == [whole.verdict("bot", "/" + p, name) for name in ("google", "protego") for p in paths]

@@ -39,5 +39,6 @@ def test_many_user_agent_strings_of_one_crawler_share_one_rule_set() -> None:
     # One rule set built, by identity (no patching: the compiled build's classes cannot be patched).
     sets = [robots.rules_for(agent) for agent in agents]
     assert all(each is sets[0] for each in sets) and len(answers) == 1
-    assert len({id(shared) for shared in robots._shared.values()}) == 1
-    assert len(robots._rulesets) <= 256 and [k for k in robots._shared if isinstance(k, str)] == ["googlebot"]
+    kept = robots._sets()
+    assert len({id(shared) for shared in kept._shared.values()}) == 1
+    assert len(kept.by_agent) <= 256 and [k for k in kept._shared if isinstance(k, str)] == ["googlebot"]

@@ -17,7 +17,6 @@ from click.testing import CliRunner
 from robotscope import parse
 from robotscope.cli import cli
 from robotscope.syntax.crawlers import select
-from robotscope.access.engines import answer
 from robotscope.reports.survey import HostFile, survey_rows
 
 CORPUS = Path(__file__).resolve().parent / "corpus" / "robots"
@@ -56,7 +55,7 @@ def test_verdicts_on_spark_equal_the_library_on_the_whole_corpus(spark: Any) -> 
         parsed = parse(body)
         for path in PATHS:
             for agent in AGENTS:
-                found = answer(parsed, agent, path).verdict
+                found = parsed.answer(agent, path).verdict
                 expected[(f"https://{host}{path}", agent)] = (found.allowed, found.line, None if found.rule is None else found.rule.text, found.reason.value)
     assert len(got) == len(expected) == len(files) * len(PATHS) * len(AGENTS)
     assert got == expected

@@ -9,13 +9,14 @@ httpx and sqlite3, so it is imported on first use, never by `import robotscope`.
 import importlib as _importlib
 import typing as _typing
 
-from .syntax import crawlers as crawlers  # the catalogue module, re-exported
-from .reports.generator import generate
+from . import crawlers as crawlers  # the catalogue module, re-exported
+from ._version import __version__ as __version__
+from .access.robots import Robots, parse
+from .reports.generator import InvalidSpec, generate
 from .reports.linter import lint
 from .syntax.model import Finding, Group, Line, LineKind, Reason, Record, Rule, Severity, Verdict
-from .access.robots import Robots, parse
-from .syntax.urls import InvalidURL, robots_url
 from .syntax.tokens import product_token
+from .syntax.urls import InvalidURL, robots_url
 
 # Edge names, imported lazily: name -> module that defines it.
 _LAZY = {
@@ -44,6 +45,7 @@ __all__ = [
     "FetchResult",
     "Finding",
     "Group",
+    "InvalidSpec",
     "InvalidURL",
     "Line",
     "LineKind",
@@ -63,4 +65,3 @@ __all__ = [
     "product_token",
     "robots_url",
 ]
-__version__ = "0.1.0"

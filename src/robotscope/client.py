@@ -16,7 +16,8 @@ from typing import Self
 from .cache import MAX_AGE, RobotsCache
 from .fetch.fetcher import DEFAULT_UA, FetchResult, fetch_robots_async
 from .syntax.model import Verdict
-from .access.policy import POLICIES, verdict_for
+from .access.policy import POLICIES, Action
+
 from .syntax.urls import robots_url
 
 
@@ -66,15 +67,14 @@ class RobotsClient:
                 key, policy=self.policy, user_agent=self.user_agent, timeout=self.timeout, cache=self._cache
             )
         # Only a transient failure disallows all or falls back to a copy: retry it soon.
-        ttl = self.retry_after if result.decision in ("disallow-all", "cached-copy") else MAX_AGE
+        ttl = self.retry_after if result.decision in (Action.DISALLOW_ALL, Action.CACHED_COPY) else MAX_AGE
         self._results[key] = (time.monotonic() + ttl, result)
         return result
 
     async def allowed(self, url: str, agent: str | None = None) -> Verdict:
         """May `agent` (default: this client's user agent) fetch `url`? The verdict with its reason."""
         result = await self.robots(url)
-        decision = result.decisions[self.policy]
-        return verdict_for(decision, result.robots, agent or self.user_agent, url)
+        return result.verdict(agent or self.user_agent, url)
 
     def close(self) -> None:
         """Close the cache this client opened (a cache passed in stays open)."""

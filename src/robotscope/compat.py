@@ -18,7 +18,8 @@ import urllib.parse
 from collections.abc import Iterable
 from urllib.robotparser import RequestRate
 
-from .access.matching.matcher import is_robots_txt
+from .access.policy import Action
+from .access.verdicts import blanket
 from .syntax.model import Record
 from .access.robots import Robots, parse
 from .syntax.urls import target
@@ -99,9 +100,9 @@ class RobotFileParser:
 
         result = fetch_robots(self.url, policy="rfc9309", cache=False)
         action = result.decisions["rfc9309"].action
-        self.allow_all = action == "allow-all"
-        self.disallow_all = action == "disallow-all"
-        if result.robots is not None and action == "parse":
+        self.allow_all = action is Action.ALLOW_ALL
+        self.disallow_all = action is Action.DISALLOW_ALL
+        if result.robots is not None and action.rules_apply:
             self._robots = result.robots
         self.modified()
 
@@ -117,11 +118,10 @@ class RobotFileParser:
         been read or parsed: until then it is unknown, and RFC 9309 treats an
         unknown file as disallowing everything.
         """
-        if self.disallow_all:
-            # The one reading of "unreachable" (policy.verdict_for): /robots.txt itself stays allowed.
-            return is_robots_txt(target(url))
-        if self.allow_all:
-            return True
+        if self.disallow_all or self.allow_all:
+            # What the fetch decided, or the caller set (the standard library lets them): no rule applies,
+            # read as every answer of robotscope reads it (/robots.txt itself stays allowed).
+            return blanket(not self.disallow_all, product_token(useragent), url, target(url)).allowed
         if not self.last_checked or self._robots is None:
             return False
         return self._robots.can_fetch(useragent, url)

@@ -4,7 +4,7 @@ The one home of `robotscope page` and the web tester's page panel: the
 robots.txt comes through the fetcher (its cache, deadline and policies), the
 page through `robotscope.download` (one deadline, 1 MiB of HTML), each
 crawler's documented User-Agent string sent; the verdicts are those of every
-front end (`robotscope.engines.answer`, or the fetch decision's), the
+front end (`Robots.answer`, or the fetch decision's: `FetchResult.answer`), the
 findings `robotscope.indexing`'s. `transport` carries the web server's SSRF
 guard where it has one.
 """
@@ -17,11 +17,11 @@ import httpx
 
 from .syntax.crawlers import get as crawler
 from .download import Download, get_async
-from .access.engines import answer, resolve
+from .access.engines.registry import PROFILED, resolve
 from .fetch.fetcher import FetchResult, fetch_robots_async
 from .reports.indexing import MAX_HTML, findings, page_facts
 from .syntax.model import LineKind, Verdict
-from .access.policy import verdict_for
+
 from .syntax.urls import InvalidURL, checked_url, robots_url
 
 # Findings that say something is wrong (the command's exit code 1), as opposed to facts worth knowing.
@@ -42,18 +42,14 @@ class _Origins:
         return self.fetched[origin]
 
     async def verdict(self, agent: str, url: str, engine: str) -> Verdict:
-        result = await self.of(url)
-        decision = result.decisions[self.policy]
-        if decision.action in ("parse", "cached-copy") and result.robots is not None:
-            return answer(result.robots, agent, url, resolve(engine, agent)).verdict
-        return verdict_for(decision, result.robots, agent, url)
+        return (await self.of(url)).answer(agent, url, engine).verdict
 
 
 async def check_page(
     url: str,
     agents: list[str],
     *,
-    engine: str = "rfc9309",
+    engine: str = PROFILED,
     policy: str = "rfc9309",
     timeout: float = 10.0,
     lang: str = "en",

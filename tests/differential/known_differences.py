@@ -25,8 +25,8 @@ from collections.abc import Callable
 from typing import Any, NamedTuple
 
 import robotscope
-from robotscope.reports.linter.content import google_key  # the one model of how Google reads keys
-from robotscope.access.matching.matcher import is_robots_txt
+from robotscope.syntax.directives import google_key  # the one model of how Google reads keys
+from robotscope.access.verdicts import is_robots_txt
 from robotscope.syntax.model import LineKind, Reason
 from robotscope.syntax.parser import MAX_BYTES, classify
 from robotscope.syntax.urls import path_and_query, target

@@ -23,7 +23,8 @@ from tests.engines.known_differences import DIFFERENCES, KnownDifference
 
 import robotscope
 from robotscope.syntax.crawlers import recognise
-from robotscope.access.engines import google, run
+from robotscope.access.engines import google
+from robotscope.access.engines.registry import run
 from robotscope.access.engines.base import Parsed, Selection
 from robotscope.syntax.tokens import product_token
 

@@ -116,7 +116,7 @@ DIFFERENCES += [
         "gpyrobotstxt-diaslow",
         "`diaslow` is not read as disallow; gpyrobotstxt adds it to the typos it accepts",
         "upstream's KeyIsDisallow accepts dissallow, dissalow, disalow, diasllow and disallaw only "
-        "(checks.content.google_key models that list). Confirmed by giving gpyrobotstxt such keys spelt "
+        "(syntax.directives.google_key models that list). Confirmed by giving gpyrobotstxt such keys spelt "
         "`x-diaslow`.",
     ),
     KnownDifference(

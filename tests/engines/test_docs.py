@@ -6,7 +6,7 @@ import pathlib
 
 from tests.engines.known_differences import DIFFERENCES
 
-from robotscope.access.engines import engines
+from robotscope.access.engines.registry import engines
 
 DOC = (pathlib.Path(__file__).resolve().parents[2] / "docs" / "readings.md").read_text(encoding="utf-8")
 

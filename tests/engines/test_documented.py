@@ -17,7 +17,8 @@ from typing import NamedTuple
 import pytest
 
 from robotscope import parse
-from robotscope.access.engines import documented, engine, names, operator_engine, verdict
+from robotscope.access.engines import bing, naver, yandex
+from robotscope.access.engines.registry import PROFILED, engine, names, operator_engine
 from robotscope.messages import LANGS, catalogue, message
 from robotscope.syntax.model import Reason
 from robotscope.syntax.parser import MAX_BYTES
@@ -84,8 +85,8 @@ class Row(NamedTuple):
     allowed: bool  # the engine's verdict
     rule: str | None  # the raw text of the deciding line under the engine (None: no rule decided)
     line: int | None  # its number
-    rfc_allowed: bool  # the rfc9309 verdict for the same question
-    rfc_line: int | None
+    default_allowed: bool  # what the front ends show by default (`rfc9309+profiles`) for the same question
+    default_line: int | None
     source: str
     status: str  # settled | inferred | rfc9309
     reason: Reason | None = None  # checked when given
@@ -237,7 +238,7 @@ MODULES = {
 @pytest.mark.parametrize("row", ROWS, ids=[row.id for row in ROWS])
 def test_row(row: Row) -> None:
     robots = parse(row.robots)
-    got = verdict(robots, row.agent, row.url, row.engine)
+    got = robots.verdict(row.agent, row.url, row.engine)
     assert (got.allowed, got.line) == (row.allowed, row.line)
     if row.line is None:
         assert got.rule is None
@@ -246,8 +247,8 @@ def test_row(row: Row) -> None:
         assert robots.line(row.line).raw == row.rule
     if row.reason is not None:
         assert got.reason is row.reason
-    rfc = verdict(robots, row.agent, row.url, "rfc9309")
-    assert (rfc.allowed, rfc.line) == (row.rfc_allowed, row.rfc_line)
+    shown = robots.verdict(row.agent, row.url, PROFILED)
+    assert (shown.allowed, shown.line) == (row.default_allowed, row.default_line)
 
 
 @pytest.mark.parametrize("row", ROWS, ids=[row.id for row in ROWS])
@@ -262,7 +263,7 @@ def test_row_cites_a_source_of_its_engine(row: Row) -> None:
 
 def test_every_engine_has_rows_and_the_documented_differences_show() -> None:
     assert {row.engine for row in ROWS} == {"bing", "naver", "yandex"}
-    differs = {row.id for row in ROWS if (row.allowed, row.line) != (row.rfc_allowed, row.rfc_line)}
+    differs = {row.id for row in ROWS if (row.allowed, row.line) != (row.default_allowed, row.default_line)}
     assert differs == {
         "yandex-empty-line-after-user-agent",
         "yandex-empty-line-inside-group",
@@ -288,7 +289,7 @@ def test_yandex_reads_clean_param_as_a_record_of_its_group() -> None:
     robots = parse(
         "User-agent: Yandex\nClean-param: ref /some_dir/get_book.pl\nDisallow: /tmp\n\nDisallow: /lost\n"
     )
-    (group,) = documented.YANDEX.read(robots).groups
+    (group,) = yandex.ENGINE.read(robots).groups
     assert group.agents == ("yandex",)
     assert [rule.pattern for rule in group.rules] == ["/tmp"]  # /lost stands after an empty line
     assert [(record.key, record.line, record.group) for record in group.records] == [("clean-param", 2, 0)]
@@ -296,36 +297,36 @@ def test_yandex_reads_clean_param_as_a_record_of_its_group() -> None:
 
 def test_yandex_over_the_limit_reads_no_group() -> None:
     # Source: https://yandex.com/support/webmaster/controlling-robot/robots-txt.html ("open for indexing").
-    parsed = documented.YANDEX.read(parse(OVER_LIMIT))
+    parsed = yandex.ENGINE.read(parse(OVER_LIMIT))
     assert parsed.groups == () and parsed.size == MAX_BYTES + 1
 
 
 def test_yandex_keeps_its_reading_on_the_file() -> None:
     robots = parse(YANDEX_EXAMPLE)
-    first = robots.reading("yandex", documented.YANDEX.read)
-    verdict(robots, "YandexBot", "/x", "yandex")
-    assert robots.reading("yandex", documented.YANDEX.read) is first
+    first = robots.reading("yandex", yandex.ENGINE.read)
+    robots.verdict("YandexBot", "/x", "yandex")
+    assert robots.reading("yandex", yandex.ENGINE.read) is first
 
 
 def test_registry_and_operators() -> None:
     assert {"bing", "naver", "yandex"} <= set(names())
-    assert engine("bing") is documented.BING
-    assert engine("naver") is documented.NAVER
-    assert engine("yandex") is documented.YANDEX
+    assert engine("bing") is bing.ENGINE
+    assert engine("naver") is naver.ENGINE
+    assert engine("yandex") is yandex.ENGINE
     assert operator_engine(BINGBOT_UA) == "bing"
     assert operator_engine(YETI_UA) == "naver"
     assert operator_engine(YANDEXBOT_UA) == "yandex"
 
 
 def test_fetch_policies() -> None:
-    assert (documented.BING.policy, documented.NAVER.policy, documented.YANDEX.policy) == (
+    assert (bing.ENGINE.policy, naver.ENGINE.policy, yandex.ENGINE.policy) == (
         "bing",
         "naver",
         "rfc9309",
     )
-    assert all(e.policy in POLICIES for e in (documented.BING, documented.NAVER, documented.YANDEX))
+    assert all(e.policy in POLICIES for e in (bing.ENGINE, naver.ENGINE, yandex.ENGINE))
     # Bing: "if a robots.txt file is missing ... it will consider itself allowed anywhere" (B_2012).
-    assert decide(Outcome(status=404), documented.BING.policy).action == "allow-all"
+    assert decide(Outcome(status=404), bing.ENGINE.policy).action == "allow-all"
     assert B_2012 in POLICIES["bing"].sources
 
 

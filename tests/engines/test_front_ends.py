@@ -26,7 +26,7 @@ from robotscope.reports.analysis import analyse
 from robotscope.cli import cli
 from robotscope.reports.compare import diff, matrix
 from robotscope.syntax.crawlers import select
-from robotscope.access.engines import ALL, DEFAULT, OPERATOR, names, operator_engine, resolve
+from robotscope.access.engines.registry import ALL, DEFAULT, OPERATOR, PROFILED, names, operator_engine, resolve
 from robotscope.messages import catalogue
 from robotscope.syntax.model import Reason
 from robotscope.web.app import create_app
@@ -52,7 +52,7 @@ CASES = [
     (MIXED, "somebot", "/dir/page"),
     (MIXED, "YandexBot", "/dir/x"),
 ]
-CHOICES = [*names(), OPERATOR]
+CHOICES = [PROFILED, *names(), OPERATOR]
 
 
 def run(*args: str) -> tuple[int, str, str]:
@@ -73,7 +73,7 @@ def test_every_front_end_gives_the_engines_verdict_and_line(tmp_path: Path, text
     name = resolve(choice, agent)
     expected = robots.verdict(agent, url, engine=name)
     want = (expected.allowed, expected.line)
-    if name != DEFAULT:  # the default reading with the catalogue's profiles is `profiles.answer`
+    if name != PROFILED:  # the front ends' default reading is no engine of the seven
         assert robots.readings(agent, url)[name] == expected
     robots_file = written(tmp_path, text)
     # check
@@ -103,9 +103,9 @@ def test_every_front_end_gives_the_engines_verdict_and_line(tmp_path: Path, text
 
 
 def test_operator_reads_each_crawler_by_its_operators_engine() -> None:
-    assert [operator_engine(a) for a in ("Googlebot", "Googlebot-Image", "bingbot", "Yeti", "YandexBot", "GPTBot", "somebot")] == [
-        "google", "google", "bing", "naver", "yandex", DEFAULT, DEFAULT,
-    ]
+    # A catalogue crawler of an operator without an engine of its own: RFC 9309 with its documented profile.
+    agents = ("Googlebot", "Googlebot-Image", "bingbot", "Yeti", "YandexBot", "GPTBot", "Applebot", "somebot")
+    assert [operator_engine(a) for a in agents] == ["google", "google", "bing", "naver", "yandex", PROFILED, PROFILED, DEFAULT]
     full = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"
     assert operator_engine(full) == "google"
 
@@ -280,13 +280,13 @@ def api(method: str, path: str, **kwargs: Any) -> httpx.Response:
 @pytest.mark.usefixtures("isolated")
 def test_the_web_api_takes_an_engine_and_lists_them() -> None:
     info = api("GET", "/api/info", params={"lang": "ko"}).json()
-    assert [e["name"] for e in info["engines"]] == names()
+    assert [e["name"] for e in info["engines"]] == [PROFILED, *names()]
     assert all(e["summary"] and e["sources"] for e in info["engines"])
-    assert info["engines"][names().index("legacy")]["precedence"] == "first"
+    assert info["engines"][1 + names().index("legacy")]["precedence"] == "first"
     body: dict[str, Any] = {"text": SEED, "agent": "Googlebot", "urls": ["/"], "paths": ["/"], "engine": "legacy"}
     answer = api("POST", "/api/analyse", json=body).json()
     assert answer["verdicts"][0]["allowed"] is False and answer["verdicts"][0]["engine"] == "legacy"
-    assert answer["engine"] == "legacy" and [e["name"] for e in answer["engines"]] == names()
+    assert answer["engine"] == "legacy" and [e["name"] for e in answer["engines"]] == [PROFILED, *names()]
     (cell,) = answer["matrix"]["purposes"][0]["rows"][0]["cells"]
     assert cell["engine"] == "legacy" and cell["allowed"] is False
     (reading,) = answer["readings"]["urls"]

@@ -35,7 +35,7 @@ from tests.engines.google_differences import TRANSFORMS, Trial, classify, listed
 from tests.engines.google_library import Library, allowed_by_robots, crash_free
 
 import robotscope
-from robotscope.access import engines
+from robotscope.access.engines import registry as engines
 from robotscope.access.engines import google
 from robotscope.messages import message, render
 from robotscope.syntax.model import Reason
@@ -142,7 +142,7 @@ def compare_file(name: str, data: bytes) -> tuple[int, int, list[Disagreement]]:
         url = HOST + path
         for agent in agents:
             checks += 1
-            verdict = engines.verdict(robots, agent, url, "google")
+            verdict = robots.verdict(agent, url, "google")
             ours = (verdict.allowed, verdict.line)
             theirs = library.ask(agent, url)
             line_checks += ours[1] is not None and theirs[1] is not None
@@ -360,7 +360,7 @@ MATCHING_CASES = [
 @pytest.mark.parametrize(("pattern", "path", "matched"), MATCHING_CASES)
 def test_google_url_matching_examples(pattern: str, path: str, matched: bool) -> None:
     robots_txt = f"User-agent: *\nDisallow: {pattern}\n"
-    verdict = engines.verdict(robotscope.parse(robots_txt), "Googlebot", HOST + path, "google")
+    verdict = robotscope.parse(robots_txt).verdict("Googlebot", HOST + path, "google")
     assert verdict.allowed is not matched
     assert verdict.line == (2 if matched else None)
     assert (verdict.rule.pattern if verdict.rule else None) == (pattern if matched else None)
@@ -381,7 +381,7 @@ PRECEDENCE = [
 @pytest.mark.parametrize(("path", "rules", "applies"), PRECEDENCE)
 def test_google_order_of_precedence_examples(path: str, rules: list[str], applies: int) -> None:
     robots_txt = "User-agent: *\n" + "".join(f"{rule}\n" for rule in rules)
-    verdict = engines.verdict(robotscope.parse(robots_txt), "Googlebot", HOST + path, "google")
+    verdict = robotscope.parse(robots_txt).verdict("Googlebot", HOST + path, "google")
     winner = rules[applies]
     assert verdict.allowed is winner.startswith("Allow")
     assert verdict.line == 2 + applies
@@ -456,7 +456,7 @@ GROUP_CASES = [
 def test_google_group_examples(
     robots_txt: str, agent: str, path: str, allowed: bool, line: int | None, group_lines: tuple[int, ...]
 ) -> None:
-    verdict = engines.verdict(robotscope.parse(robots_txt), agent, HOST + path, "google")
+    verdict = robotscope.parse(robots_txt).verdict(agent, HOST + path, "google")
     assert (verdict.allowed, verdict.line, verdict.group_lines) == (allowed, line, group_lines)
     assert Library(robots_txt.encode()).ask(agent, HOST + path) == (allowed, line)
 
@@ -474,8 +474,8 @@ SEEDS = [
 @pytest.mark.parametrize(("robots_txt", "path", "line", "pattern"), SEEDS)
 def test_seed_examples_are_rules_for_google_only(robots_txt: str, path: str, line: int, pattern: str) -> None:
     robots = robotscope.parse(robots_txt)
-    assert engines.verdict(robots, "Googlebot", HOST + path, "rfc9309").allowed
-    verdict = engines.verdict(robots, "Googlebot", HOST + path, "google")
+    assert robots.verdict("Googlebot", HOST + path, "rfc9309").allowed
+    verdict = robots.verdict("Googlebot", HOST + path, "google")
     assert not verdict.allowed and verdict.reason is Reason.RULE and verdict.line == line
     assert verdict.rule is not None and verdict.rule.line == line and verdict.rule.pattern == pattern
     assert not verdict.rule.allow and verdict.candidates == (verdict.rule,)
@@ -485,13 +485,13 @@ def test_seed_examples_are_rules_for_google_only(robots_txt: str, path: str, lin
 
 def test_googlebot_image_reads_the_googlebot_group() -> None:
     robots = robotscope.parse("User-agent: Googlebot\nDisallow: /private/\n\nUser-agent: *\nDisallow: /\n")
-    verdict = engines.verdict(robots, "Googlebot-Image", HOST + "/private/a.jpg", "google")
+    verdict = robots.verdict("Googlebot-Image", HOST + "/private/a.jpg", "google")
     assert (verdict.allowed, verdict.line, verdict.group_lines) == (False, 2, (1,))
     assert verdict.agent_token == "googlebot-image"
-    assert engines.verdict(robots, "Googlebot-Image", HOST + "/a.jpg", "google").allowed
+    assert robots.verdict("Googlebot-Image", HOST + "/a.jpg", "google").allowed
     # Its own group, once there is one, wins over the fallback.
     own = robotscope.parse("User-agent: Googlebot\nDisallow: /\n\nUser-agent: Googlebot-Image\nDisallow: /x\n")
-    assert engines.verdict(own, "Googlebot-Image", HOST + "/a.jpg", "google").allowed
+    assert own.verdict("Googlebot-Image", HOST + "/a.jpg", "google").allowed
     # The library knows no fallbacks: it reads `*` for Googlebot-Image.
     assert Library(b"User-agent: Googlebot\nDisallow: /private/\n\nUser-agent: *\nDisallow: /\n").ask(
         "Googlebot-Image", HOST + "/a.jpg"
@@ -500,10 +500,10 @@ def test_googlebot_image_reads_the_googlebot_group() -> None:
 
 def test_adsbot_ignores_the_star_group_and_others_do_not_fall_back() -> None:
     robots = robotscope.parse("User-agent: *\nDisallow: /\n\nUser-agent: Googlebot\nDisallow: /g\n")
-    ads = engines.verdict(robots, "AdsBot-Google", HOST + "/x", "google")
+    ads = robots.verdict("AdsBot-Google", HOST + "/x", "google")
     assert ads.allowed and ads.reason is Reason.NO_GROUP and ads.group_lines == ()
     # Applebot's documented fallback to Googlebot is Apple's, not Google's: the google reading does not apply it.
-    assert engines.verdict(robots, "Applebot", HOST + "/x", "google").group_lines == (1,)
+    assert robots.verdict("Applebot", HOST + "/x", "google").group_lines == (1,)
 
 
 @pytest.mark.parametrize(
@@ -518,17 +518,17 @@ def test_adsbot_ignores_the_star_group_and_others_do_not_fall_back() -> None:
     ],
 )
 def test_agent_names_as_google_extracts_them(robots_txt: str, agent: str, named: bool) -> None:
-    verdict = engines.verdict(robotscope.parse(robots_txt), agent, HOST + "/x", "google")
+    verdict = robotscope.parse(robots_txt).verdict(agent, HOST + "/x", "google")
     assert verdict.group_lines == ((1,) if named else ())
     assert Library(robots_txt.encode()).ask(agent, HOST + "/x")[0] == verdict.allowed
 
 
 def test_star_followed_by_more_is_the_global_group() -> None:
     robots = robotscope.parse("User-agent: * foo\nDisallow: /\n")
-    assert engines.verdict(robots, "SomeRandomBot", HOST + "/x", "google").line == 2
+    assert robots.verdict("SomeRandomBot", HOST + "/x", "google").line == 2
     parsed = robots.reading("google", google.read)
     assert parsed.groups[0].agents == ("*",)
-    assert engines.verdict(robotscope.parse("User-agent: *bot\nDisallow: /\n"), "SomeRandomBot", HOST + "/x", "google").allowed
+    assert robotscope.parse("User-agent: *bot\nDisallow: /\n").verdict("SomeRandomBot", HOST + "/x", "google").allowed
     # RFC 9309's grammar has `*` only as a whole product token: the line names no crawler.
     rfc = robots.verdict("SomeRandomBot", HOST + "/x")
     assert rfc.allowed and rfc.reason is Reason.NO_GROUP and robots.groups[0].agents == ()
@@ -546,8 +546,8 @@ def test_a_user_agent_line_after_rules_starts_a_group_other_records_do_not() -> 
 
 def test_rules_before_any_user_agent_belong_to_no_group() -> None:
     robots = robotscope.parse("Disallow: /x\nUser-agent: *\nDisallow: /y\n")
-    assert engines.verdict(robots, "Googlebot", HOST + "/x", "google").allowed
-    assert engines.verdict(robots, "Googlebot", HOST + "/y", "google").line == 3
+    assert robots.verdict("Googlebot", HOST + "/x", "google").allowed
+    assert robots.verdict("Googlebot", HOST + "/y", "google").line == 3
 
 
 @pytest.mark.parametrize(
@@ -577,7 +577,7 @@ def test_rules_before_any_user_agent_belong_to_no_group() -> None:
     ],
 )
 def test_reading_details(robots_txt: str, path: str, line: int | None) -> None:
-    verdict = engines.verdict(robotscope.parse(robots_txt), "Googlebot", HOST + path, "google")
+    verdict = robotscope.parse(robots_txt).verdict("Googlebot", HOST + path, "google")
     assert verdict.line == line
     assert Library(robots_txt.encode()).ask("Googlebot", HOST + path) == (verdict.allowed, verdict.line)
 
@@ -585,24 +585,24 @@ def test_reading_details(robots_txt: str, path: str, line: int | None) -> None:
 def test_google_lengths_count_the_escaped_pattern() -> None:
     """`%7E` counts three for Google (one in the rfc9309 reading), so `Disallow: /%7Ea` beats `Allow: /~ab` there."""
     robots_txt = "User-agent: *\nDisallow: /%7Ea\nAllow: /%7Ea*\n"
-    verdict = engines.verdict(robotscope.parse(robots_txt), "Googlebot", HOST + "/%7Eab", "google")
+    verdict = robotscope.parse(robots_txt).verdict("Googlebot", HOST + "/%7Eab", "google")
     assert [(r.line, r.length) for r in verdict.candidates] == [(3, 6), (2, 5)]
-    caf = engines.verdict(robotscope.parse("User-agent: *\nDisallow: /caf\u00e9\n"), "Googlebot", "/caf%C3%A9", "google")
+    caf = robotscope.parse("User-agent: *\nDisallow: /caf\u00e9\n").verdict("Googlebot", "/caf%C3%A9", "google")
     assert caf.rule is not None and caf.rule.normalised == "/caf%C3%A9" and caf.rule.length == 10
 
 
 def test_index_html_allows_the_directory() -> None:
     robots_txt = "User-agent: *\nDisallow: /dir/\nAllow: /dir/index.html\n"
     robots = robotscope.parse(robots_txt)
-    verdict = engines.verdict(robots, "Googlebot", HOST + "/dir/", "google")
+    verdict = robots.verdict("Googlebot", HOST + "/dir/", "google")
     assert verdict.allowed and verdict.line == 3
     assert verdict.rule is not None and verdict.rule.pattern == "/dir/index.html" and verdict.rule.normalised == "/dir/$"
     assert [c.line for c in verdict.candidates] == [3, 2]
-    assert not engines.verdict(robots, "Googlebot", HOST + "/dir/x", "google").allowed
-    assert not engines.verdict(robots, "Googlebot", HOST + "/dir/", "rfc9309").allowed
+    assert not robots.verdict("Googlebot", HOST + "/dir/x", "google").allowed
+    assert not robots.verdict("Googlebot", HOST + "/dir/", "rfc9309").allowed
     for path in ("/dir/", "/dir/x", "/dir/index.html"):
         theirs = Library(robots_txt.encode()).ask("Googlebot", HOST + path)
-        ours = engines.verdict(robots, "Googlebot", HOST + path, "google")
+        ours = robots.verdict("Googlebot", HOST + path, "google")
         assert theirs == (ours.allowed, ours.line)
 
 
@@ -613,17 +613,17 @@ def test_the_line_length_cut() -> None:
     kept = google.MAX_LINE_BYTES - len("Disallow: ")
     rule = robots.reading("google", google.read).groups[0].rules[0]
     assert len(rule.normalised) == kept == 16_653
-    assert not engines.verdict(robots, "Googlebot", HOST + long_pattern[:kept], "google").allowed
+    assert not robots.verdict("Googlebot", HOST + long_pattern[:kept], "google").allowed
     assert Library(robots_txt.encode()).ask("Googlebot", HOST + long_pattern[:kept]) == (False, 2)
 
 
 def test_the_500_kib_limit() -> None:
     robots = robotscope.parse(LATE)
-    assert engines.verdict(robots, "Googlebot", HOST + "/late", "google").allowed
+    assert robots.verdict("Googlebot", HOST + "/late", "google").allowed
     assert robots.reading("google", google.read).size == len(LATE)
     # A line straddling the limit is read up to it (inferred: the crawler keeps the first 500 KiB).
     head = b"User-agent: *\n" + b"#" * (google.SIZE_LIMIT - 14 - len(b"Disallow: /cut")) + b"\n"
-    straddling = engines.verdict(robotscope.parse(head + b"Disallow: /cut-here\n"), "Googlebot", HOST + "/cut", "google")
+    straddling = robotscope.parse(head + b"Disallow: /cut-here\n").verdict("Googlebot", HOST + "/cut", "google")
     assert straddling.rule is not None and straddling.rule.pattern == "/cu"
 
 
@@ -641,7 +641,7 @@ def test_the_engine() -> None:
     assert engine is google.ENGINE and engine.policy == "google" and engine.operator == "Google"
     assert engines.operator_engine("Googlebot") == "google"
     robots = robotscope.parse("User-agent: *\nDisallow /oops\n")
-    assert robots.verdict("Googlebot", "/oops", engine="google") == engines.verdict(robots, "Googlebot", "/oops", "google")
+    assert robots.verdict("Googlebot", "/oops", engine="google") == robots.verdict("Googlebot", "/oops", "google")
     for lang in ("en", "ko"):
         described = engine.as_dict(lang)
         assert described["summary"] and len(described["notes"]) == 2
@@ -651,7 +651,7 @@ def test_the_engine() -> None:
 def test_hostile_input_never_raises() -> None:
     for data in (b"", b"\x00\xff\xfe", b"\r\n" * 1000, b":" * 5000, "User-agent: *\nDisallow: /\udcff\n", b"\xef\xbb"):
         robots = robotscope.parse(data)
-        verdict = engines.verdict(robots, "Googlebot", HOST + "/x", "google")
+        verdict = robots.verdict("Googlebot", HOST + "/x", "google")
         assert verdict.allowed in (True, False)
 
 

@@ -29,7 +29,7 @@ from hypothesis import strategies as st
 from tests.engines.corpus_urls import CORPUS_FILES, Tally, agents_for, corpus, snippets, squeezed, urls_for
 from tests.engines.known_differences import DIFFERENCES
 
-from robotscope.access import engines
+from robotscope.access.engines import registry as engines
 from robotscope import parse
 from robotscope.access.engines import legacy
 from robotscope.messages import LANGS
@@ -83,7 +83,7 @@ def reference(data: str | bytes) -> tuple[RobotFileParser | None, str | None]:
 
 def compare(tally: Tally, name: str, robots: Robots, real: RobotFileParser | None, cause: str | None, agent: str, url: str) -> None:
     """One check: the engine's verdict against urllib's answer, then the deciding line."""
-    verdict = engines.verdict(robots, agent, url, ENGINE)
+    verdict = robots.verdict(agent, url, ENGINE)
     example = f"{name}: {agent!r} {url!r}: legacy {verdict.allowed} (line {verdict.line})"
     try:
         answer = None if real is None else real.can_fetch(agent, url)
@@ -159,7 +159,7 @@ def test_legacy_agrees_with_urllib_on_seeded_snippets() -> None:
 def test_seed_case_three_readings() -> None:
     """RFC 9309 and Protego allow `/` (longest match: `/$` is longer); urllib <= 3.12 blocks it (first match)."""
     robots = parse(SEED)
-    columns = {name: engines.verdict(robots, "Googlebot", "/", name) for name in ("rfc9309", "protego", "legacy")}
+    columns = {name: robots.verdict("Googlebot", "/", name) for name in ("rfc9309", "protego", "legacy")}
     assert {name: (v.allowed, v.line) for name, v in columns.items()} == {
         "rfc9309": (True, 3),
         "protego": (True, 3),
@@ -171,7 +171,7 @@ def test_seed_case_three_readings() -> None:
     # Python 3.11's standard library, the real engine, agrees with `legacy`.
     assert stdlib_allows(SEED, "Googlebot", "/") is False
     # `$` is an ordinary character there: only a URL with a literal `$` reaches line 3, after line 2 decided.
-    assert engines.verdict(robots, "Googlebot", "/$", ENGINE).line == 2
+    assert robots.verdict("Googlebot", "/$", ENGINE).line == 2
 
 
 # --------------------------------------------------------------------------
@@ -264,7 +264,7 @@ ROWS = [
 
 @pytest.mark.parametrize("row", ROWS, ids=[row.behaviour for row in ROWS])
 def test_behaviour(row: Row) -> None:
-    verdict = engines.verdict(parse(row.robots), row.agent, row.url, ENGINE)
+    verdict = parse(row.robots).verdict(row.agent, row.url, ENGINE)
     assert (verdict.allowed, verdict.line) == (row.allowed, row.line)
     if row.group_lines is not None:
         assert verdict.group_lines == row.group_lines
@@ -273,15 +273,15 @@ def test_behaviour(row: Row) -> None:
 
 def test_the_verdict_names_rules_as_written_and_as_compared() -> None:
     robots = parse("User-agent: Googlebot\nDisallow: /a*\nAllow: /caf%C3%A9?\nDisallow: /caf\n")
-    verdict = engines.verdict(robots, "Googlebot/2.1", "https://e.com/caf\u00e9/x", ENGINE)
+    verdict = robots.verdict("Googlebot/2.1", "https://e.com/caf\u00e9/x", ENGINE)
     assert verdict.agent_token == "googlebot"
     assert verdict.target == "/caf%C3%A9/x"
     assert verdict.rule == Rule(True, "/caf%C3%A9?", 3, "/caf%C3%A9")
     assert verdict.candidates == (Rule(True, "/caf%C3%A9?", 3, "/caf%C3%A9"), Rule(False, "/caf", 4, "/caf"))
     assert verdict.reason is Reason.RULE and verdict.group_lines == (1,)
-    nothing = engines.verdict(robots, "Googlebot", "/other", ENGINE)
+    nothing = robots.verdict("Googlebot", "/other", ENGINE)
     assert (nothing.allowed, nothing.reason, nothing.rule, nothing.candidates) == (True, Reason.NO_MATCH, None, ())
-    assert engines.verdict(robots, "Bingbot", "/a*", ENGINE).reason is Reason.NO_GROUP
+    assert robots.verdict("Bingbot", "/a*", ENGINE).reason is Reason.NO_GROUP
 
 
 @pytest.mark.parametrize(
@@ -315,7 +315,7 @@ def test_invalid_utf8_is_read_with_replacement_where_urllib_raises() -> None:
     data = b"User-agent: *\nDisallow: /caf\xe9\n"
     with pytest.raises(UnicodeDecodeError):
         data.decode("utf-8")  # what RobotFileParser.read() does with the body
-    verdict = engines.verdict(parse(data), "a", "/caf\ufffd/x", ENGINE)
+    verdict = parse(data).verdict("a", "/caf\ufffd/x", ENGINE)
     assert (verdict.allowed, verdict.line, verdict.rule) == (False, 2, Rule(False, "/caf\ufffd", 2, "/caf%EF%BF%BD"))
     assert stdlib(data.decode("utf-8", "replace")).can_fetch("a", "/caf\ufffd/x") is False
 
@@ -324,12 +324,12 @@ def test_values_urlparse_rejects_are_compared_as_written() -> None:
     text = "User-agent: *\nDisallow: //[x\n"
     with pytest.raises(ValueError):
         stdlib(text)
-    verdict = engines.verdict(parse(text), "a", "/x", ENGINE)
+    verdict = parse(text).verdict("a", "/x", ENGINE)
     assert (verdict.allowed, verdict.candidates) == (True, ())
-    assert engines.verdict(parse(text), "a", "//[x/y", ENGINE).line == 2
+    assert parse(text).verdict("a", "//[x/y", ENGINE).line == 2
     with pytest.raises(ValueError):
         stdlib("User-agent: *\nDisallow: /\n").can_fetch("a", "http://[x/")
-    assert engines.verdict(parse("User-agent: *\nDisallow: /\n"), "a", "http://[x/", ENGINE).allowed is False
+    assert parse("User-agent: *\nDisallow: /\n").verdict("a", "http://[x/", ENGINE).allowed is False
 
 
 def test_every_known_difference_of_legacy_is_shown_above() -> None:

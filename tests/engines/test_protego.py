@@ -28,7 +28,7 @@ from scrapy.robotstxt import decode_robotstxt
 from tests.engines.corpus_urls import CORPUS_FILES, Tally, agents_for, corpus, snippets, squeezed, urls_for
 from tests.engines.known_differences import DIFFERENCES
 
-from robotscope.access import engines
+from robotscope.access.engines import registry as engines
 from robotscope import parse
 from robotscope.access.engines import protego
 from robotscope.messages import LANGS
@@ -67,7 +67,7 @@ def without_implicit(robots: Robots, agent: str, path: str) -> bool:
 
 def compare(tally: Tally, name: str, robots: Robots, reference: Protego, agent: str, url: str) -> None:
     """One check: the engine's verdict against Protego's answer, then the deciding line."""
-    verdict = engines.verdict(robots, agent, url, ENGINE)
+    verdict = robots.verdict(agent, url, ENGINE)
     example = f"{name}: {agent!r} {url!r}: protego engine {verdict.allowed} (line {verdict.line})"
     try:
         answer = reference.can_fetch(url, agent)
@@ -139,12 +139,12 @@ def test_protego_agrees_with_protego_on_seeded_snippets() -> None:
 
 def test_seed_case_protego_allows_the_root_by_the_anchored_rule() -> None:
     text = "User-agent: *\nDisallow: /\nAllow: /$\n"
-    verdict = engines.verdict(parse(text), "Googlebot", "/", ENGINE)
+    verdict = parse(text).verdict("Googlebot", "/", ENGINE)
     assert (verdict.allowed, verdict.line, verdict.rule) == (True, 3, Rule(True, "/$", 3, "/$"))
     # `Allow: /$` also adds its literal-dollar twin `/%24` (longer, so first), which `/` does not match.
-    assert [rule.normalised for rule in engines.verdict(parse(text), "a", "/$", ENGINE).candidates] == ["/%24", "/"]
+    assert [rule.normalised for rule in parse(text).verdict("a", "/$", ENGINE).candidates] == ["/%24", "/"]
     assert real(text).can_fetch("/", "Googlebot") is True
-    assert engines.verdict(parse(text), "Googlebot", "/x", ENGINE).line == 2
+    assert parse(text).verdict("Googlebot", "/x", ENGINE).line == 2
 
 
 # --------------------------------------------------------------------------
@@ -240,7 +240,7 @@ ROWS = [
 
 @pytest.mark.parametrize("row", ROWS, ids=[row.behaviour for row in ROWS])
 def test_behaviour(row: Row) -> None:
-    verdict = engines.verdict(parse(row.robots), row.agent, row.url, ENGINE)
+    verdict = parse(row.robots).verdict(row.agent, row.url, ENGINE)
     assert (verdict.allowed, verdict.line) == (row.allowed, row.line)
     if row.group_lines is not None:
         assert verdict.group_lines == row.group_lines
@@ -251,15 +251,15 @@ def test_behaviour(row: Row) -> None:
 
 def test_the_verdict_names_rules_as_written_and_as_compared() -> None:
     robots = parse("User-agent: Googlebot\nDisallow: /a*\nAllow: /caf%c3%a9\nDisallow: /caf\n")
-    verdict = engines.verdict(robots, " Googlebot/2.1 ", "https://e.com/caf\u00e9/x", ENGINE)
+    verdict = robots.verdict(" Googlebot/2.1 ", "https://e.com/caf\u00e9/x", ENGINE)
     assert verdict.agent_token == "googlebot/2.1"
     assert verdict.target == "/caf%C3%A9/x"
     assert verdict.rule == Rule(True, "/caf%c3%a9", 3, "/caf%C3%A9")
     assert verdict.candidates == (Rule(True, "/caf%c3%a9", 3, "/caf%C3%A9"), Rule(False, "/caf", 4, "/caf"))
     assert verdict.reason is Reason.RULE and verdict.group_lines == (1,)
-    assert engines.verdict(robots, "Googlebot", "/other", ENGINE).reason is Reason.NO_MATCH
-    assert engines.verdict(robots, "Bingbot", "/a", ENGINE).reason is Reason.NO_GROUP
-    implicit = engines.verdict(robots, "Googlebot", "/robots.txt", ENGINE)
+    assert robots.verdict("Googlebot", "/other", ENGINE).reason is Reason.NO_MATCH
+    assert robots.verdict("Bingbot", "/a", ENGINE).reason is Reason.NO_GROUP
+    implicit = robots.verdict("Googlebot", "/robots.txt", ENGINE)
     assert (implicit.allowed, implicit.reason, implicit.rule) == (True, Reason.ROBOTS_TXT, None)
 
 
@@ -310,7 +310,7 @@ def test_patterns_are_normalised_as_protego_does(pattern: str, compared: str) ->
 
 def test_robots_txt_is_recognised_from_the_target() -> None:
     text = "User-agent: *\nDisallow: /\n"
-    verdict = engines.verdict(parse(text), "a", "/robots%2Etxt", ENGINE)
+    verdict = parse(text).verdict("a", "/robots%2Etxt", ENGINE)
     assert (verdict.allowed, verdict.reason, verdict.target) == (True, Reason.ROBOTS_TXT, "/robots.txt")
     assert real(text).can_fetch("/robots%2Etxt", "a") is False  # Protego looks at the path before normalising
     assert without_implicit(parse(text), "a", verdict.target) is False  # ... and its rules then block it
@@ -321,12 +321,12 @@ def test_where_protego_raises_the_engine_answers() -> None:
     for url in ("http://[x/a?q", "http://[x/robots.txt"):  # urlsplit and urlparse reject the host
         with pytest.raises(ValueError):
             real(text).can_fetch(url, "a")
-    assert engines.verdict(parse(text), "a", "http://[x/a?q", ENGINE).line == 2
-    assert engines.verdict(parse(text), "a", "http://[x/robots.txt", ENGINE).reason is Reason.ROBOTS_TXT
+    assert parse(text).verdict("a", "http://[x/a?q", ENGINE).line == 2
+    assert parse(text).verdict("a", "http://[x/robots.txt", ENGINE).reason is Reason.ROBOTS_TXT
     surrogate = "User-agent: *\nDisallow: /a\udce9b\n"
     with pytest.raises(UnicodeError):
         real(surrogate)
-    assert engines.verdict(parse(surrogate), "a", "/ab", ENGINE).line == 2
+    assert parse(surrogate).verdict("a", "/ab", ENGINE).line == 2
 
 
 def test_every_known_difference_of_protego_is_shown_above() -> None:

@@ -3,8 +3,9 @@
 A fetch ends in an `Outcome` (plain data: the final status or a transport
 error, the redirects followed, whether they looped, whether the body is an
 HTML page). `decide(outcome, policy, cached=..., now=...)` turns it into a
-`Decision`: `parse`, `allow-all`, `disallow-all` or `cached-copy`, with a
-reason (a `Message`: the cause, what the policy does in that case, and for
+`Decision`: an `Action` (`parse`, `allow-all`, `disallow-all` or
+`cached-copy`; `Action.rules_apply` is the one home of "the file's rules
+apply after this fetch"), with a reason (a `Message`: the cause, what the policy does in that case, and for
 an outage the state of the cached copy) that names the policy and cites its
 source. Pure: no I/O, no clock
 (the caller passes `now`), so the sync and async fetchers, the cache-backed
@@ -49,17 +50,26 @@ disallow all there, and says why.
 
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
-from .matching.matcher import is_robots_txt
 from ..messages import DEFAULT_LANG, Message, message
-from ..syntax.model import Reason, Verdict
-from .robots import Robots
-from ..syntax.urls import target
-from ..syntax.tokens import product_token
 
-Action = Literal["parse", "allow-all", "disallow-all", "cached-copy"]
+
+
+class Action(enum.StrEnum):
+    """What a crawler does with an origin after fetching its robots.txt."""
+
+    PARSE = "parse"  # apply the rules of the file fetched
+    ALLOW_ALL = "allow-all"  # no usable file (4xx, redirects exhausted): everything allowed
+    DISALLOW_ALL = "disallow-all"  # unreachable (5xx, 429, network errors): everything disallowed
+    CACHED_COPY = "cached-copy"  # unreachable, but the last good copy's rules apply
+
+    @property
+    def rules_apply(self) -> bool:
+        """Whether the rules of a file apply after this action (the fetched one, or the cached copy)."""
+        return self is Action.PARSE or self is Action.CACHED_COPY
 
 MAX_REDIRECTS = 5  # RFC 9309, Section 2.3.1.2: follow at least five consecutive redirects
 _HOUR = 3600.0
@@ -217,9 +227,9 @@ def decide(
 ) -> Decision:
     """Read `outcome` the way `policy` does; `cached` and `now` matter only when the file is unreachable.
 
-    >>> decide(Outcome(status=404), "google").action
+    >>> decide(Outcome(status=404), "google").action.value
     'allow-all'
-    >>> decide(Outcome(status=503), "rfc9309").action
+    >>> decide(Outcome(status=503), "rfc9309").action.value
     'disallow-all'
     """
     row = POLICIES[policy] if isinstance(policy, str) else policy
@@ -229,8 +239,8 @@ def decide(
     assert status is not None  # is_transient covers a missing status
     if status < 300:
         if outcome.html:
-            return _decision(row, "parse", message("cause.status-html", status=status), row.clause("html"))
-        return _decision(row, "parse", message("cause.status", status=status), message("rule.parse"))
+            return _decision(row, Action.PARSE, message("cause.status-html", status=status), row.clause("html"))
+        return _decision(row, Action.PARSE, message("cause.status", status=status), message("rule.parse"))
     if status < 400:
         if outcome.loop:
             cause, case = message("cause.redirect-loop", status=status, hop=outcome.redirects + 1), "redirect-loop"
@@ -240,8 +250,8 @@ def decide(
         else:
             why = outcome.unfollowable or message("redirect.no-location")
             cause, case = message("cause.redirect-unfollowable", status=status, why=why), "redirect-unfollowable"
-        return _decision(row, "allow-all", cause, row.clause(case))
-    return _decision(row, "allow-all", message("cause.status", status=status), row.clause("client-error"))
+        return _decision(row, Action.ALLOW_ALL, cause, row.clause(case))
+    return _decision(row, Action.ALLOW_ALL, message("cause.status", status=status), row.clause("client-error"))
 
 
 def _unreachable(outcome: Outcome, row: Policy, cached: Cached, now: float | None) -> Decision:
@@ -267,8 +277,8 @@ def _unreachable(outcome: Outcome, row: Policy, cached: Cached, now: float | Non
             state = message("state.copy", outage=span(outage))
         else:
             state = message("state.copy-aged", outage=span(outage), age=span(max(0.0, now - cached.good_fetched_at)))
-        return _decision(row, "cached-copy", cause, row.clause(case), state)
-    return _decision(row, "disallow-all", cause, row.clause(case), state)
+        return _decision(row, Action.CACHED_COPY, cause, row.clause(case), state)
+    return _decision(row, Action.DISALLOW_ALL, cause, row.clause(case), state)
 
 
 def _decision(row: Policy, action: Action, cause: Message, rule: Message, state: Message | None = None) -> Decision:
@@ -292,22 +302,3 @@ def decide_all(
 ) -> dict[str, Decision]:
     """The decision of every policy, by name, in table order."""
     return {name: decide(outcome, row, cached=cached, now=now) for name, row in POLICIES.items()}
-
-
-def verdict_for(decision: Decision, robots: Robots | None, agent: str, url: str) -> Verdict:
-    """May `agent` fetch `url`, given what the policy concluded about the origin's robots.txt?
-
-    `robots` is the parsed file for `parse` and `cached-copy`. For
-    `allow-all` and `disallow-all` no rule decides; /robots.txt itself stays
-    allowed (RFC 9309, Section 2.2.2).
-    """
-    if decision.action in ("parse", "cached-copy") and robots is not None:
-        return robots.verdict(agent, url)
-    path = target(url)
-    if is_robots_txt(path):
-        allowed, reason = True, Reason.ROBOTS_TXT
-    elif decision.action == "disallow-all":
-        allowed, reason = False, Reason.UNREACHABLE
-    else:
-        allowed, reason = True, Reason.UNAVAILABLE
-    return Verdict(allowed, None, None, reason, product_token(agent), (), (), url, path)

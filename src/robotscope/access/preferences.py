@@ -34,9 +34,9 @@ from collections.abc import Iterable
 from functools import lru_cache
 from typing import Any, NamedTuple
 
-from ..syntax.model import Group, Record, Verdict
+from ..syntax.model import Group, Preference, Record, Usage, Verdict
 from ..syntax.patterns import compile_pattern, matches
-from .robots import Robots
+from ..syntax.parsed import ParsedFile
 from ..syntax.structured import Item, Token, parse_dictionary
 from ..syntax.urls import normalise
 
@@ -91,59 +91,28 @@ def _keys(text: str) -> tuple[str, ...]:
     return tuple(keys)
 
 
-class Preference(NamedTuple):
-    """One category's answer: `y`, `n` or `unknown`, and the lines that gave it."""
-
-    value: str
-    lines: tuple[int, ...]
-
-    def as_dict(self) -> dict[str, Any]:
-        return {"value": self.value, "lines": list(self.lines)}
-
-
-class Usage(NamedTuple):
-    """The usage preferences for one crawler and URL.
-
-    `applies` is False when the crawler may not fetch the URL: then no
-    preference applies (attach §3), and both maps are empty. `usage` holds
-    every Content-Usage category once any Content-Usage rule of the groups
-    used matches; `signals` the Content-Signal uses the groups state.
-    """
-
-    applies: bool
-    usage: dict[str, Preference]
-    signals: dict[str, Preference]
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "applies": self.applies,
-            "content_usage": {k: v.as_dict() for k, v in self.usage.items()},
-            "content_signal": {k: v.as_dict() for k, v in self.signals.items()},
-        }
-
-
 def records_of(groups: Iterable[Group], key: str) -> list[Record]:
     return [record for group in groups for record in group.records if record.key == key]
 
 
-def _read(robots: Robots) -> tuple[dict[int, UsageRule], dict[int, SignalLine]]:
+def _read(robots: ParsedFile) -> tuple[dict[int, UsageRule], dict[int, SignalLine]]:
     """Every Content-Usage and Content-Signal record of the file, read once, by line."""
     usage = {record.line: usage_rule(record) for record in robots.records if record.key == USAGE}
     return usage, {record.line: signal_line(record) for record in robots.records if record.key == SIGNAL}
 
 
-def preference_lines(robots: Robots) -> tuple[dict[int, UsageRule], dict[int, SignalLine]]:
+def preference_lines(robots: ParsedFile) -> tuple[dict[int, UsageRule], dict[int, SignalLine]]:
     """Every Content-Usage and Content-Signal line of the file, read once, by line number."""
     return robots.reading(_read, _read)
 
 
-def states_preferences(robots: Robots) -> bool:
+def states_preferences(robots: ParsedFile) -> bool:
     """Whether the file has any Content-Usage or Content-Signal line (read once per file)."""
     usage_lines, signal_lines = preference_lines(robots)
     return bool(usage_lines or signal_lines)
 
 
-def usage_for(robots: Robots, verdict: Verdict) -> Usage | None:
+def usage_for(robots: ParsedFile, verdict: Verdict) -> Usage | None:
     """The preferences that apply to the verdict's crawler and URL; None when the groups used state none."""
     if not states_preferences(robots):
         return None  # most files: no group to look through
@@ -155,7 +124,7 @@ def usage_for(robots: Robots, verdict: Verdict) -> Usage | None:
     return Usage(True, _usage(rules, verdict.target), _signals(signals))
 
 
-def _chosen(robots: Robots, group_lines: tuple[int, ...]) -> tuple[list[UsageRule], list[SignalLine]]:
+def _chosen(robots: ParsedFile, group_lines: tuple[int, ...]) -> tuple[list[UsageRule], list[SignalLine]]:
     """The Content-Usage rules and Content-Signal lines of the groups used (by their user-agent lines), once per file."""
     def find() -> tuple[list[UsageRule], list[SignalLine]]:
         usage_lines, signal_lines = preference_lines(robots)

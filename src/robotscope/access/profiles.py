@@ -1,30 +1,31 @@
-"""Operators' documented crawler behaviour, applied on top of RFC 9309: the one answer every front end gives.
+"""Operators' documented crawler profiles: how some crawlers pick their groups beyond RFC 9309.
 
 Some operators document how their crawlers pick a group beyond RFC 9309:
 Google's `Googlebot-Image` obeys a `Googlebot` group when no group names
-it, and `AdsBot-Google` ignores the `*` group. The crawler catalogue
-(`crawlers.csv`) holds these profiles; `ruleset_for` applies them, and
-`answer` gives the verdict with the plain RFC 9309 verdict beside it and a
-message whenever the profile chose the group. `check`, `matrix`, `diff`,
-`bulk`, the web page and the library all answer through here, so they never
-disagree on the same crawler, URL and file. Pure: it only calls the core.
+it, and `AdsBot-Google` ignores the `*` group; Applebot obeys Googlebot's
+group. The crawler catalogue (`crawlers.csv`) holds these profiles;
+`profile_for` says which applies in a file. They are a layer of their own,
+never part of `rfc9309`: the reading `rfc9309+profiles` applies them to
+every crawler (what the front ends show by default, with a note whenever a
+profile changes RFC 9309's answer, `Answer.note`), and an operator's engine
+(`google`, `bing`, ...) to that operator's crawlers.
 """
 
 from __future__ import annotations
 
 from typing import NamedTuple
 
-from ..syntax.crawlers import recognise
-from .matching.matcher import RuleSet
 from ..messages import Message, message
-from ..syntax.model import Verdict
-from .preferences import Usage
-from .robots import Robots
+from ..syntax.crawlers import recognise
+from ..syntax.model import Usage, Verdict
+from ..syntax.parsed import ParsedFile
 from ..syntax.tokens import product_token
+from .matching.ruleset import RuleSet
+from .matching.rulesets import RuleSets
 
 
 class Answer(NamedTuple):
-    """The verdict front ends show, the RFC 9309 verdict for the crawler's own token, and the profile used.
+    """The verdict front ends show, the verdict of the same reading without profiles, and the profile used.
 
     `profile` says how the operator's documented behaviour chose the group
     (None when it did not apply, and then `verdict` is `rfc`).
@@ -34,11 +35,11 @@ class Answer(NamedTuple):
     rfc: Verdict
     profile: Message | None
     extra: tuple[Message, ...] = ()  # more for users to read (a matrix's split readings)
-    engine: str = "rfc9309"  # the reading that gave `verdict` (`robotscope.engines`)
+    engine: str = "rfc9309+profiles"  # the reading that gave `verdict` (`access.engines.registry`)
 
     @property
     def usage(self) -> Usage | None:
-        """The AI usage preferences that apply (`robotscope.preferences`), if the file states any: the verdict's."""
+        """The AI usage preferences that apply (`access.preferences`), if the file states any: the verdict's."""
         return self.verdict.usage
 
     @property
@@ -58,9 +59,9 @@ class Answer(NamedTuple):
         )
 
 
-def named_tokens(robots: Robots) -> frozenset[str]:
+def named_tokens(parsed: ParsedFile) -> frozenset[str]:
     """Every product token a group of the file names (`*` included)."""
-    return frozenset(token for group in robots.groups for token in group.agents)
+    return frozenset(token for group in parsed.groups for token in group.agents)
 
 
 def profile_for(agent: str, named: frozenset[str]) -> tuple[str | None, Message] | None:
@@ -80,25 +81,16 @@ def profile_for(agent: str, named: frozenset[str]) -> tuple[str | None, Message]
     return None
 
 
-def ruleset_for(robots: Robots, agent: str, named: frozenset[str] | None = None) -> tuple[RuleSet, Message | None]:
-    """The rules `agent` obeys, its operator's profile applied, and the message saying how (None: RFC 9309 alone).
+def profiled_rules(rulesets: RuleSets, named: frozenset[str], agent: str) -> tuple[RuleSet, Message | None]:
+    """The rules `agent` obeys with its operator's profile applied, and the message saying how (None: RFC 9309 alone).
 
-    `named` (from `named_tokens`) saves recomputing it for many calls.
+    `rulesets` are the file's (`RuleSets`), `named` its tokens (`named_tokens`).
     """
-    profile = profile_for(agent, named_tokens(robots) if named is None else named)
+    profile = profile_for(agent, named)
     if profile is None:
-        return robots.rules_for(agent), None
+        return rulesets.of(agent), None
     fallback, note = profile
     token = product_token(agent)
     if fallback is None:
         return RuleSet(token, ()), note
-    return robots.rules_for(fallback).with_token(token), note
-
-
-def answer(robots: Robots, agent: str, url: str, named: frozenset[str] | None = None) -> Answer:
-    """May `agent` fetch `url`? The verdict with the operator's profile applied, and the RFC 9309 one."""
-    rfc = robots.rules_for(agent).verdict(url)  # the verdict alone: `engines.answer` adds its usage preferences once
-    ruleset, profile = ruleset_for(robots, agent, named)
-    if profile is None:
-        return Answer(rfc, rfc, None)
-    return Answer(ruleset.verdict(url), rfc, profile)
+    return rulesets.of(fallback).with_token(token), note

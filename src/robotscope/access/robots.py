@@ -1,312 +1,157 @@
-"""`Robots`, the parsed file, and `parse`, the way to get one.
+"""`Robots`, the façade every question about one file goes through, and `parse`, the way to get one.
 
-A `Robots` keeps every line of the file with its number and kind, the
-groups with their rules, the sitemaps and other records, and answers
-`verdict(agent, url)` and `can_fetch(agent, url)`. It never changes after
-parsing; it only caches the merged rules of the crawlers it is asked about.
+A `Robots` is a `ParsedFile` (every line, group and record, read once) that
+answers: `verdict(agent, url)` and `can_fetch(agent, url)` under RFC 9309,
+or under any reading (`engine="google"`, `"rfc9309+profiles"`, `"operator"`;
+see `access.engines.registry`), `readings(agent, url)` for every engine side
+by side, and `answer(...)`, the verdict front ends show with the profile
+that chose it. It alone calls the engines, and nothing below it imports it.
+`verdict_after` and `answer_after` answer for an origin whose robots.txt was
+fetched: the file's rules where they apply after the fetch, else the
+policy's allow-all or disallow-all.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
-from typing import Any, TypeVar
-
-from .matching.matcher import GroupIndex, RuleSet, is_robots_txt, select_groups
-from ..syntax.model import Group, Line, LineKind, Verdict
-from ..syntax.parser import MAX_BYTES, count_lines, decode, read_lines, scan
-from ..syntax.urls import plain_target, target
+from ..messages import Message
+from ..syntax.model import Verdict
+from ..syntax.parsed import ParsedFile
 from ..syntax.tokens import product_token
+from ..syntax.urls import plain_target, target
+from ..syntax.parser import MAX_BYTES
+from .engines.base import Parsed
+from .engines.registry import DEFAULT, PROFILED, names, resolve, run
+from .engines.registry import engine as engine_named
+from .engines.split import split_filter
+from .matching.explain import verdict as explained
+from .matching.ruleset import RuleSet
+from .matching.rulesets import RuleSets
+from .matching.selection import GroupIndex
+from .policy import Action, Decision
+from .preferences import states_preferences, usage_for
+from .profiles import Answer, named_tokens, profiled_rules
+from .verdicts import allows, blanket, with_usage
 
-_T = TypeVar("_T")
-_MAX_CACHED_AGENTS = 256
-# Items `Robots.remembered` keeps per key (crawlers' selections, sets of groups, ...).
-MAX_REMEMBERED = 256
-# Groups from which a file keeps an index of them by token; fewer are scanned (an index costs memory in every file).
-_INDEX_GROUPS_FROM = 16
-# Lines past the parse limit kept as `Line`s; the rest are only counted, so 10 MB of
-# line ends cost a count, not ten million objects.
-MAX_OVERFLOW_LINES = 1_000
-# The largest input `without_limit` parses whole (20x the limit: a file past that says enough).
-MAX_WHOLE = 20 * MAX_BYTES
 
+class Robots(ParsedFile):
+    """A parsed robots.txt file that answers who may fetch what, with the deciding line.
 
-class Robots:
-    """A parsed robots.txt file.
-
-    `groups`, `sitemaps` and `records` are read at parse time. The input
-    itself is kept, not a decoded copy (the caller usually holds it anyway,
-    and bytes are the smallest lossless form): `text`, `overflow_text` and
-    the per-line views `lines` and `overflow` are derived from it on demand.
+    The rule sets of the crawlers asked about are made on first use and
+    kept (bounded: see `RuleSets`).
     """
 
-    __slots__ = (
-        "_cut_lines",
-        "_group_index",
-        "_limit",
-        "_lines",
-        "_overflow",
-        "_overflow_count",
-        "_preferences",
-        "_readings",
-        "_rulesets",
-        "_shared",
-        "_source",
-        "_whole",
-        "bom",
-        "encoding",
-        "groups",
-        "invalid_utf8",
-        "records",
-        "sitemaps",
-        "size",
-    )
+    __slots__ = ("_preferences", "_rulesets")
 
     def __init__(
         self, data: str | bytes | bytearray | memoryview = "", limit: int = MAX_BYTES, cut_from: tuple[int, int] | None = None
     ) -> None:
-        if not isinstance(data, str | bytes):
-            data = bytes(data)  # a bytearray or memoryview could change after parsing
-        self._source = data
-        self._limit = limit
-        self._whole: Robots | None = None
-        decoded = decode(data, "surrogateescape", limit)  # rules keep the octets that are not UTF-8
-        # `cut_from`: the input is the start of a larger file of (bytes, lines), as a fetcher
-        # that stops reading past the limit knows it; `size` and the overflow count say so.
-        self._cut_lines = 0 if cut_from is None else cut_from[1]
-        self.size = decoded.size if cut_from is None else max(decoded.size, cut_from[0])
-        self.invalid_utf8 = decoded.invalid_utf8
-        self.bom = decoded.bom
-        self.encoding = decoded.encoding
-        self.groups, self.sitemaps, self.records = scan(decoded.text, octets=decoded.invalid_utf8)
-        self._lines: tuple[Line, ...] | None = None
-        self._overflow: tuple[Line, ...] | None = None
-        self._overflow_count: int | None = None
-        self._readings: dict[Hashable, Any] = {}  # each engine's parse of the file, made on first use
+        super().__init__(data, limit, cut_from)
+        self._rulesets: RuleSets | None = None
         self._preferences: bool | None = None  # whether any group states usage preferences, found on first verdict
-        self._rulesets: dict[str, RuleSet] = {}  # by agent string, as asked
-        # By product token and by the positions of the groups selected (one dict: the keys never collide).
-        self._shared: dict[str | tuple[int, ...], RuleSet] = {}
-        self._group_index: GroupIndex | None = None  # the groups by the tokens they name, built on first use
 
-    @property
-    def text(self) -> str:
-        """The parsed part of the input as text: decoded, BOM dropped, line ends normalised to LF."""
-        return decode(self._source, limit=self._limit).text
-
-    @property
-    def overflow_text(self) -> str:
-        """The part of the input past the 500 KiB limit, as text (empty when there is none)."""
-        return decode(self._source, limit=self._limit).overflow
-
-    @property
-    def lines(self) -> tuple[Line, ...]:
-        """Every parsed line, in order: its number, raw text, kind, key, value, comment and group."""
-        if self._lines is None:
-            group_of = {
-                number: group.position
-                for group in self.groups
-                for number in (
-                    *group.agent_lines,
-                    *(rule.line for rule in group.rules),
-                    *(record.line for record in group.records),
-                )
-            }
-            self._lines = read_lines(self.text, 1, group_of)
-        return self._lines
-
-    @property
-    def overflow(self) -> tuple[Line, ...]:
-        """The first `MAX_OVERFLOW_LINES` lines past the 500 KiB limit: kept for the record, never applied.
-
-        `overflow_line_count` says how many there are in all.
-        """
-        if self._overflow is None:
-            overflow_text = self.overflow_text if self.truncated else ""  # no decoding when there is none
-            end = -1
-            for _ in range(MAX_OVERFLOW_LINES):
-                end = overflow_text.find("\n", end + 1)
-                if end < 0:
-                    break
-            head = overflow_text if end < 0 else overflow_text[: end + 1]
-            self._overflow = read_lines(head, len(self.lines) + 1, {})
-        return self._overflow
-
-    @property
-    def overflow_line_count(self) -> int:
-        """How many lines stand past the 500 KiB limit (all of them, not only those in `overflow`)."""
-        if self._overflow_count is None:
-            counted = count_lines(self.overflow_text) if self.truncated else 0
-            self._overflow_count = max(counted, self._cut_lines - len(self.lines))
-        return self._overflow_count
-
-    def __repr__(self) -> str:
-        return f"<Robots {len(self.lines)} lines, {len(self.groups)} groups>"
-
-    def _identity(self) -> tuple[str | bytes, int, int, int]:
-        return self._source, self._limit, self.size, self._cut_lines
-
-    def __eq__(self, other: object) -> bool:
-        """Two parses of the same input (with the same limit) are equal: everything else is derived from it."""
-        return isinstance(other, Robots) and self._identity() == other._identity()
-
-    def __hash__(self) -> int:
-        return hash(self._identity())
-
-    def __reduce__(self) -> tuple[type[Robots], tuple[str | bytes, int, tuple[int, int]]]:
-        # The input alone crosses a process boundary: a few kilobytes, parsed again on
-        # arrival (faster than unpickling groups); the caches are rebuilt on use.
-        return Robots, (self._source, self._limit, (self.size, self._cut_lines))
-
-    @property
-    def truncated(self) -> bool:
-        """True when the input was over the 500 KiB parse limit and its end was ignored."""
-        return self.size > self._limit
-
-    @property
-    def source(self) -> str | bytes:
-        """The input exactly as given: engines read it each in their own way."""
-        return self._source
-
-    def reading(self, key: Hashable, read: Callable[[Robots], _T]) -> _T:
-        """What `read(self)` gives, made on first use and kept under `key` (an engine's parse of this file)."""
-        kept = self._readings.get(key)
-        if kept is None:
-            kept = self._readings[key] = read(self)
-        return kept
-
-    def remembered(self, key: Hashable, item: Hashable, make: Callable[[], _T]) -> _T:
-        """What `make()` gives for `item`, kept under `key` (a crawler's selection, ...): at most
-        `MAX_REMEMBERED` items per key, whatever a caller asks."""
-        kept: dict[Hashable, _T] = self.reading(key, lambda _: {})
-        found = kept.get(item)
-        if found is None:
-            found = make()
-            if len(kept) < MAX_REMEMBERED:
-                kept[item] = found
-        return found
+    def _sets(self) -> RuleSets:
+        sets = self._rulesets
+        if sets is None:
+            sets = self._rulesets = RuleSets(self.groups)
+        return sets
 
     @property
     def group_index(self) -> GroupIndex:
         """The groups by the tokens they name, built on first use."""
-        if self._group_index is None:
-            self._group_index = GroupIndex(self.groups)
-        return self._group_index
+        return self._sets().index
 
-    def without_limit(self) -> Robots | None:
-        """The same input parsed whole, past the 500 KiB limit (what crawlers ignore), for saying what it
-        would have changed; None when there is no overflow, or the input is over `MAX_WHOLE` bytes."""
-        if not self.truncated or self.size > MAX_WHOLE:
-            return None
-        if self._whole is None:
-            self._whole = Robots(self._source, limit=MAX_WHOLE)
-        return self._whole
+    def rules_for(self, agent: str, profiles: bool = False) -> RuleSet:
+        """The merged, sorted rules that apply to `agent` (a token or User-Agent string) under RFC 9309;
+        with `profiles`, those its operator's documented profile chooses (`rfc9309+profiles`)."""
+        if profiles:
+            return profiled_rules(self._sets(), self._named(), agent)[0]
+        return self._sets().of(agent)
 
-    def rules_for(self, agent: str) -> RuleSet:
-        """The merged, sorted rules that apply to `agent` (a token or User-Agent string)."""
-        ruleset = self._rulesets.get(agent)
-        if ruleset is None:
-            token = product_token(agent)
-            ruleset = self._shared.get(token)
-            if ruleset is None:
-                ruleset = self._shared[token] = self._ruleset(token)
-            # Bounded: a log of distinct User-Agent strings must not grow the cache. Only the
-            # strings are dropped; the indexes stay, kept by token and by selected groups.
-            if len(self._rulesets) >= _MAX_CACHED_AGENTS:
-                self._rulesets.clear()
-            self._rulesets[agent] = ruleset
-        return ruleset
+    def profile(self, agent: str) -> Message | None:
+        """How `agent`'s operator's documented profile chooses its groups in this file, or None (RFC 9309 alone)."""
+        return profiled_rules(self._sets(), self._named(), agent)[1]
 
-    def _ruleset(self, token: str) -> RuleSet:
-        """A new RuleSet for `token`, sharing the index of any crawler that selects the same groups."""
-        if len(self.groups) <= _INDEX_GROUPS_FROM:
-            groups = select_groups(self.groups, token)
-        else:
-            groups = self.group_index.select(token)
-        # Every crawler the file does not name gets the `*` groups: they share one index.
-        positions = tuple(group.position for group in groups)
-        if len(self._shared) >= 2 * _MAX_CACHED_AGENTS:
-            self._shared.clear()
-        shared = self._shared.get(positions)
-        if shared is None:
-            shared = self._shared[positions] = RuleSet(token, groups)
-        return shared if shared.token == token else shared.with_token(token)
+    def _named(self) -> frozenset[str]:
+        return self.reading(named_tokens, named_tokens)
 
-    def verdict(self, agent: str, url: str, engine: str | None = None) -> Verdict:
+    def verdict(self, agent: str, url: str, engine: str = DEFAULT) -> Verdict:
         """Decide whether `agent` may fetch `url`, with the deciding line and every candidate rule.
 
         `agent` is a product token or a full User-Agent string; `url` a full
-        URL or a path, with or without query. Without `engine`, RFC 9309
-        alone; with one (`"rfc9309"`, `"google"`, `"legacy"`, ...: see
-        `robotscope.engines`; `"operator"`: the crawler's operator's, Googlebot
-        read by `"google"`), as that engine reads the file, `"rfc9309"`
-        adding the operators' documented crawler profiles as every front end
-        does.
+        URL or a path, with or without query. `engine` names the reading:
+        `rfc9309` (the default: RFC 9309 exactly), `rfc9309+profiles` (with
+        the crawler's documented profile, as the front ends show), an
+        operator's or parser's engine (`google`, `legacy`, ...), or
+        `operator` (the crawler's operator's reading).
         """
-        if engine is None:
-            found = (self._rulesets.get(agent) or self.rules_for(agent)).verdict(url)
-        else:
-            from .engines import verdict  # the engines build on this class
-
-            found = verdict(self, agent, url, engine)
+        found = self._plain_verdict(agent, url, engine)
         if self._preferences is False:
             return found  # most files: no Content-Usage or Content-Signal line
-        from .preferences import states_preferences, usage_for  # they build on this class
-
         if self._preferences is None:
             self._preferences = states_preferences(self)
-        return found._replace(usage=usage_for(self, found)) if self._preferences else found
+            if not self._preferences:
+                return found
+        return with_usage(found, usage_for(self, found))
 
-    def readings(self, agent: str, url: str) -> dict[str, Verdict]:
-        """Every engine's verdict for `agent` on `url`, by engine name (`robotscope.engines.readings`)."""
-        from .engines import readings
+    def _plain_verdict(self, agent: str, url: str, engine: str) -> Verdict:
+        """The verdict without usage preferences."""
+        if engine == DEFAULT:
+            return explained(self._sets().by_agent.get(agent) or self._sets().of(agent), url)
+        name = resolve(engine, agent)
+        if name == DEFAULT:
+            return explained(self._sets().of(agent), url)
+        if name == PROFILED:
+            return explained(self.rules_for(agent, profiles=True), url)
+        return run(engine_named(name), self, agent, url)
 
-        return readings(self, agent, url)
+    def can_fetch(self, agent: str, url: str, engine: str = DEFAULT) -> bool:
+        """Tell whether `agent` may fetch `url`: `verdict(agent, url, engine).allowed`, faster.
 
-    def can_fetch(self, agent: str, url: str) -> bool:
-        """Tell whether `agent` may fetch `url`: `verdict(agent, url).allowed`, faster."""
-        ruleset = self._rulesets.get(agent) or self.rules_for(agent)
+        Under RFC 9309 both ask `verdicts.allows` of the deciding rule, found
+        on the matcher's fast path here; other readings ask their verdict.
+        """
+        if engine == DEFAULT:
+            sets = self._rulesets or self._sets()
+            ruleset = sets.by_agent.get(agent) or sets.of(agent)
+        elif engine == PROFILED:
+            ruleset = self.rules_for(agent, profiles=True)
+        else:
+            return self._plain_verdict(agent, url, engine).allowed
         if not ruleset.has_rules:
             return True  # no group applies, or its rules are all empty
         plain = plain_target(url)  # target(url), its fast path inlined
         path = target(url) if plain is None else plain[1]
-        rule = ruleset.winner(path)
-        return rule is None or rule.allow or is_robots_txt(path)
+        return allows(ruleset.winner(path), path)
 
-    def groups_at(self, agent_lines: tuple[int, ...]) -> list[Group]:
-        """The groups whose user-agent lines are among `agent_lines` (a verdict's `group_lines`): the groups used."""
-        wanted = set(agent_lines)
-        return [group for group in self.groups if group.agent_lines and wanted.issuperset(group.agent_lines)]
+    def read_by(self, engine: str) -> Parsed:
+        """The file as `engine` reads it (its groups, and rules with their lines), made once and kept."""
+        chosen = engine_named(engine)
+        return self.reading(chosen.name, chosen.read)
 
-    def line(self, number: int) -> Line:
-        """The line with 1-based `number`, including lines past the parse limit."""
-        index = number - 1
-        if not 0 <= index < len(self.lines) + self.overflow_line_count:
-            raise IndexError(f"no line {number}")
-        if index < len(self.lines):
-            return self.lines[index]
-        index -= len(self.lines)
-        if index < len(self.overflow):
-            return self.overflow[index]
-        # Past the lines kept as objects: read this one from the text.
-        pieces = self.overflow_text.split("\n", index + 1)
-        if index >= len(pieces):
-            raise IndexError(f"line {number} is past what was read of the file")  # counted, not kept
-        raw = pieces[index]
-        return read_lines(raw, number, {})[0] if raw else Line(number, "", LineKind.BLANK, None, None, None, None)
+    def readings(self, agent: str, url: str) -> dict[str, Verdict]:
+        """Every engine's verdict for `agent` on `url`, by engine name, in the order they are shown."""
+        return {name: self.verdict(agent, url, name) for name in names()}
 
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "lines": [line.as_dict() for line in self.lines],
-            "groups": [g.as_dict() for g in self.groups],
-            "sitemaps": [s.as_dict() for s in self.sitemaps],
-            "records": [r.as_dict() for r in self.records],
-            "overflow": [line.as_dict() for line in self.overflow],
-            "size": self.size,
-            "truncated": self.truncated,
-            "invalid_utf8": self.invalid_utf8,
-            "bom": self.bom,
-            "encoding": self.encoding,
-        }
+    def answer(self, agent: str, url: str, reading: str = PROFILED) -> Answer:
+        """The answer front ends show for a reading: its verdict (with usage preferences), the same reading's
+        verdict without profiles, and the profile that chose the groups (`rfc9309+profiles`' note)."""
+        name = resolve(reading, agent)
+        if name != PROFILED:
+            found = self.verdict(agent, url, name)
+            return Answer(found, found, None, engine=name)
+        rfc = explained(self._sets().of(agent), url)
+        ruleset, profile = profiled_rules(self._sets(), self._named(), agent)
+        shown = rfc if profile is None else explained(ruleset, url)
+        return Answer(with_usage(shown, usage_for(self, shown)), rfc, profile, engine=PROFILED)
+
+    def reads_otherwise(self, agent: str, url: str, allowed: bool, reading: str) -> tuple[str, Verdict] | None:
+        """The crawler's operator's reading and its verdict, when it answers `url` otherwise than `reading`
+        (an engine name) did (`allowed`); None when it answers alike."""
+        split = split_filter(self, agent, reading)
+        if not split.may_split(url):  # never, when the operator's reading is the one shown
+            return None
+        theirs = self._plain_verdict(agent, url, split.engine)
+        return None if theirs.allowed == allowed else (split.engine, theirs)
 
 
 def parse(text: str | bytes | bytearray | memoryview) -> Robots:
@@ -319,3 +164,24 @@ def parse(text: str | bytes | bytearray | memoryview) -> Robots:
     False
     """
     return Robots(text)
+
+
+def verdict_after(decision: Decision, robots: Robots | None, agent: str, url: str, engine: str = DEFAULT) -> Verdict:
+    """May `agent` fetch `url`, once a fetch of its origin's robots.txt ended in `decision`?
+
+    `robots` is the file the decision leaves (the fetched one for `parse`,
+    the last good copy for `cached-copy`): its rules answer, read by
+    `engine`. Otherwise no rule applies: allow-all or disallow-all, and
+    /robots.txt itself stays allowed (RFC 9309, Section 2.2.2).
+    """
+    if decision.action.rules_apply and robots is not None:
+        return robots.verdict(agent, url, engine)
+    return blanket(decision.action is not Action.DISALLOW_ALL, product_token(agent), url, target(url))
+
+
+def answer_after(decision: Decision, robots: Robots | None, agent: str, url: str, reading: str = PROFILED) -> Answer:
+    """`Robots.answer` for an origin whose robots.txt was fetched (see `verdict_after`)."""
+    if decision.action.rules_apply and robots is not None:
+        return robots.answer(agent, url, reading)
+    found = verdict_after(decision, None, agent, url)
+    return Answer(found, found, None, engine=resolve(reading, agent))

@@ -18,13 +18,12 @@ from typing import IO
 import click
 from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn, TimeElapsedColumn
 
-from ..reports.compare import BulkRow, bulk_row, verdict_row
-from ..access.engines import ALL, DEFAULT, SplitFilter, names, resolve, split_filter, verdict
-from ..access.matching.matcher import RuleSet
-from ..access.profiles import ruleset_for
+from ..access.engines.registry import ALL, DEFAULT, PROFILED, names, resolve
+from ..access.matching.ruleset import RuleSet
 from ..access.robots import Robots
-from ..syntax.urls import is_checkable
+from ..reports.compare import BulkRow, bulk_row, verdict_row
 from ..reports.views import origin_note
+from ..syntax.urls import is_checkable
 from .common import (
     FetchSettings,
     Origins,
@@ -52,9 +51,9 @@ def _lines(stream: IO[bytes]) -> Iterator[tuple[str, int]]:
 
 
 class _Checked:
-    """A robots.txt to check URLs against, the crawler's rules looked up once (its profile applied) for the default reading."""
+    """A robots.txt to check URLs against, the crawler's rules looked up once for RFC 9309's readings."""
 
-    def __init__(self, source: Source, agent: str, engine: str = DEFAULT, home: str | None = None) -> None:
+    def __init__(self, source: Source, agent: str, engine: str = PROFILED, home: str | None = None) -> None:
         self.source = source
         self.agent = agent
         self.engine = engine
@@ -62,18 +61,19 @@ class _Checked:
         # --fetch, whose files are each the URL's own origin's (nothing to note, no URL parsed again).
         self.home = home
         self.engines = names() if engine == ALL else [resolve(engine, agent)]
-        fast = source.rules_apply and self.engines == [DEFAULT]
+        # RFC 9309's readings answer from the crawler's rule set, looked up once: the matcher's fast path.
+        fast = source.rules_apply and self.engines in ([DEFAULT], [PROFILED])
         self.ruleset: RuleSet | None = None
         self.own: RuleSet | None = None  # the crawler's own RFC 9309 rules, when its profile chose others
-        self.splits: SplitFilter | None = None
         if fast:
-            self.ruleset, profile = ruleset_for(source.robots, agent)
-            self.own = None if profile is None else source.robots.rules_for(agent)
-            self.splits = split_filter(source.robots, agent)
+            robots = source.robots
+            profiled = self.engines == [PROFILED]
+            self.ruleset = robots.rules_for(agent, profiles=profiled)
+            self.own = robots.rules_for(agent) if profiled and robots.profile(agent) is not None else None
 
     def rows(self, url: str) -> list[BulkRow]:
         if self.ruleset is not None:
-            row = bulk_row(self.ruleset, url)
+            row = bulk_row(self.ruleset, url, self.engines[0])
             notes = self._notes(url, row)
             return [row._replace(note=notes) if notes else row]
         # Another engine's reading, or a fetch that decided allow-all or disallow-all.
@@ -83,12 +83,12 @@ class _Checked:
     def _notes(self, url: str, row: BulkRow) -> str:
         """What `check` would say besides the verdict, as `BulkRow.note` codes."""
         found = ["other-origin"] if self._elsewhere(url) else []
-        if self.own is not None and bulk_row(self.own, url).allowed != row.allowed:
+        if self.own is not None and bulk_row(self.own, url, DEFAULT).allowed != row.allowed:
             found.append("profile")
-        splits = self.splits
-        # `row` is the answer shown: where the operator's engine may read the URL otherwise, ask it.
-        if splits is not None and splits.may_split(url) and verdict(self.source.robots, self.agent, url, splits.engine).allowed != row.allowed:
-            found.append(f"read-otherwise:{splits.engine}")
+        # `row` is the answer shown: where the operator's reading answers the URL otherwise, say which.
+        otherwise = self.source.robots.reads_otherwise(self.agent, url, row.allowed, self.engines[0])
+        if otherwise is not None:
+            found.append(f"read-otherwise:{otherwise[0]}")
         return ";".join(found)
 
     def _elsewhere(self, url: str) -> bool:

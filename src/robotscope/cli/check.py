@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from ..access.engines import ALL, names, readings, resolve
+from ..access.engines.registry import ALL, names, resolve
 from ..reports.linter import lint
 from ..syntax.model import Finding
 from ..reports.render import render_readings, render_verdict
@@ -118,7 +118,7 @@ def _side_by_side(source: Source, agent: str, urls: tuple[str, ...], as_json: bo
     """`--engine all`: every engine's verdict on each URL; exit code 1 when any engine disallows one."""
     views = []
     for url in urls:
-        verdicts = readings(source.robots, agent, url) if source.rules_apply else {n: source.verdict(agent, url) for n in names()}
+        verdicts = source.robots.readings(agent, url) if source.rules_apply else {n: source.verdict(agent, url) for n in names()}
         views.append(readings_view(url, verdicts, lang, source.answer(agent, url).usage))
     if as_json:
         echo_json(views)

@@ -20,16 +20,15 @@ from typing import TYPE_CHECKING, Any, Generic, NamedTuple, NoReturn, TypeVar
 import click
 from rich.console import Console
 
-from ..access.engines import DEFAULT as DEFAULT_ENGINE
-from ..access.engines import answer as engine_answer
-from ..access.engines import fetch_policy, split_note
+from ..access.engines.registry import PROFILED as DEFAULT_ENGINE
+from ..access.engines.registry import choices, fetch_policy
+from ..access.policy import POLICIES, Decision
+from ..access.profiles import Answer
+from ..access.robots import Robots, answer_after, parse
 from ..messages import LANGS, Message, language, message
+from ..reports.views import origin_note, overflow_note, split_note
 from ..syntax.model import Verdict
-from ..access.policy import POLICIES, Decision, verdict_for
-from ..access.profiles import Answer, named_tokens
-from ..access.robots import Robots, parse
 from ..syntax.urls import InvalidURL, checked_url, robots_url
-from ..reports.views import origin_note, overflow_note
 
 if TYPE_CHECKING:
     from ..fetch.fetcher import FetchResult
@@ -65,15 +64,9 @@ def _remember_lang(context: click.Context, _: click.Parameter, value: str | None
     return lang
 
 
-def engine_choices(side_by_side: bool = True) -> list[str]:
-    from ..access.engines import ALL, OPERATOR, names
-
-    return [*names(), ALL, OPERATOR] if side_by_side else [*names(), OPERATOR]
-
-
 engine_option = click.option(
     "--engine",
-    type=click.Choice(engine_choices()),
+    type=click.Choice(choices()),
     default=DEFAULT_ENGINE,
     show_default=True,
     help="How the file is read: one engine's reading, `all` side by side, or `operator` (each crawler by its operator's engine).",
@@ -81,7 +74,7 @@ engine_option = click.option(
 # For commands whose answer is one verdict per crawler and URL (`page`, `sitemap`): no `all`.
 one_engine_option = click.option(
     "--engine",
-    type=click.Choice(engine_choices(side_by_side=False)),
+    type=click.Choice(choices(side_by_side=False)),
     default=DEFAULT_ENGINE,
     show_default=True,
     help="How the file is read: one engine's reading, or `operator` (each crawler by its operator's engine).",
@@ -217,16 +210,14 @@ class Source:
         return self.answer(agent, url).verdict
 
     def answer(self, agent: str, url: str, engine: str = DEFAULT_ENGINE) -> Answer:
-        """The answer every front end gives: the engine's reading of the file, or the fetch decision.
+        """The answer every front end gives: the reading's answer from the file, or the fetch decision's.
 
-        The default engine (RFC 9309 with the operator's profile) gives its
-        profile with the answer; another engine's answer is its own reading.
+        The default reading (`rfc9309+profiles`) gives the profile with the
+        answer; another reading's answer is its own.
         """
-        if not self.rules_apply:
-            assert self.fetched is not None  # rules_apply covers a local file
-            verdict = verdict_for(self.fetched.decision, self.fetched.result.robots, agent, url)
-            return Answer(verdict, verdict, None, engine=engine)
-        return engine_answer(self.robots, agent, url, engine, self._named)
+        if self.fetched is None:
+            return self.robots.answer(agent, url, engine)
+        return answer_after(self.fetched.decision, self.fetched.result.robots, agent, url, engine)
 
     def notes(self, agent: str, url: str, shown: Answer, engine: str = DEFAULT_ENGINE, home: str | None = None) -> tuple[Message, ...]:
         """What a verdict needs said besides itself: another origin, a rule past the limit, the operator reading otherwise."""
@@ -236,10 +227,6 @@ class Source:
             found.append(split_note(self.robots, agent, url, shown.verdict, engine))
         return tuple(note for note in found if note is not None)
 
-    @functools.cached_property
-    def _named(self) -> frozenset[str]:
-        return named_tokens(self.robots)
-
     @property
     def robots_url(self) -> str | None:
         """The robots.txt URL the file was fetched from, if it was."""
@@ -248,7 +235,7 @@ class Source:
     @property
     def rules_apply(self) -> bool:
         """False when a fetch decided allow-all or disallow-all, so no rule of the file applies."""
-        return self.fetched is None or self.fetched.decision.action in ("parse", "cached-copy")
+        return self.fetched is None or self.fetched.decision.action.rules_apply
 
     def banner(self, lang: str = "en") -> str | None:
         """One line on what the fetch concluded, or None for a local file."""

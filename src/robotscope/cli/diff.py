@@ -10,7 +10,7 @@ from rich.table import Table
 
 from ..syntax import crawlers
 from ..reports.compare import ANY_CRAWLER, Answers, Flip, agents_named, diff, probe_urls
-from ..access.engines import ALL, DEFAULT, OPERATOR, names, operator_engine
+from ..access.engines.registry import ALL, DEFAULT, OPERATOR, PROFILED, names, operator_engine
 from ..messages import Message, message
 from ..syntax.model import Verdict
 from .common import (
@@ -51,10 +51,10 @@ def _answers(source: Source) -> Answers:
 
 def _notes(new: Source, flip: Flip) -> tuple[Message, ...]:
     """What `check` says besides the new verdict: the profile that changed it, the operator's engine reading it otherwise."""
-    if flip.engine != DEFAULT or flip.agent == ANY_CRAWLER:
+    if flip.engine not in (DEFAULT, PROFILED) or flip.agent == ANY_CRAWLER:
         return ()
-    shown = new.answer(flip.agent, flip.url)
-    return tuple(n for n in (shown.note, *shown.extra) if n is not None) + new.notes(flip.agent, flip.url, shown)
+    shown = new.answer(flip.agent, flip.url, flip.engine)
+    return tuple(n for n in (shown.note, *shown.extra) if n is not None) + new.notes(flip.agent, flip.url, shown, flip.engine)
 
 
 def _read_urls(path: str) -> list[str]:
@@ -114,8 +114,8 @@ def diff_command(
     notes = [_notes(new, flip) for flip in flips]
     # Pairs that flip only as the crawlers' own operators read the files: counted, as `check` would note each.
     hidden = 0
-    operated = [t for t in tokens if operator_engine(t) != DEFAULT]  # the crawlers an operator's engine reads
-    if engine == DEFAULT and operated and not truncated:
+    operated = [t for t in tokens if operator_engine(t) not in (DEFAULT, PROFILED)]  # the crawlers an operator's engine reads
+    if engine in (DEFAULT, PROFILED) and operated and not truncated:
         shown = {(f.agent, f.url) for f in flips}
         theirs = diff(_answers(old), _answers(new), urls, operated, limit=MAX_FLIPS, engine=OPERATOR)
         hidden = sum(1 for f in theirs if (f.agent, f.url) not in shown)

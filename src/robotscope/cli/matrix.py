@@ -12,7 +12,7 @@ from rich.table import Table
 from ..syntax import crawlers
 from ..reports.compare import MatrixRow
 from ..syntax.crawlers import Crawler
-from ..access.engines import ALL, DEFAULT, readings, resolve
+from ..access.engines.registry import ALL, PROFILED, resolve
 from ..messages import message
 from ..access.profiles import Answer
 from ..reports.views import usage_text
@@ -42,7 +42,7 @@ def agents_option(default: str) -> Callable[[_F], _F]:
     )
 
 
-def cell_of(source: Source, crawler: Crawler, path: str, engine: str = DEFAULT) -> Answer:
+def cell_of(source: Source, crawler: Crawler, path: str, engine: str = PROFILED) -> Answer:
     """One matrix cell: the answer `check --engine` gives for the crawler, or the fetch decision.
 
     For `--engine all` the cell is the default reading's, with a note naming the engines that read it otherwise.
@@ -57,7 +57,7 @@ def cell_of(source: Source, crawler: Crawler, path: str, engine: str = DEFAULT) 
         return shown
     others = [
         f"{n} L{v.line}" if v.line is not None else n
-        for n, v in readings(source.robots, crawler.token, path).items()
+        for n, v in source.robots.readings(crawler.token, path).items()
         if v.allowed != shown.verdict.allowed
     ]
     if not others:

@@ -11,7 +11,7 @@ from urllib.parse import urlsplit
 import click
 
 from ..download import get
-from ..access.engines import DEFAULT, resolve
+from ..access.engines.registry import PROFILED, resolve
 from ..fetch.fetcher import DEFAULT_UA
 from ..messages import Message, message
 from ..syntax.sitemap import MAX_BYTES, read_sitemap
@@ -73,7 +73,7 @@ def sitemap_command(
 
 
 def _survey(
-    target: str, agents: list[str], max_sitemaps: int, max_urls: int, settings: FetchSettings, cache: Any, engine: str = DEFAULT
+    target: str, agents: list[str], max_sitemaps: int, max_urls: int, settings: FetchSettings, cache: Any, engine: str = PROFILED
 ) -> dict[str, Any]:
     robots: Origins[Source] = Origins(settings, cache, lambda source: source)
     try:

@@ -40,7 +40,7 @@ import httpx
 
 from .._version import __version__
 from ..cache import Entry, RobotsCache, Stored
-from ..reports.linter.content import looks_like_html
+from ..syntax.html import looks_like_html
 from ..messages import DEFAULT_LANG, Message, message
 from ..syntax.parser import MAX_BYTES
 from ..access.policy import (
@@ -53,7 +53,11 @@ from ..access.policy import (
     decide_all,
     is_transient,
 )
-from ..access.robots import Robots, parse
+from ..access.engines.registry import DEFAULT as DEFAULT_ENGINE
+from ..access.engines.registry import PROFILED
+from ..access.profiles import Answer
+from ..access.robots import Robots, answer_after, parse, verdict_after
+from ..syntax.model import Verdict
 from ..syntax.urls import robots_url as _robots_url
 
 _T = TypeVar("_T")
@@ -92,7 +96,7 @@ class FetchResult:
     truncated: bool
     error: FetchError | None
     policy: str
-    decision: Action
+    decision: Action  # `policy`'s; `decisions` has every policy's
     decisions: Mapping[str, Decision]
     from_cache: bool
     body_size: int = 0  # the whole body's decoded size as far as it was counted past the cut
@@ -106,6 +110,15 @@ class FetchResult:
     def explanation(self) -> str:
         """Why `policy` decided as it did, in English (`decisions[policy].reason` is the message)."""
         return self.decisions[self.policy].explanation
+
+    def verdict(self, agent: str, url: str, engine: str = DEFAULT_ENGINE) -> Verdict:
+        """May `agent` fetch `url` of this origin? The file's verdict where its rules apply after the fetch
+        (`Action.rules_apply`), else `policy`'s allow-all or disallow-all (`access.robots.verdict_after`)."""
+        return verdict_after(self.decisions[self.policy], self.robots, agent, url, engine)
+
+    def answer(self, agent: str, url: str, reading: str = PROFILED) -> Answer:
+        """The answer front ends show for `agent` on `url` (`Robots.answer`, or the policy's when no rule applies)."""
+        return answer_after(self.decisions[self.policy], self.robots, agent, url, reading)
 
     def as_dict(self, lang: str = DEFAULT_LANG) -> dict[str, Any]:
         return {
@@ -446,8 +459,8 @@ class _Fetch:
         cached = Cached(None if good is None else good.fetched_at, entry.failing_since)
         decisions = decide_all(outcome, cached=cached, now=stored.fetched_at)
         chosen = decisions[self.policy]
-        robots = fetched if chosen.action == "parse" else None
-        if chosen.action == "cached-copy" and good is not None:
+        robots = fetched if chosen.action is Action.PARSE else None
+        if chosen.action is Action.CACHED_COPY and good is not None:
             robots = parse(good.body)
         error = meta.get("error")
         return FetchResult(

@@ -22,7 +22,7 @@ from typing import Any
 import duckdb
 import pyarrow as pa
 
-from ..access.engines import DEFAULT, answer, resolve
+from ..access.engines.registry import PROFILED
 from ..syntax.model import Verdict
 from ..access.robots import Robots, parse
 
@@ -43,12 +43,12 @@ def _verdicts(engines: Any, bodies: Any, agents: Any, urls: Any) -> list[Verdict
         robots = parsed.get(body)
         if robots is None:
             robots = parsed[body] = parse(body)
-        found.append(answer(robots, agent, url, resolve(engine, agent)).verdict)
+        found.append(robots.answer(agent, url, engine).verdict)
     return found
 
 
 def _allowed(bodies: Any, agents: Any, urls: Any) -> pa.Array:
-    return pa.array([None if v is None else v.allowed for v in _verdicts([DEFAULT] * len(bodies), bodies, agents, urls)], pa.bool_())
+    return pa.array([None if v is None else v.allowed for v in _verdicts([PROFILED] * len(bodies), bodies, agents, urls)], pa.bool_())
 
 
 def _as_struct(verdicts: list[Verdict | None]) -> pa.Array:
@@ -63,7 +63,7 @@ def _as_struct(verdicts: list[Verdict | None]) -> pa.Array:
 
 
 def _verdict(bodies: Any, agents: Any, urls: Any) -> pa.Array:
-    return _as_struct(_verdicts([DEFAULT] * len(bodies), bodies, agents, urls))
+    return _as_struct(_verdicts([PROFILED] * len(bodies), bodies, agents, urls))
 
 
 def _verdict_by(engines: Any, bodies: Any, agents: Any, urls: Any) -> pa.Array:

@@ -38,12 +38,10 @@ from scrapy.robotstxt import RobotParser as ScrapyRobotParser
 from scrapy.utils.httpobj import urlparse_cached
 from twisted.internet.defer import Deferred
 
-from ..reports.linter.content import looks_like_html
+from ..access.policy import Action, Decision, Outcome, decide
+from ..access.robots import parse, verdict_after
 from ..compat import crawl_delay
-from ..access.matching.matcher import is_robots_txt
-from ..access.policy import Outcome, decide
-from ..access.robots import parse
-from ..syntax.urls import target
+from ..syntax.html import looks_like_html
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -57,19 +55,20 @@ def _text(value: str | bytes) -> str:
 class RobotParser(ScrapyRobotParser):
     """Scrapy's `RobotParser` interface answered by robotscope (RFC 9309)."""
 
-    def __init__(self, robotstxt_body: bytes, disallow_all: bool = False) -> None:
+    def __init__(self, robotstxt_body: bytes, decision: Decision | None = None) -> None:
         self.robots = parse(robotstxt_body)
-        self.disallow_all = disallow_all
+        # What the policy concluded from the fetch (None: the body is the file and its rules apply).
+        self.decision = decision
 
     @classmethod
     def from_crawler(cls, crawler: Crawler, robotstxt_body: bytes) -> RobotParser:
         return cls(robotstxt_body)
 
     def allowed(self, url: str | bytes, user_agent: str | bytes) -> bool:
-        if self.disallow_all:
-            # RFC 9309, Section 2.3.1.4: unreachable means complete disallow (bar /robots.txt itself).
-            return is_robots_txt(target(_text(url)))
-        return self.robots.can_fetch(_text(user_agent), _text(url))
+        if self.decision is None:
+            return self.robots.can_fetch(_text(user_agent), _text(url))
+        # The one reading of a fetch's decision: unreachable is complete disallow (bar /robots.txt itself).
+        return verdict_after(self.decision, self.robots, _text(user_agent), _text(url)).allowed
 
     def crawl_delay(self, user_agent: str | bytes) -> float | None:
         return crawl_delay(self.robots, _text(user_agent))
@@ -109,12 +108,12 @@ class RobotsTxtMiddleware(ScrapyRobotsTxtMiddleware):
         html = 200 <= response.status < 300 and looks_like_html(parse(response.body))
         decision = decide(Outcome(status=response.status, redirects=redirects, html=html), self._policy)
         self.crawler.stats.inc_value(f"robotscope/robotstxt/{decision.action}")
-        if decision.action == "parse":
+        if decision.action is Action.PARSE:  # this response's body is the file
             await super()._parse_robots(response, netloc, request)
-        elif decision.action == "disallow-all":
-            self._unreachable(netloc)
+        elif decision.action is Action.DISALLOW_ALL:
+            self._unreachable(netloc, decision)
         else:
-            self._resolve(netloc, RobotParser(b""))  # an empty file allows everything
+            self._resolve(netloc, RobotParser(b"", decision))
 
     def _robots_error(self, exc: Exception, netloc: str) -> None:
         if isinstance(exc, IgnoreRequest):
@@ -125,11 +124,11 @@ class RobotsTxtMiddleware(ScrapyRobotsTxtMiddleware):
         # Scrapy allows everything when robots.txt cannot be downloaded; RFC 9309,
         # Section 2.3.1.4 says an unreachable file means complete disallow.
         self.crawler.stats.inc_value(f"robotstxt/exception_count/{type(exc)}")
-        self._unreachable(netloc)
+        self._unreachable(netloc, decide(Outcome(error="network"), self._policy))
 
-    def _unreachable(self, netloc: str) -> None:
+    def _unreachable(self, netloc: str, decision: Decision) -> None:
         self._unreachable_since[netloc] = time.monotonic()
-        self._resolve(netloc, RobotParser(b"", disallow_all=True))
+        self._resolve(netloc, RobotParser(b"", decision))
 
     def _resolve(self, netloc: str, parser: RobotParser) -> None:
         # Hand the parser to the requests waiting for this origin's robots.txt.

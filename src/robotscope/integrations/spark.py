@@ -25,7 +25,7 @@ import pyarrow as pa
 from pyspark.sql import DataFrame
 from pyspark.sql.types import BooleanType, IntegerType, StringType, StructField, StructType
 
-from ..access.engines import DEFAULT
+from ..access.engines.registry import PROFILED
 from ..reports.survey import SURVEY_COLUMNS, VERDICT_COLUMNS, HostFile, survey_rows, verdict_rows
 from ..syntax.urls import InvalidURL, robots_url
 from .arrow import arrow_schema
@@ -56,7 +56,7 @@ def _host_file(origin: str, robots: pa.Table) -> HostFile:
 
 
 def verdicts(
-    urls: DataFrame, robots: DataFrame, agents: Sequence[str], engine: str = DEFAULT, policy: str = "rfc9309"
+    urls: DataFrame, robots: DataFrame, agents: Sequence[str], engine: str = PROFILED, policy: str = "rfc9309"
 ) -> DataFrame:
     """One row per URL and agent (VERDICT_SCHEMA): the verdict against the URL's own origin's robots.txt."""
     agents = list(agents)
@@ -77,7 +77,7 @@ def _with_origin(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
         yield pa.RecordBatch.from_arrays([pa.array(urls, pa.string()), pa.array([_origin(u or "") for u in urls], pa.string())], ["url", "origin"])
 
 
-def survey(hosts: DataFrame, agents: Sequence[str], engine: str = DEFAULT, policy: str = "rfc9309") -> DataFrame:
+def survey(hosts: DataFrame, agents: Sequence[str], engine: str = PROFILED, policy: str = "rfc9309") -> DataFrame:
     """The survey (SURVEY_SCHEMA): one row per host and agent, from `host`, `body` and optional `status` columns."""
     agents = list(agents)
     has_status = "status" in hosts.columns

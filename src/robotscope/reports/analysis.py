@@ -15,19 +15,17 @@ from typing import Any
 
 from .compare import matrix
 from ..syntax.crawlers import catalogue, recognise
-from ..access.engines import DEFAULT, answer, engines, readings, resolve, split_note
+from ..access.engines.registry import DEFAULT, OPERATOR, PROFILED, choices, engine, resolve
 from .generator import Spec, build, spec_allows
 from .linter import lint
 from ..messages import DEFAULT_LANG, Message, message
 from ..messages import catalogue as texts
 from ..syntax.model import LineKind
-from ..access.preferences import usage_for
-from ..access.profiles import named_tokens
 from .compare.readings import differences
 from ..access.robots import Robots, parse
 from .selftest import run_cases
 from ..syntax.urls import InvalidURL, checked_url, is_checkable
-from .views import origin_note, overflow_note, readings_view, verdict_view
+from .views import origin_note, overflow_note, readings_view, split_note, verdict_view
 
 MAX_LINE_READINGS = 200  # lines read differently sent to the page: a whole file read otherwise would be every line
 
@@ -83,7 +81,7 @@ def analyse(
     paths: list[str],
     lang: str = DEFAULT_LANG,
     origin: str | None = None,
-    engine: str = DEFAULT,
+    engine: str = PROFILED,
 ) -> dict[str, Any]:
     """Everything the page shows for one file: structure, findings, verdicts, readings and the matrix.
 
@@ -95,7 +93,6 @@ def analyse(
     engines read differently (`lines`, the first `MAX_LINE_READINGS`).
     """
     robots = parse(text)
-    named = named_tokens(robots)
     verdicts: list[dict[str, Any]] = []
     side_by_side: list[dict[str, Any]] = []
     if agent.strip():
@@ -106,7 +103,7 @@ def analyse(
             except InvalidURL as error:
                 verdicts.append({"url": url, "reason": "invalid-url", "invalid": error.reason.as_dict(lang)})
                 continue
-            result = answer(robots, agent, url, chosen, named)
+            result = robots.answer(agent, url, chosen)
             notes = tuple(
                 n
                 for n in (origin_note(url, origin), overflow_note(robots, result, agent, url), split_note(robots, agent, url, result.verdict, chosen))
@@ -114,9 +111,13 @@ def analyse(
             )
             view = verdict_view(result, lang, notes)
             # The readings are shown beside the default reading's usage preferences: this answer's, when it is that reading.
-            found = readings(robots, agent, url)
-            usage = result.usage if chosen == DEFAULT else usage_for(robots, found[DEFAULT])
-            side_by_side.append(readings_view(url, found, lang, usage))
+            found = robots.readings(agent, url)
+            usage = result.usage if chosen == PROFILED else robots.answer(agent, url).usage
+            # The reading among them that gave the verdict shown: RFC 9309's, where no profile chose the groups.
+            shown = DEFAULT if chosen == PROFILED and result.profile is None else chosen
+            side_by_side.append(
+                {**readings_view(url, found, lang, usage), "shown": shown if shown in found else None, "shown_allowed": result.verdict.allowed}
+            )
             positions = (robots.lines[n - 1].group for n in result.verdict.group_lines if n <= len(robots.lines))
             groups = sorted({g for g in positions if g is not None})
             verdicts.append({**view, "groups": groups, "agents": sorted({a for g in groups for a in robots.groups[g].agents})})
@@ -144,8 +145,8 @@ def analyse(
 
 
 def engines_list(lang: str = DEFAULT_LANG) -> list[dict[str, Any]]:
-    """Every engine the page may choose, with its title and summary in `lang`."""
-    return [e.as_dict(lang) for e in engines().values()]
+    """Every reading the page may choose (the default first; `operator` aside), with its title and summary in `lang`."""
+    return [engine(name).as_dict(lang) for name in choices(side_by_side=False) if name != OPERATOR]
 
 
 
@@ -189,7 +190,7 @@ def generate_answer(spec: Spec, lang: str = DEFAULT_LANG) -> dict[str, Any]:
             continue
         seen.add((agent.lower(), "/"))
         intended = spec_allows(spec, agent, "/")
-        verdict = answer(generated.robots, agent, "/").verdict
+        verdict = generated.robots.answer(agent, "/").verdict
         checks.append(
             {"kind": "crawler", "agent": agent, "url": "/", "intended": intended, "allowed": verdict.allowed,
              "line": verdict.line, "ok": intended == verdict.allowed}

@@ -25,8 +25,8 @@ from .analysis import (
     spec_limits,
 )
 from ..syntax.crawlers import PURPOSES, catalogue
-from ..access.engines import DEFAULT as DEFAULT_ENGINE
-from ..access.engines import OPERATOR, engines
+from ..access.engines.registry import PROFILED as DEFAULT_ENGINE
+from ..access.engines.registry import choices
 from .generator import DEFAULT_SPEC, PRESETS, InvalidSpec, Spec, preset
 from ..messages import DEFAULT_LANG, LANGS, language
 from ..access.policy import POLICIES
@@ -87,8 +87,8 @@ def analyse_args(data: Mapping[str, Any]) -> tuple[str, str, list[str], list[str
     urls = strings_field(data, "urls", LIMITS["max_urls"])
     paths = strings_field(data, "paths", LIMITS["max_paths"])
     engine = string_field(data, "engine", DEFAULT_ENGINE)
-    if engine not in (*engines(), OPERATOR):
-        raise RequestError(422, "bad-field", f"`engine` must be one of {', '.join([*engines(), OPERATOR])}")
+    if engine not in choices(side_by_side=False):
+        raise RequestError(422, "bad-field", f"`engine` must be one of {', '.join(choices(side_by_side=False))}")
     origin = string_field(data, "origin").strip() or None
     if origin is not None:
         try:

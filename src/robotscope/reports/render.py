@@ -11,8 +11,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from .linter.registry import CHECKS
-from ..access.engines import DEFAULT as DEFAULT_ENGINE
-from ..access.engines import engine
+from ..access.engines.registry import PROFILED as DEFAULT_ENGINE
+from ..access.engines.registry import engine
 from ..messages import DEFAULT_LANG, message
 from ..syntax.model import Finding, Severity
 from ..access.robots import Robots

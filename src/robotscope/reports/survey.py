@@ -17,11 +17,11 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import Any, NamedTuple
 
-from ..access.engines import DEFAULT, answer, resolve
-from .linter import lint
+from ..access.engines.registry import PROFILED, resolve
+from ..access.policy import Action, Decision, Outcome, decide
+from ..access.robots import Robots, answer_after, parse
 from ..syntax.model import Verdict
-from ..access.policy import Decision, Outcome, decide, verdict_for
-from ..access.robots import Robots, parse
+from .linter import lint
 
 # What a survey says of a host for one crawler: `/` disallowed; `/` allowed but a rule of the groups
 # used disallows something; nothing disallowed; no robots.txt (a 4xx, or a redirect that cannot be
@@ -49,14 +49,12 @@ def outcome_decision(host: HostFile, policy: str) -> Decision:
 
 def parsed(host: HostFile, decision: Decision) -> Robots | None:
     """The host's file, parsed, when the decision is to follow its rules."""
-    return parse(host.body) if decision.action in ("parse", "cached-copy") else None
+    return parse(host.body) if decision.action.rules_apply else None
 
 
-def verdict(robots: Robots | None, decision: Decision, agent: str, url: str, engine: str = DEFAULT) -> Verdict:
-    """One URL's verdict for one crawler: the engine's reading of the file, or the fetch decision's."""
-    if robots is None:
-        return verdict_for(decision, None, agent, url)
-    return answer(robots, agent, url, resolve(engine, agent)).verdict
+def verdict(robots: Robots | None, decision: Decision, agent: str, url: str, engine: str = PROFILED) -> Verdict:
+    """One URL's verdict for one crawler: the reading's answer from the file, or the fetch decision's."""
+    return answer_after(decision, robots, agent, url, engine).verdict
 
 
 # The columns of `verdict_row`, in order (the Spark and DuckDB adapters build their schemas from them).
@@ -75,12 +73,12 @@ def verdict_row(origin: str, url: str, agent: str, found: Verdict, engine: str, 
         "line": found.line,
         "rule": None if found.rule is None else found.rule.text,
         "engine": resolve(engine, agent),
-        "decision": decision.action,
+        "decision": decision.action.value,
     }
 
 
 def verdict_rows(
-    host: HostFile, urls: Iterable[str], agents: Sequence[str], engine: str = DEFAULT, policy: str = "rfc9309"
+    host: HostFile, urls: Iterable[str], agents: Sequence[str], engine: str = PROFILED, policy: str = "rfc9309"
 ) -> list[dict[str, Any]]:
     """Every URL's verdict for every agent against one host's robots.txt, the file parsed once."""
     decision = outcome_decision(host, policy)
@@ -96,7 +94,7 @@ def verdict_rows(
 SURVEY_COLUMNS = ("host", "agent", "status", "decision", "classification", "group", "line", "rule", "lint")
 
 
-def survey_rows(host: HostFile, agents: Sequence[str], engine: str = DEFAULT, policy: str = "rfc9309") -> list[dict[str, Any]]:
+def survey_rows(host: HostFile, agents: Sequence[str], engine: str = PROFILED, policy: str = "rfc9309") -> list[dict[str, Any]]:
     """The survey's rows for one host: per crawler, what it may do at `/` and with the rest of the site.
 
     `group` is `named` when a group names the crawler (or the token its
@@ -116,7 +114,7 @@ def survey_rows(host: HostFile, agents: Sequence[str], engine: str = DEFAULT, po
                 "host": host.host,
                 "agent": agent,
                 "status": host.status,
-                "decision": decision.action,
+                "decision": decision.action.value,
                 "classification": classification,
                 "group": group,
                 "line": found.line,
@@ -129,7 +127,7 @@ def survey_rows(host: HostFile, agents: Sequence[str], engine: str = DEFAULT, po
 
 def _classify(robots: Robots | None, decision: Decision, home: Verdict) -> tuple[str, str]:
     if robots is None:
-        return "none", "unreachable" if decision.action == "disallow-all" else "no-robots"
+        return "none", "unreachable" if decision.action is Action.DISALLOW_ALL else "no-robots"
     used = robots.groups_at(home.group_lines)
     # `*` groups apply only when no group names the crawler (or the token its operator documents).
     starred = all("*" in g.agents for g in used) and not any(home.agent_token in g.agents for g in used)

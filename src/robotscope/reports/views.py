@@ -11,14 +11,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..access.engines import DEFAULT, FIRST
-from ..access.engines import engine as get_engine
-from ..messages import DEFAULT_LANG, Message, message
-from ..syntax.model import Finding, Reason, Rule, Verdict
-from ..syntax.parser import MAX_BYTES
-from ..access.preferences import Usage
-from ..access.profiles import Answer, ruleset_for
+from ..access.engines.base import FIRST
+from ..access.engines.registry import DEFAULT, PROFILED
+from ..access.engines.registry import engine as get_engine
+from ..access.profiles import Answer
 from ..access.robots import Robots
+from ..messages import DEFAULT_LANG, Message, message
+from ..syntax.model import Finding, Reason, Rule, Usage, Verdict
+from ..syntax.parser import MAX_BYTES
 from ..syntax.urls import InvalidURL, robots_url
 
 
@@ -126,14 +126,44 @@ def overflow_note(robots: Robots, answer: Answer, agent: str, url: str) -> Messa
     whole = robots.without_limit()
     if whole is None:
         return None
-    ruleset, _ = ruleset_for(whole, agent)
-    verdict = ruleset.verdict(url) if answer.profile is not None else whole.verdict(agent, url)
+    verdict = whole.verdict(agent, url, PROFILED if answer.profile is not None else DEFAULT)
     rule = verdict.rule
     if rule is None or rule.line <= len(robots.lines) or verdict.reason is not Reason.RULE:
         return None
     would = message("answer.allowed" if rule.allow else "answer.disallowed")
     code = "note.overflow-same" if verdict.allowed == answer.verdict.allowed else "note.overflow-flips"
     return message(code, line=rule.line, rule=rule_text(rule), would=would, limit=MAX_BYTES)
+
+
+def split_note(robots: Robots, agent: str, url: str, shown: Verdict, reading: str) -> Message | None:
+    """One line when the crawler's operator reads `url` otherwise than `shown` (the verdict of `reading`), else None.
+
+    "Google reads line 2 `Disallow /oops` as a rule, so googlebot is blocked
+    from /oops; RFC 9309 ignores that line."
+    """
+    found = robots.reads_otherwise(agent, url, shown.allowed, reading)
+    if found is None:
+        return None
+    own, theirs = found
+    title = get_engine(own).title
+    # `rfc9309+profiles` is RFC 9309 itself where no profile chose the groups.
+    plain = reading == PROFILED and robots.profile(agent) is None
+    shown_title = get_engine(DEFAULT if plain else reading).title
+    ours = {r.line for g in robots.groups for r in g.rules} if reading in (DEFAULT, PROFILED) else None
+    if theirs.line is not None and ours is not None and theirs.line not in ours:
+        # The deciding line is no rule at all for the reading shown: say that first.
+        raw = robots.line(theirs.line).raw.strip()
+        code = "engine.split.reads-allow" if theirs.allowed else "engine.split.reads-disallow"
+        return message(code, engine=title, shown=shown_title, token=theirs.agent_token, url=url, line=theirs.line, raw=raw)
+    return message("engine.split", engine=title, theirs=_side(theirs, url), shown=shown_title, ours=_side(shown, url))
+
+
+def _side(found: Verdict, url: str) -> Message:
+    """How one reading decides `url`: by which line, or for want of a matching rule."""
+    if found.line is None:
+        return message("engine.side.allowed-none" if found.allowed else "engine.side.blocked-none", token=found.agent_token, url=url)
+    code = "engine.side.allowed" if found.allowed else "engine.side.blocked"
+    return message(code, token=found.agent_token, url=url, line=found.line)
 
 
 def readings_view(url: str, verdicts: Mapping[str, Verdict], lang: str = DEFAULT_LANG, usage: Usage | None = None) -> dict[str, Any]:

@@ -182,3 +182,18 @@ def blocking_cost(crawler: Crawler) -> Message:
 def siblings(crawler: Crawler) -> list[Crawler]:
     """The operator's other crawlers, which blocking this one leaves alone."""
     return [c for c in catalogue() if c.operator == crawler.operator and c.token != crawler.token]
+
+
+__all__ = [
+    "PURPOSES",
+    "SELECTIONS",
+    "Crawler",
+    "blocking_cost",
+    "catalogue",
+    "get",
+    "obeys_text",
+    "recognise",
+    "search_engines",
+    "select",
+    "siblings",
+]

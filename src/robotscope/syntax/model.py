@@ -2,19 +2,18 @@
 
 Everything here is immutable, holds no references back into a parser, and
 turns into JSON-ready dicts with ``as_dict()``, so the matcher, the linter and
-every front end can pass decisions around as data. Imports nothing from
-robotscope but its messages (texts as data).
+every front end can pass decisions around as data: the file's own
+vocabulary (lines, rules, groups), the answers the access layer gives about
+it (verdicts with their usage preferences) and the reports' findings. Imports
+nothing from robotscope but its messages (texts as data).
 """
 
 from __future__ import annotations
 
 import enum
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple
 
 from ..messages import Message
-
-if TYPE_CHECKING:
-    from ..access.preferences import Usage  # the preferences build on this module
 
 
 class LineKind(str, enum.Enum):
@@ -139,6 +138,37 @@ class Group(NamedTuple):
             "agent_lines": list(self.agent_lines),
             "rules": [r.as_dict() for r in self.rules],
             "records": [r.as_dict() for r in self.records],
+        }
+
+
+class Preference(NamedTuple):
+    """One category's answer: `y`, `n` or `unknown`, and the lines that gave it."""
+
+    value: str
+    lines: tuple[int, ...]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"value": self.value, "lines": list(self.lines)}
+
+
+class Usage(NamedTuple):
+    """The usage preferences for one crawler and URL.
+
+    `applies` is False when the crawler may not fetch the URL: then no
+    preference applies (attach §3), and both maps are empty. `usage` holds
+    every Content-Usage category once any Content-Usage rule of the groups
+    used matches; `signals` the Content-Signal uses the groups state.
+    """
+
+    applies: bool
+    usage: dict[str, Preference]
+    signals: dict[str, Preference]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "applies": self.applies,
+            "content_usage": {k: v.as_dict() for k, v in self.usage.items()},
+            "content_signal": {k: v.as_dict() for k, v in self.signals.items()},
         }
 
 

@@ -188,7 +188,7 @@ def checked_url(url: str) -> str:
     >>> checked_url("javascript:alert(1)")
     Traceback (most recent call last):
     ...
-    robotscope.urls.InvalidURL: `javascript:alert(1)` is neither a path starting with / nor an http or https URL
+    robotscope.syntax.urls.InvalidURL: `javascript:alert(1)` is neither a path starting with / nor an http or https URL
     """
     if url[:1] == "/" and url[1:2] != "/":
         return url

@@ -3,22 +3,24 @@
 An `Engine` reads a file in four steps, each a function it names, so two
 engines differ exactly where their functions do:
 
-1. `read(robots) -> Parsed`: the line dialect (which key spellings count,
+1. `read(parsed) -> Parsed`: the line dialect (which key spellings count,
    lines without a colon, a line length cut) and group formation (what ends
    a run of user-agent lines, whether a blank line ends a record), on the
    part of the file the engine reads (`limit` bytes).
 2. `select(parsed, agent) -> Selection`: agent matching (exact product
    token, Google's token extraction, substring) and whether the first
    matching group is used or all matching groups are merged.
-3. the operator profile (`profiles`): the catalogue's documented fallbacks
-   and `*`-ignoring, for the crawlers of that operator.
+3. the operator profile (`profiled`): the catalogue's documented fallbacks
+   and `*`-ignoring (`access.profiles`), applied by an operator's engine to
+   that operator's crawlers, and by `rfc9309+profiles` to every crawler.
 4. `match(selection, target) -> Match`: longest match with Allow on ties, or
    first match; wildcards or literal characters; how a pattern's length is
    counted; percent-encoding; whether `/robots.txt` is implicit.
 
-`verdict` assembles the result as a `Verdict`, the same type the rest of
-robotscope shows, so every front end shows every reading the same way.
-Pure: stdlib only.
+`assemble` makes the result a `Verdict` through `access.verdicts`, the one
+builder of every answer, so every front end shows every reading the same
+way. Engines read a `ParsedFile` and know nothing of the `Robots` façade,
+which alone calls them.
 """
 
 from __future__ import annotations
@@ -28,8 +30,12 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from ...messages import DEFAULT_LANG, message
-from ...syntax.model import Group, Reason, Rule, Verdict
-from ..robots import Robots
+from ...syntax.crawlers import recognise
+from ...syntax.model import Group, Rule, Verdict
+from ...syntax.parsed import ParsedFile
+from ...syntax.tokens import product_token
+from ..profiles import profile_for
+from ..verdicts import matched
 
 LONGEST, FIRST = "longest", "first"
 
@@ -74,7 +80,7 @@ class Match(NamedTuple):
     allowed: bool | None = None  # the answer when it is not the deciding rule's kind (legacy: an empty Disallow allows)
 
 
-Reader = Callable[[Robots], Parsed]
+Reader = Callable[[ParsedFile], Parsed]
 Selector = Callable[[Parsed, str], Selection]
 Matcher = Callable[[Selection, str], Match]
 Targeter = Callable[[str], str]
@@ -116,13 +122,42 @@ class Engine:
 
 
 def assemble(selection: Selection, found: Match, url: str, target: str) -> Verdict:
-    """The verdict of one engine: the one reading of "which rule decided" shared by every engine."""
+    """The verdict of one engine's match: the one reading of "which rule decided" shared by every engine."""
     lines = tuple(sorted(n for g in selection.groups for n in g.agent_lines))
-    if found.implicit:
-        reason, rule = Reason.ROBOTS_TXT, None
-    elif found.rule is not None:
-        reason, rule = Reason.RULE, found.rule
-    else:
-        reason, rule = (Reason.NO_MATCH if selection.groups else Reason.NO_GROUP), None
-    allowed = found.allowed if found.allowed is not None else rule is None or rule.allow
-    return Verdict(allowed, rule, None if rule is None else rule.line, reason, selection.token, lines, found.candidates, url, target)
+    return matched(
+        found.rule,
+        found.candidates,
+        selection.token,
+        lines,
+        url,
+        target,
+        grouped=bool(selection.groups),
+        implicit=found.implicit,
+        allowed=found.allowed,
+    )
+
+
+def profiled(select: Selector, operator: str | None = None) -> Selector:
+    """`select` with the crawler catalogue's documented profiles (`access.profiles`) applied on top.
+
+    A crawler with a profile whose groups the file does not name obeys its
+    fallback's groups as `select` chooses them (Googlebot-Image: Googlebot's),
+    or none when it ignores `*` (AdsBot-Google). With `operator`, only that
+    operator's crawlers: an operator's engine applies its own crawlers'
+    documented behaviour, not another operator's.
+    """
+
+    def chosen(parsed: Parsed, agent: str) -> Selection:
+        crawler = recognise(agent)
+        if crawler is None or (operator is not None and crawler.operator != operator):
+            return select(parsed, agent)
+        profile = profile_for(agent, frozenset(name for group in parsed.groups for name in group.agents))
+        if profile is None:
+            return select(parsed, agent)
+        fallback, _ = profile
+        token = product_token(agent)
+        if fallback is None:
+            return Selection(token, ())
+        return select(parsed, fallback)._replace(token=token)
+
+    return chosen

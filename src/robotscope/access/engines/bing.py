@@ -62,9 +62,9 @@ Missing file and fetch outcomes
 from __future__ import annotations
 
 from ...syntax.crawlers import recognise
-from ..matching.matcher import select_groups
-from ...syntax.urls import target
 from ...syntax.tokens import product_token
+from ...syntax.urls import target
+from ..matching.selection import select_groups
 from . import rfc9309 as rfc
 from .base import Engine, Parsed, Selection
 
@@ -73,17 +73,20 @@ MAIN = "bingbot"  # the crawler that still obeys msnbot groups
 LEGACY = "msnbot"
 
 
+# RFC 9309's choice, with the catalogue's profiles for Microsoft's crawlers.
+_microsoft = rfc.operator_select(OPERATOR)
+
+
 def select(parsed: Parsed, agent: str) -> Selection:
-    """bingbot: its own groups, else msnbot's, else `*`; other crawlers as RFC 9309 with the catalogue's profiles."""
+    """bingbot: its own groups, else msnbot's, else `*`; Microsoft's other crawlers with the catalogue's
+    profiles; every other crawler as RFC 9309 alone."""
     crawler = recognise(agent)
-    if crawler is None or crawler.operator != OPERATOR:
-        return rfc.plain(parsed, agent)
-    if crawler.token.lower() == MAIN:
+    if crawler is not None and crawler.token.lower() == MAIN:
         token = product_token(agent)
         named = {name for group in parsed.groups for name in group.agents}
         if token not in named and MAIN not in named and LEGACY in named:
             return rfc.selection(token, select_groups(parsed.groups, LEGACY))
-    return rfc.select(parsed, agent)
+    return _microsoft(parsed, agent)
 
 
 ENGINE = Engine(

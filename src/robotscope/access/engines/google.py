@@ -38,7 +38,7 @@ Reading the file (`read`):
   it has, case-insensitively, its common typos included (`useragent`,
   `user agent`, `dissallow`, `dissalow`, `disalow`, `diasllow`,
   `disallaw`, `site-map`), so `Disallowed:` and `User-agents:` count too.
-  `checks.content.google_key` is the one model of it, shared with the linter.
+  `syntax.directives.google_key` is the one model of it, shared with the linter.
 - Patterns (`MaybeEscapePattern`, applied to every value but user-agent and
   sitemap): octets with the high bit set become `%XX`, and the hex digits of
   an existing escape are upper-cased (`%c3%a9` -> `%C3%A9`). Nothing else is
@@ -75,7 +75,7 @@ Choosing the groups (`select`):
   `Googlebot-News` and `Google-InspectionTool` obey the `Googlebot` groups
   when no group names them; `AdsBot-Google`, `AdsBot-Google-Mobile`,
   `Mediapartners-Google` and `APIs-Google` ignore the `*` group.
-  `profiles.profile_for` applies the catalogue, on the names as Google's
+  `engines.base.profiled` applies the catalogue, on the names as Google's
   parser reads them. Inferred: the fallback token's groups are chosen by the
   library's own matching (the library does not know the fallbacks).
 
@@ -113,16 +113,17 @@ import re
 from collections.abc import Iterator
 from functools import lru_cache
 
-from ...reports.linter.content import google_key
-from ...syntax.crawlers import recognise
-from ..matching.matcher import MANY_RULES, CandidateRules, priority, select_groups
+from ...syntax.directives import google_key
 from ...syntax.model import Group, Record, Rule
+from ...syntax.parsed import ParsedFile
 from ...syntax.parser import GroupBuilder
 from ...syntax.patterns import Pattern, matches
-from ..profiles import profile_for
-from ..robots import Robots
 from ...syntax.tokens import product_token
-from .base import Engine, Match, Parsed, Selection
+from ..matching.literals import CandidateRules
+from ..matching.precedence import priority
+from ..matching.selection import select_groups
+from ..matching.tuning import MANY_RULES
+from .base import Engine, Match, Parsed, Selection, profiled
 
 OPERATOR = "Google"
 SOURCES = (
@@ -219,7 +220,7 @@ def _text(value: bytes) -> str:
     return value.decode("utf-8", "replace")
 
 
-def read(robots: Robots) -> Parsed:
+def read(robots: ParsedFile) -> Parsed:
     """The groups of the file's first 500 KiB as Google's parser forms them."""
     builders: list[GroupBuilder] = []
     current: GroupBuilder | None = None
@@ -261,16 +262,14 @@ def groups_for(parsed: Parsed, token: str) -> tuple[Group, ...]:
     return select_groups(parsed.groups, token)
 
 
-def select(parsed: Parsed, agent: str) -> Selection:
-    """The groups for `agent`: Google's matching, with the catalogue's profiles for Google's own crawlers."""
+def _select(parsed: Parsed, agent: str) -> Selection:
+    """The groups for `agent` by Google's matching alone."""
     token = product_token(agent)
-    crawler = recognise(agent)
-    if crawler is not None and crawler.operator == OPERATOR:
-        profile = profile_for(agent, frozenset(name for group in parsed.groups for name in group.agents))
-        if profile is not None:
-            fallback, _ = profile
-            return _indexed(parsed, token, () if fallback is None else groups_for(parsed, fallback.lower()))
     return _indexed(parsed, token, groups_for(parsed, token))
+
+
+# Google's matching, with the catalogue's profiles for Google's own crawlers.
+select = profiled(_select, OPERATOR)
 
 
 def _indexed(parsed: Parsed, token: str, groups: tuple[Group, ...]) -> Selection:

@@ -107,7 +107,7 @@ from dataclasses import dataclass, field
 from urllib.parse import quote, unquote, urlparse, urlunparse
 
 from ...syntax.model import Group, Record, Rule
-from ..robots import Robots
+from ...syntax.parsed import ParsedFile
 from .base import FIRST, Engine, Match, Parsed, Selection
 
 _SURROGATES = re.compile("[\ud800-\udfff]")
@@ -159,7 +159,7 @@ def _numbered(text: str, number: int) -> Generator[tuple[int, str], None, int]:
     return number
 
 
-def _text(robots: Robots) -> str:
+def _text(robots: ParsedFile) -> str:
     source = robots.source
     if isinstance(source, bytes):
         return source.decode("utf-8", "replace")  # [C] decodes strictly and raises instead
@@ -189,7 +189,7 @@ class _Entry:
     records: list[tuple[str, str, int]] = field(default_factory=list)
 
 
-def read(robots: Robots) -> Parsed:
+def read(robots: ParsedFile) -> Parsed:
     """The records `urllib.robotparser` keeps: named records in file order, then the default entry."""
     named: list[_Entry] = []
     default: _Entry | None = None

@@ -113,10 +113,12 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from urllib.parse import quote, urlsplit
 
-from ..matching.matcher import MANY_RULES, CandidateRules, best_first
+from ..matching.literals import CandidateRules
+from ..matching.precedence import best_first
+from ..matching.tuning import MANY_RULES
 from ...syntax.model import Group, Rule
 from ...syntax.patterns import Pattern
-from ..robots import Robots
+from ...syntax.parsed import ParsedFile
 from .base import Engine, Match, Parsed, Selection
 from .legacy import numbered_lines
 
@@ -234,7 +236,7 @@ def _rules_of(allow: bool, value: str, line: int, cache: dict[str, str]) -> list
     return rules
 
 
-def _text(robots: Robots) -> str:
+def _text(robots: ParsedFile) -> str:
     source = robots.source
     if isinstance(source, bytes):
         text = source.decode("utf-8", "surrogateescape")  # the surrogates go below: Scrapy's errors="ignore"
@@ -242,7 +244,7 @@ def _text(robots: Robots) -> str:
     return source
 
 
-def read(robots: Robots) -> Parsed:
+def read(robots: ParsedFile) -> Parsed:
     """Protego's rule sets, in the order it first meets each name, each as a `Group` whose rules `select` sorts out."""
     sets: dict[str, _RuleSet] = {}
     current: dict[str, _RuleSet] = {}  # the rule sets the lines now apply to, by name

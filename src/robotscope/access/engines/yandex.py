@@ -91,7 +91,7 @@ from __future__ import annotations
 
 from ...syntax.model import Group, LineKind, Record, Rule
 from ...syntax.parser import MAX_BYTES
-from ..robots import Robots
+from ...syntax.parsed import ParsedFile
 from ...syntax.urls import target
 from ...syntax.tokens import group_token
 from . import rfc9309 as rfc
@@ -101,14 +101,14 @@ OPERATOR = "Yandex"  # the crawler catalogue's operator whose profiles (the `Yan
 LIMIT = MAX_BYTES  # "500 KB", read as robotscope's 500 KiB (512,000 bytes)
 
 
-def read(robots: Robots) -> Parsed:
+def read(robots: ParsedFile) -> Parsed:
     """The file as Yandex reads it: nothing at all past the size limit; an empty line ends a group."""
     if robots.size > LIMIT:
         return Parsed((), robots.size)
     return Parsed(groups(robots), robots.size)
 
 
-def groups(robots: Robots) -> tuple[Group, ...]:
+def groups(robots: ParsedFile) -> tuple[Group, ...]:
     """The groups of a file when an empty line ends a group (rules after it, before a User-agent, are dropped).
 
     The rules and records are RFC 9309's parse of the same lines (their

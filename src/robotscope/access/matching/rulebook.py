@@ -1,30 +1,21 @@
 """Rules filed for many crawlers at once: which groups each token selects, and indexes of their rules.
 
 The linter and `diff` ask about every crawler a file names (thousands, in
-bad-bot lists) against every rule; `groups_by_token` selects the groups of
-all of them in one pass, and `RuleIndex` / `Rulebook` file rules by their
-literal start so that each question meets only the rules that can match.
-A property test keeps their answers equal to the matcher's. Pure: it only
-calls the core.
+bad-bot lists) against every rule; the file's `GroupIndex` holds the groups
+of all of them, found in one pass, and `RuleIndex` / `Rulebook` file rules
+by their literal start so that each question meets only the rules that can
+match. A property test keeps their answers equal to the matcher's.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
-from .matcher import priority
 from ...syntax.model import Group, Rule
 from ...syntax.patterns import Pattern, compile_pattern, matches
-from ..robots import Robots
-
-
-def groups_by_token(robots: Robots) -> dict[str, tuple[Group, ...]]:
-    """Every token the file names (`*` too), in order of first mention, with the groups that apply to it.
-
-    The groups naming it: what `select_groups` returns for each, but in one
-    pass over the file rather than one pass over every group per token.
-    """
-    return robots.group_index.named
+from .precedence import priority
+from .selection import GroupIndex
+from .tuning import MERGED_FROM
 
 
 class _Filed:
@@ -122,12 +113,6 @@ class RuleIndex:
         return min(self._first_copies(target), key=priority, default=None)
 
 
-# A crawler named in this many groups or more is answered from one index of their
-# rules merged; below that, group by group, so that a group many crawlers share is
-# indexed once rather than once for each of them.
-_MERGED_FROM = 8
-
-
 class Rulebook:
     """One file's rules, indexed for many questions: for any crawler, the groups that apply and the rules that match.
 
@@ -136,8 +121,8 @@ class Rulebook:
     every crawler.
     """
 
-    def __init__(self, robots: Robots) -> None:
-        self.applying = groups_by_token(robots)
+    def __init__(self, index: GroupIndex) -> None:
+        self.applying = index.named  # every token the file names (`*` too), with the groups naming it
         self._global = self.applying.get("*", ())
         self._by_group: dict[int, RuleIndex] = {}
         self._merged: dict[str, RuleIndex] = {}
@@ -148,7 +133,7 @@ class Rulebook:
 
     def _indexes(self, token: str) -> list[RuleIndex]:
         groups = self.groups(token)
-        if len(groups) < _MERGED_FROM:
+        if len(groups) < MERGED_FROM:
             return [self._group_index(group) for group in groups]
         key = token if token in self.applying else "*"
         merged = self._merged.get(key)

@@ -7,14 +7,17 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import Any, NamedTuple, Protocol
 
-from ...access.matching.matcher import RuleSet, is_robots_txt
+from ...access.engines.registry import DEFAULT, PROFILED, resolve
+from ...access.matching.explain import verdict as explained
+from ...access.matching.rulebook import Rulebook, group_positions
+from ...access.matching.ruleset import RuleSet
+from ...access.profiles import named_tokens, profile_for
+from ...access.robots import Robots
+from ...access.verdicts import is_robots_txt
 from ...syntax.model import Group, Verdict
 from ...syntax.patterns import compile_pattern, example_target, matches
-from ...access.profiles import answer, named_tokens, profile_for
-from ...access.robots import Robots
-from ...access.matching.rulebook import Rulebook, group_positions
-from ...syntax.urls import target
 from ...syntax.tokens import product_token
+from ...syntax.urls import target
 
 # The crawler standing for "any crawler without a group of its own".
 ANY_CRAWLER = "*"
@@ -27,7 +30,7 @@ class Flip(NamedTuple):
     url: str
     old: Verdict
     new: Verdict
-    engine: str = "rfc9309"  # the reading both verdicts are from
+    engine: str = PROFILED  # the reading both verdicts are from
 
     def as_dict(self) -> dict[str, Any]:
         return {"agent": self.agent, "url": self.url, "engine": self.engine, "old": self.old.as_dict(), "new": self.new.as_dict()}
@@ -58,64 +61,48 @@ class Answers(Protocol):
 
 
 def diff(
-    old: Answers, new: Answers, urls: Iterable[str], agents: Sequence[str], *, limit: int | None = None, engine: str = "rfc9309"
+    old: Answers, new: Answers, urls: Iterable[str], agents: Sequence[str], *, limit: int | None = None, engine: str = PROFILED
 ) -> list[Flip]:
     """The agent/URL pairs whose verdict flips from `old` to `new`, in agent then URL order.
 
-    Verdicts are the ones every front end gives (`profiles.answer`), or, for
-    another `engine`, that engine's reading of a parsed file (`operator`:
-    each crawler's own; `robotscope.engines`). For two
-    parsed files, `probe_urls(old, new)` and `agents_named(old, new)` give the
-    URLs their rules cover and every crawler they name, and the flips are
-    found without asking every agent about every URL (see `_FileDiff`); an
-    agent whose operator's profile picks its groups in either file is asked
-    about every URL. Other answers (a fetch's decision) are asked about every
-    pair. `limit` stops at that many flips: thousands of crawlers can each
-    flip at thousands of URLs, and each flip carries two full verdicts.
+    Verdicts are those of `engine`, a reading as `Robots.answer` takes it
+    (the default, `rfc9309+profiles`, is what every front end shows;
+    `operator`: each crawler's own). For two parsed files,
+    `probe_urls(old, new)` and `agents_named(old, new)` give the URLs their
+    rules cover and every crawler they name, and RFC 9309's flips are found
+    without asking every agent about every URL (see `_FileDiff`); an agent
+    whose operator's profile picks its groups in either file, or another
+    reading, is asked about every URL. Other answers (a fetch's decision)
+    are asked about every pair. `limit` stops at that many flips: thousands
+    of crawlers can each flip at thousands of URLs, and each flip carries two
+    full verdicts.
     """
-    from ...access.engines import DEFAULT, resolve
-
-    if engine != DEFAULT:
-        old, new = _read_by(old, engine), _read_by(new, engine)
     url_list = list(urls)
     files = (old, new) if isinstance(old, Robots) and isinstance(new, Robots) else None
-    named = None if files is None else (named_tokens(files[0]), named_tokens(files[1]))
     fast = None if files is None else _FileDiff(files[0], files[1], url_list)
+    named = None if files is None else (named_tokens(files[0]), named_tokens(files[1]))
     flips: list[Flip] = []
     for agent in agents:
         left = None if limit is None else limit - len(flips)
         if left == 0:
             break
-        if fast is not None and named is not None and files is not None and not _profiled(named, agent):
-            flips.extend(fast.flips([agent], left))
+        name = resolve(engine, agent)
+        # RFC 9309's reading, where no profile chooses the groups in either file: the fast way.
+        if fast is not None and named is not None and (name == DEFAULT or (name == PROFILED and not _profiled(named, agent))):
+            flips.extend(fast.flips([agent], left, name))
             continue
         for url in url_list:
             if len(flips) == limit:
                 return flips
-            if files is not None and named is not None:
-                before, after = answer(files[0], agent, url, named[0]).verdict, answer(files[1], agent, url, named[1]).verdict
-            else:
-                before, after = old.verdict(agent, url), new.verdict(agent, url)
+            before, after = _verdict(old, agent, url, name), _verdict(new, agent, url, name)
             if before.allowed != after.allowed:
-                flips.append(Flip(agent, url, before, after, resolve(engine, agent)))
+                flips.append(Flip(agent, url, before, after, name))
     return flips
 
 
-class _EngineReading:
-    """A parsed file answering as one engine reads it (`operator`: each crawler by its operator's)."""
-
-    def __init__(self, robots: Robots, engine: str) -> None:
-        self.robots, self.engine = robots, engine
-
-    def verdict(self, agent: str, url: str) -> Verdict:
-        from ...access.engines import answer as engine_answer
-        from ...access.engines import resolve
-
-        return engine_answer(self.robots, agent, url, resolve(self.engine, agent)).verdict
-
-
-def _read_by(answers: Answers, engine: str) -> Answers:
-    return _EngineReading(answers, engine) if isinstance(answers, Robots) else answers
+def _verdict(answers: Answers, agent: str, url: str, reading: str) -> Verdict:
+    """A parsed file's answer as `reading` reads it; another source's own (a fetch's decision)."""
+    return answers.answer(agent, url, reading).verdict if isinstance(answers, Robots) else answers.verdict(agent, url)
 
 
 def _profiled(named: tuple[frozenset[str], frozenset[str]], agent: str) -> bool:
@@ -136,7 +123,7 @@ class _FileDiff:
     """
 
     def __init__(self, old: Robots, new: Robots, urls: list[str]) -> None:
-        self.books = Rulebook(old), Rulebook(new)
+        self.books = Rulebook(old.group_index), Rulebook(new.group_index)
         self.urls = urls
         self.targets = [target(url) for url in urls]
         self._sorted = sorted(range(len(urls)), key=self.targets.__getitem__)
@@ -148,7 +135,7 @@ class _FileDiff:
         self._kinds: list[frozenset[tuple[bool, str]]] = []
         self._group_kinds: tuple[dict[int, int], dict[int, int]] = {}, {}
 
-    def flips(self, agents: Sequence[str], limit: int | None) -> list[Flip]:
+    def flips(self, agents: Sequence[str], limit: int | None, engine: str) -> list[Flip]:
         keys: dict[str, tuple[tuple[int, ...], tuple[int, ...]]] = {}  # by product token
         flipping: dict[tuple[tuple[int, ...], tuple[int, ...]], list[int]] = {}  # by the groups' positions
         lines: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[tuple[int, ...], tuple[int, ...]]] = {}
@@ -168,7 +155,7 @@ class _FileDiff:
             for index in found[: None if limit is None else limit - len(flips)]:
                 url = self.urls[index]
                 before, after = (self._verdict(side, lines[key][side], token, url) for side in (0, 1))
-                flips.append(Flip(agent, url, before, after))
+                flips.append(Flip(agent, url, before, after, engine))
         return flips
 
     def _agent_lines(self, side: int, token: str) -> tuple[int, ...]:
@@ -177,9 +164,9 @@ class _FileDiff:
     def _verdict(self, side: int, agent_lines: tuple[int, ...], token: str, url: str) -> Verdict:
         """The full verdict, from a `RuleSet` of just the rules that match (and the user-agent lines it reports)."""
         if not agent_lines:  # no group applies
-            return RuleSet(token, ()).verdict(url)
+            return explained(RuleSet(token, ()), url)
         matching = tuple(self.books[side].matching(token, target(url)))
-        return RuleSet(token, (Group(0, (), agent_lines, matching, ()),)).verdict(url)
+        return explained(RuleSet(token, (Group(0, (), agent_lines, matching, ()),)), url)
 
     def _flipping(self, token: str) -> list[int]:
         """The indexes of the URLs whose verdict flips for `token`, in URL order."""

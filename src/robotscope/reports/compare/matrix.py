@@ -7,9 +7,10 @@ from typing import Any, NamedTuple
 
 from ...syntax.crawlers import PURPOSES, Crawler
 from ...messages import DEFAULT_LANG
-from ...access.profiles import Answer, named_tokens
+from ...access.engines.registry import PROFILED, resolve
+from ...access.profiles import Answer
 from ...access.robots import Robots
-from ..views import verdict_view
+from ..views import split_note, verdict_view
 
 
 class MatrixRow(NamedTuple):
@@ -22,16 +23,13 @@ class MatrixRow(NamedTuple):
         return {"crawler": self.crawler.as_dict(), "cells": [verdict_view(cell, lang) for cell in self.cells]}
 
 
-def matrix(robots: Robots, crawlers: Iterable[Crawler], paths: Sequence[str], engine: str = "rfc9309") -> list[MatrixRow]:
+def matrix(robots: Robots, crawlers: Iterable[Crawler], paths: Sequence[str], engine: str = PROFILED) -> list[MatrixRow]:
     """Crawlers (rows, grouped by purpose) by paths (columns), as `engine` reads the file (`operator`: each
-    crawler's own engine); the default reading applies the operators' profiles."""
-    from ...access.engines import answer, resolve, split_note
-
-    named = named_tokens(robots)
+    crawler's own reading); the default reading applies the operators' profiles."""
 
     def cell(crawler: Crawler, path: str) -> Answer:
         name = resolve(engine, crawler.token)
-        shown = answer(robots, crawler.token, path, name, named)
+        shown = robots.answer(crawler.token, path, name)
         note = split_note(robots, crawler.token, path, shown.verdict, name)  # as `check` says it
         return shown if note is None else shown._replace(extra=(*shown.extra, note))
 

@@ -13,14 +13,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any, NamedTuple
 
-from . import agents_named, probe_urls
-from ...access.engines import DEFAULT, engine, names, readings
-from ...messages import DEFAULT_LANG
-from ...syntax.model import Verdict
-from ...syntax.patterns import example_target
-from ...access.preferences import Usage, usage_for
+from ...access.engines.registry import names
 from ...access.robots import Robots
+from ...messages import DEFAULT_LANG
+from ...syntax.model import Usage, Verdict
+from ...syntax.patterns import example_target
 from ..views import readings_view
+from .diff import agents_named, probe_urls
 
 # Crawlers always asked about besides those the file names: each operator's main one.
 OPERATOR_CRAWLERS = ("Googlebot", "bingbot", "Yeti", "YandexBot")
@@ -41,8 +40,7 @@ class LineReading(NamedTuple):
 
 
 def _descriptions(robots: Robots, name: str, rules_only: bool) -> dict[int, str]:
-    chosen = engine(name)
-    parsed = robots.reading(chosen.name, chosen.read)
+    parsed = robots.read_by(name)
     out: dict[int, str] = {}
     for group in () if rules_only else parsed.groups:
         for number in group.agent_lines:
@@ -98,9 +96,9 @@ def splits(robots: Robots, agents: Iterable[str], urls: Sequence[str]) -> list[S
     found = []
     for agent in agents:
         for url in urls:
-            verdicts = readings(robots, agent, url)
+            verdicts = robots.readings(agent, url)
             if len({v.allowed for v in verdicts.values()}) > 1:
-                found.append(Split(agent, url, verdicts, usage_for(robots, verdicts[DEFAULT])))
+                found.append(Split(agent, url, verdicts, robots.answer(agent, url).usage))
     return found
 
 
@@ -109,7 +107,7 @@ def probes(robots: Robots, extra: Sequence[str] = ()) -> tuple[list[str], bool]:
     derived = [
         example_target(rule.normalised)
         for name in names()
-        for rule in robots.reading(name, engine(name).read).every_rule()
+        for rule in robots.read_by(name).every_rule()
         if rule.normalised[:1] in ("/", "*")
     ]
     urls = list(dict.fromkeys([*extra, *probe_urls(robots), *derived]))

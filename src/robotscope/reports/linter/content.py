@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import difflib
-import re
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
 from ...messages import Message, message
 from ...syntax.model import LineKind, Severity
+from ...syntax.directives import KNOWN_KEYS, NON_STANDARD_KEYS, STANDARD_KEYS, did_you_mean, google_key
+from ...syntax.html import looks_like_html
 from ...syntax.parser import MAX_BYTES
 from ...access.robots import Robots
 from ...syntax.urls import path_and_query
@@ -17,76 +17,12 @@ from .registry import Hit, check, split_url
 if TYPE_CHECKING:
     from ..compare.readings import LineReading
 
-STANDARD_KEYS = {"user-agent": "User-agent", "allow": "Allow", "disallow": "Disallow", "sitemap": "Sitemap"}
-
-# Google's parser reads a key by these prefixes, misspellings included (its
-# open-source robots.cc); RFC 9309 reads none of the misspellings.
-_GOOGLE_PREFIXES = (
-    ("user-agent", "user-agent"),
-    ("useragent", "user-agent"),
-    ("user agent", "user-agent"),
-    ("allow", "allow"),
-    ("disallow", "disallow"),
-    ("dissallow", "disallow"),
-    ("dissalow", "disallow"),
-    ("disalow", "disallow"),
-    ("diasllow", "disallow"),
-    ("disallaw", "disallow"),
-    ("sitemap", "sitemap"),
-    ("site-map", "sitemap"),
-)
+# Non-standard records that are likely a mistake where they stand; the others are worth knowing.
+_WARNING_KEYS = frozenset({"host", "noindex", "nofollow"})
 
 
-def google_key(key: str) -> str | None:
-    """The standard key Google's parser reads `key` as, typos included, or None."""
-    lowered = key.lower()
-    for prefix, meaning in _GOOGLE_PREFIXES:
-        if lowered.startswith(prefix):
-            return meaning
-    return None
-
-
-# Records outside RFC 9309 that crawlers know, with the severity of finding one; what
-# each is, who honours it and who ignores it is the message `lint.nonStandardDirective.<key>`.
-NON_STANDARD = {
-    "crawl-delay": Severity.INFO,
-    "host": Severity.WARNING,
-    "clean-param": Severity.INFO,
-    "request-rate": Severity.INFO,
-    "visit-time": Severity.INFO,
-    "noindex": Severity.WARNING,
-    "nofollow": Severity.WARNING,
-    "content-signal": Severity.INFO,
-    "content-usage": Severity.INFO,
-    "license": Severity.INFO,
-}
-
-_TYPOS = {
-    "useragent": "User-agent",
-    "user agent": "User-agent",
-    "user-agents": "User-agent",
-    "dissallow": "Disallow",
-    "dissalow": "Disallow",
-    "disalow": "Disallow",
-    "diasllow": "Disallow",
-    "disallaw": "Disallow",
-    "site-map": "Sitemap",
-    "site map": "Sitemap",
-}
-_KNOWN_KEYS = {**STANDARD_KEYS, **{key: key.capitalize() for key in NON_STANDARD}}
-_HTML = re.compile(r"<(?:!doctype\s+html|html|head|body|title|script|div)\b", re.IGNORECASE)
-
-
-def looks_like_html(robots: Robots) -> bool:
-    return _HTML.search(robots.text[:2048]) is not None
-
-
-def did_you_mean(key: str) -> str | None:
-    lowered = key.lower()
-    if lowered in _TYPOS:
-        return _TYPOS[lowered]
-    close = difflib.get_close_matches(lowered, list(_KNOWN_KEYS), n=1, cutoff=0.75)
-    return _KNOWN_KEYS[close[0]] if close else None
+def _non_standard_severity(key: str) -> Severity:
+    return Severity.WARNING if key in _WARNING_KEYS else Severity.INFO
 
 
 def unreadable(robots: Robots) -> bool:
@@ -154,9 +90,9 @@ def missing_colon(robots: Robots) -> Iterator[Hit]:
             continue
         key = line.key.lower()
         meaning = google_key(key)
-        if meaning is None and key not in _KNOWN_KEYS:
+        if meaning is None and key not in KNOWN_KEYS:
             continue
-        shown = STANDARD_KEYS.get(meaning or "", _KNOWN_KEYS.get(key, line.key))
+        shown = STANDARD_KEYS.get(meaning or "", KNOWN_KEYS.get(key, line.key))
         corrected = f"{shown}: {line.value}".rstrip()
         readers = _rule_readers(robots).get(line.number)
         if meaning == "disallow" and line.value:
@@ -173,7 +109,7 @@ def invalid_line(robots: Robots) -> Iterator[Hit]:
     for line in robots.lines:
         if line.kind is LineKind.INVALID and line.key is not None:
             key = line.key.lower()
-            if google_key(key) is None and key not in _KNOWN_KEYS:
+            if google_key(key) is None and key not in KNOWN_KEYS:
                 yield Hit(line.number, message("lint.invalidLine"), message("fix.invalidLine"))
 
 
@@ -182,7 +118,7 @@ def unknown_directive(robots: Robots) -> Iterator[Hit]:
     if unreadable(robots):
         return  # htmlContent or encodingNotUtf8 says it once for the whole file
     for line in robots.lines:
-        if line.kind is not LineKind.OTHER or line.key is None or line.key.lower() in NON_STANDARD:
+        if line.kind is not LineKind.OTHER or line.key is None or line.key.lower() in NON_STANDARD_KEYS:
             continue
         suggestion = did_you_mean(line.key)
         if suggestion is None:
@@ -202,13 +138,13 @@ def unknown_directive(robots: Robots) -> Iterator[Hit]:
 @check("nonStandardDirective", Severity.INFO)
 def non_standard_directive(robots: Robots) -> Iterator[Hit]:
     for line in robots.lines:
-        if line.kind is LineKind.OTHER and line.key is not None and line.key.lower() in NON_STANDARD:
+        if line.kind is LineKind.OTHER and line.key is not None and line.key.lower() in NON_STANDARD_KEYS:
             key = line.key.lower()
             yield Hit(
                 line.number,
                 message(f"lint.nonStandardDirective.{key}", value=line.value or ""),
                 message(f"fix.nonStandardDirective.{key}"),
-                severity=NON_STANDARD[key],
+                severity=_non_standard_severity(key),
             )
 
 
@@ -280,7 +216,7 @@ def _runs(robots: Robots, found: list[LineReading]) -> list[list[LineReading]]:
 def _fix(robots: Robots, run: list[LineReading]) -> Message:
     """How to make every engine read the lines alike: delete the empty line that ends the group for some
     (the 1994 convention's record end), else write them plainly."""
-    from ...access.engines import engine
+    from ...access.engines.registry import engine
 
     ignoring = _ignoring(run[0])
     number = min(run[0].line - 1, len(robots.lines))  # past the size limit: some engines read on, no line kinds
@@ -313,7 +249,7 @@ def _rule_readers(robots: Robots) -> dict[int, list[str]]:
 
 
 def _find_rule_readers(robots: Robots) -> dict[int, list[str]]:
-    from ...access.engines import engine
+    from ...access.engines.registry import engine
 
     return {
         found.line: [engine(name).title for name, seen in found.by_engine.items() if seen != "-"]
@@ -323,7 +259,7 @@ def _find_rule_readers(robots: Robots) -> dict[int, list[str]]:
 
 def _by_reading(by_engine: dict[str, str], seen: Callable[[str, int], Message]) -> list[Message]:
     """`{engines} {what they make of it}`, one part for each distinct reading."""
-    from ...access.engines import engine
+    from ...access.engines.registry import engine
 
     titles: dict[str, list[str]] = {}
     for name, description in by_engine.items():

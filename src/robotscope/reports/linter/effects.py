@@ -8,12 +8,12 @@ from collections.abc import Iterable, Iterator
 from itertools import islice
 
 from ...syntax.crawlers import search_engines
-from ...access.matching.matcher import priority
+from ...access.matching.precedence import priority
 from ...messages import Message, message
 from ...syntax.model import Group, Rule, Severity
 from ...syntax.patterns import example_target, matches_every_target
 from ...access.robots import Robots
-from ...access.matching.rulebook import Rulebook, group_positions, groups_by_token
+from ...access.matching.rulebook import Rulebook, group_positions
 from .registry import Budget, Hit, check
 
 _ASSET_PATTERN = re.compile(r"\.(?:css|js|mjs)\b|/(?:assets|static|css|js|scripts|styles|wp-includes|_next|dist|build)(?:/|$)", re.IGNORECASE)
@@ -52,7 +52,7 @@ _QUICK_CHECKS = 50
 
 @check("namedGroupDropsGlobalRules", Severity.WARNING)
 def named_group_drops_global_rules(robots: Robots) -> Iterator[Hit]:
-    book = Rulebook(robots)
+    book = Rulebook(robots.group_index)
     global_groups = book.applying.get("*", ())
     if not global_groups:
         return
@@ -148,7 +148,7 @@ def shadowed_rule(robots: Robots) -> Iterator[Hit]:
         if group.agents:  # a group no crawler selects decides nothing
             yield from _shadowed((r for r in group.rules if holders[r.normalised] == 1), reported)
     merged: set[tuple[int, ...]] = set()
-    for groups in groups_by_token(robots).values():
+    for groups in robots.group_index.named.values():
         positions = group_positions(groups)
         if positions not in merged:
             merged.add(positions)
@@ -252,7 +252,7 @@ def first_match_order(robots: Robots) -> Iterator[Hit]:
 
 @check("blocksAssets", Severity.WARNING)
 def blocks_assets(robots: Robots) -> Iterator[Hit]:
-    book = Rulebook(robots)
+    book = Rulebook(robots.group_index)
     for group in robots.groups:
         if not group.agents:
             continue

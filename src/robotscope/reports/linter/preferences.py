@@ -10,7 +10,7 @@ import re
 from collections import Counter
 from collections.abc import Iterator
 
-from ...access.matching.matcher import RuleSet
+from ...access.matching.ruleset import RuleSet
 from ...messages import message
 from ...syntax.model import Group, LineKind, Record, Severity
 from ...syntax.patterns import example_target, matches_every_target

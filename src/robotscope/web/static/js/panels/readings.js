@@ -13,15 +13,15 @@ import { t } from "../i18n.js";
 export function renderReadings(result) {
   const box = clear($("readings"));
   const engines = Object.fromEntries(result.engines.map((e) => [e.name, e]));
-  const shown = Object.fromEntries(result.verdicts.filter((v) => v.engine).map((v) => [v.url, v.engine]));
   const { urls, lines } = result.readings;
   if (!urls.length) box.append(el("p", { cls: "hint", text: t("readings.empty") }));
-  for (const view of urls) box.append(urlTable(view, engines, shown[view.url]));
+  for (const view of urls) box.append(urlTable(view, engines, view.shown));
   box.append(linesList(lines, engines));
 }
 
 function urlTable(view, engines, shownEngine) {
-  const reference = view.readings[shownEngine];
+  // The verdict the cards show (its reading is one of these rows, unless a crawler profile chose its groups).
+  const reference = view.shown_allowed === undefined ? undefined : { allowed: view.shown_allowed };
   // Two rows an engine: its verdict and deciding line, then why (the server's explanation).
   const rows = Object.entries(view.readings).flatMap(([name, r]) => {
     const differs = reference !== undefined && r.allowed !== reference.allowed;
