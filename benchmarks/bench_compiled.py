@@ -91,9 +91,9 @@ def child(key: str, step: int) -> dict[str, float]:
     urls = [bench.make_urls(corpus[i][0], corpus[i][1], bench.WORKLOAD_URLS) for i in idx]
     out = bench.workload_pass(lib, inputs, urls)
     if key == "robotscope":
-        import robotscope.access.matching.matcher
+        import robotscope.access.matching.ruleset
 
-        out["compiled"] = float(not robotscope.access.matching.matcher.__file__.endswith(".py"))
+        out["compiled"] = float(not robotscope.access.matching.ruleset.__file__.endswith(".py"))
     return out
 
 

@@ -22,7 +22,7 @@ from click.testing import CliRunner
 
 from robotscope.cache import RobotsCache, Stored, default_path
 from robotscope.cli import cli
-from robotscope.fetch.fetcher import fetch_robots
+from robotscope.fetch import fetch_robots
 
 from .cache_worker import robots_url
 from .conftest import Server

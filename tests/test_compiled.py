@@ -2,7 +2,7 @@
 
 The wheel is built as a user would build it (pyproject.toml's mypyc hook,
 through benchmarks/bench_compiled.py --build) and the core's own tests run
-against it in a fresh interpreter: the matcher, parser, URL and pattern
+against it in a fresh interpreter: the matching, parser, URL and pattern
 tests, the RFC 9309 cases, the property tests and the differential tests
 against Google's, Protego's and the standard library's parsers.
 """
@@ -39,10 +39,10 @@ def test_the_compiled_build_answers_as_the_source_does(tmp_path: Path) -> None:
     assert not list((ROOT / "src").rglob("*.so")), "the build left compiled modules in the checkout"
     hook = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["hatch"]["build"]["targets"]["wheel"]["hooks"]
     listed = sorted(Path(path).stem for path in hook["mypyc"]["include"])
-    assert built.stdout.split() == listed and "matcher" in listed
+    assert built.stdout.split() == listed and "ruleset" in listed
 
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(tmp_path), os.environ.get("PYTHONPATH")]))}
-    probe = "import robotscope.access.matching.matcher as m, robotscope.access.robots as r; print(m.__file__, r.__file__)"
+    probe = "import robotscope.access.matching.ruleset as m, robotscope.access.robots as r; print(m.__file__, r.__file__)"
     imported = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True, timeout=120, check=False)
     assert imported.returncode == 0, imported.stderr[-3000:]
     assert all(path.startswith(str(tmp_path)) and path.endswith(".so") for path in imported.stdout.split())

@@ -13,7 +13,10 @@ import pytest
 
 from robotscope.cache import RobotsCache
 from robotscope.client import RobotsClient
-from robotscope.fetch.fetcher import _KEEP, _LIMIT, FetchResult, _Body, fetch_robots, fetch_robots_async
+from robotscope.fetch import FetchResult, fetch_robots, fetch_robots_async
+from robotscope.fetch.body import KEEP as _KEEP
+from robotscope.fetch.body import LIMIT as _LIMIT
+from robotscope.fetch.body import Body as _Body
 from robotscope.syntax.parser import MAX_BYTES
 from robotscope.access.policy import POLICIES
 

@@ -12,7 +12,7 @@ from http.server import BaseHTTPRequestHandler
 
 import pytest
 
-from robotscope.fetch.fetcher import FetchResult, fetch_robots, fetch_robots_async
+from robotscope.fetch import FetchResult, fetch_robots, fetch_robots_async
 from robotscope.syntax.parser import MAX_BYTES
 from robotscope.access.policy import POLICIES
 

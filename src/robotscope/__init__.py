@@ -20,18 +20,18 @@ from .syntax.urls import InvalidURL, robots_url
 
 # Edge names, imported lazily: name -> module that defines it.
 _LAZY = {
-    "FetchResult": "fetch.fetcher",
+    "FetchResult": "fetch",
     "RobotsCache": "cache",
     "RobotsClient": "client",
-    "fetch_robots": "fetch.fetcher",
-    "fetch_robots_async": "fetch.fetcher",
+    "fetch_robots": "fetch",
+    "fetch_robots_async": "fetch",
 }
 
 
 if _typing.TYPE_CHECKING:
     from .cache import RobotsCache
     from .client import RobotsClient
-    from .fetch.fetcher import FetchResult, fetch_robots, fetch_robots_async
+    from .fetch import FetchResult, fetch_robots, fetch_robots_async
 
 
 def __getattr__(name: str) -> object:

@@ -14,7 +14,7 @@ import time
 from typing import Self
 
 from .cache import MAX_AGE, RobotsCache
-from .fetch.fetcher import DEFAULT_UA, FetchResult, fetch_robots_async
+from .fetch import DEFAULT_UA, FetchResult, fetch_robots_async
 from .syntax.model import Verdict
 from .access.policy import POLICIES, Action
 

@@ -96,7 +96,7 @@ class RobotFileParser:
 
     def read(self) -> None:
         """Fetch the robots.txt URL and apply RFC 9309's reading of the HTTP outcome."""
-        from .fetch.fetcher import fetch_robots  # httpx is needed only here
+        from .fetch import fetch_robots  # httpx is needed only here
 
         result = fetch_robots(self.url, policy="rfc9309", cache=False)
         action = result.decisions["rfc9309"].action

@@ -15,7 +15,7 @@ from typing import NamedTuple
 import anyio
 import httpx
 
-from .fetch.fetcher import location_of, redirect_target, run, take_location
+from .fetch import location_of, redirect_target, run, take_location
 from .access.policy import MAX_REDIRECTS
 
 

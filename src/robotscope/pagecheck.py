@@ -18,7 +18,7 @@ import httpx
 from .syntax.crawlers import get as crawler
 from .download import Download, get_async
 from .access.engines.registry import PROFILED, resolve
-from .fetch.fetcher import FetchResult, fetch_robots_async
+from .fetch import FetchResult, fetch_robots_async
 from .reports.indexing import MAX_HTML, findings, page_facts
 from .syntax.model import LineKind, Verdict
 

@@ -518,7 +518,8 @@ def test_engine_menu_changes_the_verdicts_and_travels_in_the_share_link(page: An
     analysed(page)
     assert page.locator(".verdict .verdict-word").all_inner_texts() == ["ALLOWED"]
     options = page.locator("#engine option").all_inner_texts()
-    assert options[0] == "RFC 9309 (default)" and options[-1] == "each crawler's own engine" and "urllib.robotparser" in options
+    assert options[0] == "RFC 9309 with crawler profiles (default)" and options[-1] == "each crawler's own engine"
+    assert "RFC 9309" in options and "urllib.robotparser" in options
     page.select_option("#engine", "legacy")
     analysed(page)
     assert page.locator(".verdict .verdict-word").all_inner_texts() == ["DISALLOWED"]
@@ -556,7 +557,7 @@ def test_readings_panel_in_korean(page: Any) -> None:
     section = page.locator('#readings section.reading[data-url="/"]')
     assert section.locator(".reading-state").inner_text() == "엔진마다 판정이 다릅니다"
     assert HANGUL.search(section.locator('tr[data-why="legacy"] td.why').inner_text())
-    assert page.locator("#engine option").first.inner_text() == "RFC 9309 (기본)"
+    assert page.locator("#engine option").first.inner_text() == "RFC 9309 + 크롤러 프로필 (기본)"
 
 
 def test_a_verdict_card_shows_the_usage_preferences_that_apply(page: Any) -> None:

@@ -7,7 +7,6 @@ No browser needed; these sit with the browser tests because they are about the s
 from __future__ import annotations
 
 import re
-import typing
 from importlib.resources import files
 from pathlib import Path
 
@@ -29,7 +28,7 @@ DYNAMIC = {
     "purpose.": set(PURPOSES),
     "severity.": {s.value for s in Severity},
     "policy.": set(POLICIES),
-    "action.": set(typing.get_args(Action)),
+    "action.": {action.value for action in Action},
     "ignored.": {"invalid", "outside-group", "over-limit"},  # structure.ignored[].reason
     "lang.": set(LANGS),
     "gen.presetNote.": set(PRESETS),

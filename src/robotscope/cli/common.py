@@ -31,7 +31,7 @@ from ..syntax.model import Verdict
 from ..syntax.urls import InvalidURL, checked_url, robots_url
 
 if TYPE_CHECKING:
-    from ..fetch.fetcher import FetchResult
+    from ..fetch import FetchResult
 
 EXIT_USAGE = 2
 
@@ -182,7 +182,7 @@ class Fetched:
     """A robots.txt fetched for a command: the decision, and the file it leaves (empty if none)."""
 
     def __init__(self, url: str, settings: FetchSettings, cache: Any) -> None:
-        from ..fetch.fetcher import fetch_robots  # httpx is needed only when a URL is given
+        from ..fetch import fetch_robots  # httpx is needed only when a URL is given
 
         try:
             if settings.forget and hasattr(cache, "forget"):

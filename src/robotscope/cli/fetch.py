@@ -14,7 +14,7 @@ from ..reports.render import printable, render_findings
 from .common import FetchSettings, echo_json, echo_text, fetch, fetch_options, json_option, lang_option
 
 if TYPE_CHECKING:
-    from ..fetch.fetcher import FetchResult
+    from ..fetch import FetchResult
 
 
 def render_fetch(result: FetchResult, findings: list[Finding], lang: str) -> str:

@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from ..fetch.fetcher import run
+from ..fetch import run
 from ..messages import message
 from ..pagecheck import check_page, has_problem
 from ..syntax.urls import InvalidURL

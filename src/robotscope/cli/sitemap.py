@@ -12,7 +12,7 @@ import click
 
 from ..download import get
 from ..access.engines.registry import PROFILED, resolve
-from ..fetch.fetcher import DEFAULT_UA
+from ..fetch import DEFAULT_UA
 from ..messages import Message, message
 from ..syntax.sitemap import MAX_BYTES, read_sitemap
 from ..syntax.urls import InvalidURL, robots_url

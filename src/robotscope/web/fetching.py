@@ -13,14 +13,14 @@ from typing import TYPE_CHECKING
 import httpx
 
 if TYPE_CHECKING:
-    from ..fetch.fetcher import FetchResult
+    from ..fetch import FetchResult
 
 TIMEOUT = 10.0
 
 
 async def fetch(url: str, policy: str, transport: httpx.AsyncBaseTransport | None = None, timeout: float = TIMEOUT) -> FetchResult:
     """Fetch `url`'s robots.txt through `transport`; raises what the guard raises, and `InvalidURL`."""
-    from ..fetch.fetcher import fetch_robots_async
+    from ..fetch import fetch_robots_async
 
     return await fetch_robots_async(
         url, policy=policy, timeout=timeout, cache=False, transport=transport or httpx.AsyncHTTPTransport()

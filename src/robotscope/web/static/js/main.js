@@ -126,7 +126,8 @@ async function linkInAddressBar() {
 
 const OPERATOR = "operator"; // the API's choice "each crawler by its operator's engine"
 
-/* The reading menu: the default engine first (as the server lists it), every other, then "each crawler's own". */
+/* The reading menu: the default reading first (as the server lists it: RFC 9309 with the crawlers'
+ * documented profiles), every engine, then "each crawler's own". */
 function fillEngineMenu(engines) {
   const select = clear($("engine"));
   for (const e of engines) select.append(el("option", { attrs: { value: e.name }, data: { title: e.title } }));
@@ -139,7 +140,7 @@ function labelEngineMenu() {
   const options = [...$("engine").options];
   options.forEach((option, i) => {
     if (option.value === OPERATOR) option.textContent = t("matcher.engineOperator");
-    else option.textContent = i === 0 ? t("matcher.engineDefault", { title: option.dataset.title }) : option.dataset.title;
+    else option.textContent = i === 0 ? t("matcher.engineDefault") : option.dataset.title;
   });
   noteEngine();
 }
