@@ -75,7 +75,7 @@ def build(into: str) -> list[str]:
     """Build the compiled wheel and unpack it into `into` (a folder to put first on PYTHONPATH); its compiled modules."""
     with tempfile.TemporaryDirectory() as wheels, zipfile.ZipFile(build_wheel(wheels)) as unpacked:
         unpacked.extractall(into)
-    return sorted(os.path.basename(path).split(".")[0] for path in glob.glob(os.path.join(into, "robotscope", "*.so")))
+    return sorted(os.path.basename(path).split(".")[0] for path in glob.glob(os.path.join(into, "robotscope", "**", "*.so"), recursive=True))
 
 
 def child(key: str, step: int) -> dict[str, float]:

@@ -463,7 +463,6 @@ def test_indexed_checks_find_what_their_definitions_find(text: str) -> None:
 def test_the_engines_rule_filter_keeps_every_rule_that_matches(rules: list[tuple[bool, str]], paths: list[str]) -> None:
     # Google's and Protego's readings test only the rules `CandidateRules` lets through once a
     # selection has many: forced on for every selection, their verdicts are the same as without.
-    from robotscope.access import engines
     from robotscope.access.engines import google, protego  # their MANY_RULES, set for the test
 
     text = "User-agent: *\n" + "".join(f"{'Allow' if allow else 'Disallow'}: /{pattern}\n" for allow, pattern in rules)

@@ -16,7 +16,7 @@ from typing import Any
 import httpx
 import pytest
 
-from robotscope.web import app as app_module
+from robotscope.web import handlers, security
 from robotscope.web import create_app
 
 BASE = "http://127.0.0.1:8000"
@@ -159,7 +159,7 @@ def test_an_unexpected_exception_is_a_json_500_with_one_log_line(
     def broken(*args: Any) -> Any:
         raise KeyError("secret detail")
 
-    monkeypatch.setattr(app_module, "crawlers_answer", broken)
+    monkeypatch.setattr(handlers, "crawlers_answer", broken)
     r = call(app, "GET", "/api/crawlers")  # raise_app_exceptions: nothing escapes the app
     error = assert_error(r, 500, "internal-error")
     assert "secret" not in r.text and "Traceback" not in r.text and "logged" in error["message"]
@@ -173,7 +173,7 @@ def test_an_exception_in_a_worker_job_is_a_json_500(
     app: Any, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
     # Jobs cross to the worker by name; `int` is one the worker can import, and fails on these arguments.
-    monkeypatch.setattr(app_module, "analyse", int)
+    monkeypatch.setattr(handlers, "analyse", int)
     r = call(app, "POST", "/api/analyse", json={"text": "x"})
     assert_error(r, 500, "internal-error")
     (record,) = [rec for rec in caplog.records if rec.levelno >= logging.ERROR]
@@ -187,8 +187,8 @@ def test_the_last_resort_handler_outside_the_guard(app: Any, monkeypatch: pytest
     def broken(*args: Any) -> Any:
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(app_module, "crawlers_answer", broken)
-    monkeypatch.setattr(app_module, "describe", broken)
+    monkeypatch.setattr(handlers, "crawlers_answer", broken)
+    monkeypatch.setattr(security, "describe", broken)
     r = call(create_app(), "GET", "/api/crawlers", raise_app_exceptions=False)
     assert_error(r, 500, "internal-error")
 

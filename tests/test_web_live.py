@@ -24,7 +24,7 @@ import pytest
 import uvicorn
 
 from robotscope.cli.serve import uvicorn_options
-from robotscope.web import app as app_module
+from robotscope.web import handlers
 from robotscope.web import create_app
 
 GUARD = 10.0  # seconds any wait below may take before the test fails
@@ -219,7 +219,7 @@ def test_an_unexpected_error_through_uvicorn_is_json_with_one_log_line(
     def broken() -> Any:
         raise RuntimeError("catalogue exploded\nsecond line")
 
-    monkeypatch.setattr(app_module, "crawlers_answer", broken)
+    monkeypatch.setattr(handlers, "crawlers_answer", broken)
     with live(create_app()) as port:
         r = httpx.get(f"http://127.0.0.1:{port}/api/crawlers", timeout=GUARD)
         assert httpx.get(f"http://127.0.0.1:{port}/api/info", timeout=GUARD).status_code == 200

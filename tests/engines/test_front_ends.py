@@ -26,7 +26,15 @@ from robotscope.reports.analysis import analyse
 from robotscope.cli import cli
 from robotscope.reports.compare import diff, matrix
 from robotscope.syntax.crawlers import select
-from robotscope.access.engines.registry import ALL, DEFAULT, OPERATOR, PROFILED, names, operator_engine, resolve
+from robotscope.access.engines.registry import (
+    ALL,
+    DEFAULT,
+    OPERATOR,
+    PROFILED,
+    names,
+    operator_engine,
+    resolve,
+)
 from robotscope.messages import catalogue
 from robotscope.syntax.model import Reason
 from robotscope.web.app import create_app

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from functools import lru_cache
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from ..syntax.model import Group, Preference, Record, Usage, Verdict
 from ..syntax.patterns import compile_pattern, matches

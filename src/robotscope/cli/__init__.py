@@ -1,7 +1,9 @@
 """The `robotscope` command line: the only place that knows argv, streams and exit codes.
 
-One Click group (`app.cli`) with one module per command; `common` holds what
-they share. Needs the `cli` extra (Click, Rich, httpx).
+One Click group (`app.cli`) with one module per command; `output` (how a
+command speaks, exit codes), `options` (the options they share) and
+`sources` (a file, standard input or a fetched site) hold what they share,
+and no command imports another's. Needs the `cli` extra (Click, Rich, httpx).
 """
 
 from __future__ import annotations

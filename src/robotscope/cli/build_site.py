@@ -26,7 +26,7 @@ from .._version import __version__
 from ..reports.api import crawlers_answer, info_answer, policies_answer, strings_answer
 from ..cache import default_path
 from ..messages import LANGS
-from .common import fail
+from .output import fail
 
 PYODIDE_VERSION = "0.29.5"  # pinned: its Python (3.13) runs the core; change with the browser tests
 # What the page loads of a Pyodide release: the module, the runtime, the standard library, its lock file.

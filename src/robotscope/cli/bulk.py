@@ -24,18 +24,10 @@ from ..access.robots import Robots
 from ..reports.compare import BulkRow, bulk_row, verdict_row
 from ..reports.views import origin_note
 from ..syntax.urls import is_checkable
-from .common import (
-    FetchSettings,
-    Origins,
-    Source,
-    console,
-    engine_option,
-    fail,
-    fetch_options,
-    load,
-    open_cache,
-    require_agents,
-)
+from .parallel import cores
+from .options import FetchSettings, engine_option, fetch_options, require_agents
+from .sources import Origins, Source, load, open_cache
+from .output import console, fail
 
 _FIELDS = ["url", "agent_token", "allowed", "reason", "line", "rule", "engine", "note", "robots_url"]
 # URLs a worker process checks per task: large enough that sending them costs little
@@ -223,7 +215,7 @@ def bulk(
         TextColumn("checking"), BarColumn(), TaskProgressColumn(), TextColumn("{task.fields[count]:,} URLs"), TimeElapsedColumn(),
         console=console(stderr=True), disable=no_progress or not sys.stderr.isatty(), transient=True,
     )
-    workers = jobs or _cores()
+    workers = jobs or cores()
     count = done = 0
     try:
         with progress:
@@ -247,13 +239,6 @@ def bulk(
             stream.close()
         if hasattr(cache, "close"):
             cache.close()  # type: ignore[union-attr]
-
-
-def _cores() -> int:
-    """The cores this process may run on."""
-    if hasattr(os, "sched_getaffinity"):
-        return len(os.sched_getaffinity(0))
-    return os.cpu_count() or 1
 
 
 def _chunked(lines: Iterator[tuple[str, int]]) -> Iterator[list[tuple[str, int]]]:

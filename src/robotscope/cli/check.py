@@ -13,21 +13,17 @@ from ..syntax.model import Finding
 from ..reports.render import render_readings, render_verdict
 from ..syntax.urls import InvalidURL, robots_url
 from ..reports.views import readings_view, verdict_view
-from .common import (
+from .options import (
     FetchSettings,
-    Source,
-    echo_json,
-    echo_text,
     engine_option,
-    fail,
     fetch_options,
-    is_url,
     json_option,
     lang_option,
-    load,
     require_agents,
     require_checkable,
 )
+from .sources import Source, is_url, load
+from .output import echo_json, echo_text, fail
 
 
 def findings_for(view: dict[str, Any], findings: list[Finding]) -> list[Finding]:

@@ -13,20 +13,10 @@ from ..reports.compare import ANY_CRAWLER, Answers, Flip, agents_named, diff, pr
 from ..access.engines.registry import ALL, DEFAULT, OPERATOR, PROFILED, names, operator_engine
 from ..messages import Message, message
 from ..syntax.model import Verdict
-from .common import (
-    FetchSettings,
-    Source,
-    console,
-    echo_json,
-    engine_option,
-    fail,
-    fetch_options,
-    json_option,
-    lang_option,
-    load,
-    require_checkable,
-)
-from .matrix import agents_option
+from .options import FetchSettings, engine_option, fetch_options, json_option, lang_option, require_checkable
+from .sources import Source, load
+from .output import console, echo_json, fail
+from .options import agents_option
 
 # Flips shown at most: a hostile pair of files can flip thousands of crawlers at
 # thousands of URLs each.

@@ -9,7 +9,8 @@ from rich.cells import cell_len
 
 from ..syntax import crawlers
 from ..messages import Message, message
-from .common import console, echo_json, fail, json_option, lang_option
+from .output import console, echo_json, fail
+from .options import json_option, lang_option
 
 
 @click.command()

@@ -11,7 +11,9 @@ from ..reports.linter import lint
 from ..messages import message
 from ..syntax.model import Finding
 from ..reports.render import printable, render_findings
-from .common import FetchSettings, echo_json, echo_text, fetch, fetch_options, json_option, lang_option
+from .options import FetchSettings, fetch_options, json_option, lang_option
+from .output import echo_json, echo_text
+from .sources import fetch
 
 if TYPE_CHECKING:
     from ..fetch import FetchResult

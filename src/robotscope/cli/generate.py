@@ -14,7 +14,8 @@ from ..reports.generator import PRESETS, Generated, InvalidSpec, Spec, build, pr
 from ..messages import message
 from ..syntax.model import Severity
 from ..reports.render import render_findings
-from .common import echo_json, fail, json_option, lang_option
+from .output import echo_json, fail
+from .options import json_option, lang_option
 
 
 def _spec_from_flags(allow: tuple[str, ...], disallow: tuple[str, ...], sitemaps: tuple[str, ...]) -> dict[str, Any]:

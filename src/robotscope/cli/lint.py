@@ -11,7 +11,9 @@ from ..reports.linter import lint
 from ..messages import message
 from ..syntax.model import Severity
 from ..reports.render import render_findings, sarif
-from .common import FetchSettings, echo_json, echo_text, fetch_options, lang_option, load
+from .options import FetchSettings, fetch_options, lang_option
+from .output import echo_json, echo_text
+from .sources import load
 
 _SEVERITY_RANK = {Severity.INFO: 0, Severity.WARNING: 1, Severity.ERROR: 2}
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, TypeVar
 
 import click
 from rich.markup import escape
@@ -16,31 +14,9 @@ from ..access.engines.registry import ALL, PROFILED, resolve
 from ..messages import message
 from ..access.profiles import Answer
 from ..reports.views import usage_text
-from .common import (
-    FetchSettings,
-    Source,
-    console,
-    echo_json,
-    engine_option,
-    fetch_options,
-    json_option,
-    lang_option,
-    load,
-    require_checkable,
-)
-
-_F = TypeVar("_F", bound=Callable[..., Any])
-
-
-def agents_option(default: str) -> Callable[[_F], _F]:
-    return click.option(
-        "--agents",
-        default=default,
-        show_default=True,
-        metavar="search|ai|all|LIST",
-        help="Which crawlers: search engines, AI crawlers, the whole catalogue, or tokens separated by commas.",
-    )
-
+from .options import FetchSettings, agents_option, engine_option, fetch_options, json_option, lang_option, require_checkable
+from .sources import Source, load
+from .output import console, echo_json
 
 def cell_of(source: Source, crawler: Crawler, path: str, engine: str = PROFILED) -> Answer:
     """One matrix cell: the answer `check --engine` gives for the crawler, or the fetch decision.

@@ -12,15 +12,9 @@ from ..fetch import run
 from ..messages import message
 from ..pagecheck import check_page, has_problem
 from ..syntax.urls import InvalidURL
-from .common import (
-    FetchSettings,
-    fail,
-    fetch_options,
-    lang_option,
-    one_engine_option,
-    open_cache,
-    require_agents,
-)
+from .options import FetchSettings, fetch_options, lang_option, one_engine_option, require_agents
+from .output import fail
+from .sources import open_cache
 
 
 @click.command("page")

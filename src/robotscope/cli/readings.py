@@ -9,16 +9,9 @@ import click
 from ..messages import message
 from ..reports.compare.readings import default_agents, differences, probes, splits
 from ..reports.render import printable, render_readings
-from .common import (
-    FetchSettings,
-    echo_json,
-    echo_text,
-    fetch_options,
-    json_option,
-    lang_option,
-    load,
-    require_checkable,
-)
+from .options import FetchSettings, fetch_options, json_option, lang_option, require_checkable
+from .output import echo_json, echo_text
+from .sources import load
 
 
 @click.command("readings")

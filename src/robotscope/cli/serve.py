@@ -20,7 +20,7 @@ from typing import Any
 
 import click
 
-from .common import fail
+from .output import fail
 
 HEAD_TIMEOUT = 10.0  # seconds for a request line and headers to arrive
 KEEP_ALIVE = 5  # seconds an idle keep-alive connection is kept

@@ -16,17 +16,9 @@ from ..fetch import DEFAULT_UA
 from ..messages import Message, message
 from ..syntax.sitemap import MAX_BYTES, read_sitemap
 from ..syntax.urls import InvalidURL, robots_url
-from .common import (
-    FetchSettings,
-    Origins,
-    Source,
-    fail,
-    fetch_options,
-    lang_option,
-    one_engine_option,
-    open_cache,
-    require_agents,
-)
+from .options import FetchSettings, fetch_options, lang_option, one_engine_option, require_agents
+from .sources import Origins, Source, open_cache
+from .output import fail
 
 
 @click.command("sitemap")

@@ -20,9 +20,10 @@ from rich.table import Table
 from ..syntax.crawlers import select
 from ..access.policy import POLICIES
 from ..reports.survey import CLASSIFICATIONS, SURVEY_COLUMNS, HostFile, summarise, survey_rows, tally
-from .bulk import _cores
-from .common import console, fail, one_engine_option
-from .matrix import agents_option
+from .parallel import cores
+from .output import console, fail
+from .options import one_engine_option
+from .options import agents_option
 
 _CHUNK = 64  # hosts per task of a worker process
 OUTPUTS = (".parquet", ".csv", ".jsonl")
@@ -166,7 +167,7 @@ def survey_command(
     except OSError as error:
         fail(f"cannot write {out!r}: {error.strerror or error}")
     hosts = _hosts(sources)
-    parts = _spark(hosts, tokens, engine, policy, master) if where == "spark" else _local(hosts, tokens, engine, policy, jobs or _cores())
+    parts = _spark(hosts, tokens, engine, policy, master) if where == "spark" else _local(hosts, tokens, engine, policy, jobs or cores())
     progress = Progress(
         TextColumn("surveying"), BarColumn(), TextColumn("{task.completed:,} hosts"), TimeElapsedColumn(),
         console=console(stderr=True), disable=no_progress or not sys.stderr.isatty(), transient=True,

@@ -89,7 +89,7 @@ def select(parsed: Parsed, agent: str) -> Selection:
     return _microsoft(parsed, agent)
 
 
-ENGINE = Engine(
+ENGINE: Engine = Engine(
     name="bing",
     title="Bing",
     sources=(

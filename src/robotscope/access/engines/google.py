@@ -356,7 +356,7 @@ def target(url: str) -> str:
     return path if nul < 0 else path[:nul]  # never empty: the path starts with `/`
 
 
-ENGINE = Engine(
+ENGINE: Engine = Engine(
     name="google",
     title="Google",
     sources=SOURCES,

@@ -285,7 +285,7 @@ def target(url: str) -> str:
     return _path(rebuilt) or "/"
 
 
-ENGINE = Engine(
+ENGINE: Engine = Engine(
     name="legacy",
     title="urllib.robotparser",
     sources=(

@@ -61,7 +61,7 @@ OPERATOR = "Naver"  # the crawler catalogue's operator of Yeti
 select = rfc.operator_select(OPERATOR)
 
 
-ENGINE = Engine(
+ENGINE: Engine = Engine(
     name="naver",
     title="Naver",
     sources=(

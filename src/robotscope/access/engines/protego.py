@@ -380,7 +380,7 @@ def match(selection: Selection, path: str) -> Match:
     return Match(hits[0] if hits else None, hits, implicit)
 
 
-ENGINE = Engine(
+ENGINE: Engine = Engine(
     name="protego",
     title="Protego",
     sources=(

@@ -78,7 +78,7 @@ def match(selection: Selection, path: str) -> Match:
 
 _SOURCES = ("https://www.rfc-editor.org/rfc/rfc9309.html",)
 
-ENGINE = Engine(
+ENGINE: Engine = Engine(
     name=NAME,
     title="RFC 9309",
     sources=_SOURCES,
@@ -101,7 +101,7 @@ _PROFILE_SOURCES = (
 
 
 # Not one of the readings `readings()` compares: RFC 9309's, with each crawler's documented profile.
-PROFILED = Engine(
+PROFILED: Engine = Engine(
     name=PROFILED_NAME,
     title="RFC 9309 + crawler profiles",
     sources=(*_SOURCES, *_PROFILE_SOURCES),

@@ -150,7 +150,7 @@ def groups(robots: ParsedFile) -> tuple[Group, ...]:
 select = rfc.operator_select(OPERATOR)
 
 
-ENGINE = Engine(
+ENGINE: Engine = Engine(
     name="yandex",
     title="Yandex",
     sources=(

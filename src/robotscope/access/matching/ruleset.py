@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import heapq
 from bisect import bisect_left
-from collections.abc import Callable
 
 from ...syntax.model import Group, Rule
 from ...syntax.patterns import compile_pattern, matches, matches_every_target
