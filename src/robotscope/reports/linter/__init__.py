@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 # Importing the topic modules registers their checks, in this order.
-from . import agents, content, effects, preferences, rules  # noqa: F401
+from . import agents, differences, effects, file, keys, preferences, rules  # noqa: F401
 from .registry import CHECKS, Hit
 from ...syntax.model import Finding
 from ...access.robots import Robots
