@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
+from tests.corpus_files import CorpusFile, corpus_files
 
 Handler = Callable[[BaseHTTPRequestHandler], None]
 
@@ -110,3 +111,9 @@ def isolated(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathF
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("xdg-cache")))
     for name in ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy", "all_proxy"):
         monkeypatch.delenv(name, raising=False)
+
+
+@pytest.fixture(scope="session")
+def corpus() -> tuple[CorpusFile, ...]:
+    """Every file of the real-world corpus, read and parsed once for the whole session."""
+    return corpus_files()

@@ -19,13 +19,13 @@ from typing import TypeVar
 
 import pytest
 from click.testing import CliRunner
+from tests.conftest import Server
 
 from robotscope.cache import RobotsCache, Stored, default_path
 from robotscope.cli import cli
 from robotscope.fetch import fetch_robots
 
 from .cache_worker import robots_url
-from .conftest import Server
 
 _T = TypeVar("_T")
 
@@ -182,7 +182,7 @@ def test_concurrent_writer_processes_keep_every_row(tmp_path: Path) -> None:
         go.touch()  # all four open the file and write at once
         outputs = [worker.communicate(timeout=120) for worker in workers]
     assert [worker.returncode for worker in workers] == [0] * 4, outputs
-    assert [json.loads(out) for out, _ in outputs] == [[]] * 4  # no warning in any process
+    assert [json.loads(out) for out, _ in outputs] == [[]] * 4, outputs  # no warning in any process
     expected = {
         (robots_url(f"w{i}", n), slot) for i in range(4) for n in range(50) for slot in ("latest", "good")
     }

@@ -15,11 +15,11 @@ from http.server import BaseHTTPRequestHandler, HTTPServer
 from typing import Any
 
 import pytest
+from tests.conftest import Server
+from tests.paths import CORPUS
 
 from robotscope import parse
 from robotscope.compat import RobotFileParser, crawl_delay
-
-from .conftest import Server
 
 AGENT = "test_robotparser"
 
@@ -226,9 +226,7 @@ def test_crawl_delay_belongs_to_the_user_agent_lines_right_above_it(agent: str, 
 def test_a_real_file_keeps_each_crawlers_delay_to_itself() -> None:
     # artofmanliness.com: Slurp 2, bingbot 2, then `*` 1, with no rule between them, so under
     # RFC 9309 all three are one group; the delay of 2 was handed to every crawler.
-    import pathlib
-
-    path = pathlib.Path(__file__).parent / "corpus" / "robots" / "artofmanliness.com"
+    path = CORPUS / "artofmanliness.com"
     robots = parse(path.read_bytes())
     old = urllib.robotparser.RobotFileParser()
     old.parse(path.read_text().splitlines())

@@ -9,21 +9,26 @@ against Google's, Protego's and the standard library's parsers.
 
 from __future__ import annotations
 
+import pytest
+
 import os
 import subprocess
 import sys
 import tomllib
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.paths import ROOT
+
+pytestmark = pytest.mark.slow  # builds a wheel with mypyc and runs the core's tests against it
+
 CORE_TESTS = [
-    "tests/test_matcher.py",
-    "tests/test_parser.py",
-    "tests/test_patterns.py",
-    "tests/test_urls.py",
-    "tests/test_useragents.py",
-    "tests/test_robots_state.py",
-    "tests/test_conformance.py",
+    "tests/syntax/test_parser.py",
+    "tests/syntax/test_patterns.py",
+    "tests/syntax/test_urls.py",
+    "tests/syntax/test_tokens.py",
+    "tests/access/matching",
+    "tests/access/test_robots.py",
+    "tests/access/test_conformance.py",
     "tests/test_properties.py",
     "tests/test_corpus.py",
     "tests/differential",

@@ -7,15 +7,15 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from tests.conftest import Server
 
 from robotscope import parse
-from robotscope.reports.analysis import analyse
+from robotscope.access.engines.registry import DEFAULT, PROFILED, names
 from robotscope.cli import cli
+from robotscope.reports.analysis import analyse
 from robotscope.reports.compare import diff, matrix
 from robotscope.syntax.crawlers import select
 from robotscope.syntax.parser import MAX_BYTES
-
-from .conftest import Server
 
 # Googlebot-Image obeys the Googlebot group (Google's documented fallback); AdsBot-Google ignores `*`.
 FILE = "User-agent: *\nDisallow: /private/\n\nUser-agent: Googlebot\nDisallow: /photos/\n"
@@ -54,6 +54,62 @@ def test_check_matrix_diff_bulk_and_the_page_agree(tmp_path: Path, agent: str, u
     # The page.
     (page,) = analyse(FILE, agent, [url], [url])["verdicts"]
     assert page["allowed"] is allowed and page["notes"][0]["code"] == "profile.changed"
+
+
+# Crawlers whose operator documents a profile, each on a file where the profile changes RFC 9309's answer.
+PROFILED_CASES = [
+    # Googlebot-Image and Google-InspectionTool obey the Googlebot group when no group names them.
+    ("Googlebot-Image", "/photos/a.jpg"),
+    ("Google-InspectionTool", "/photos/a.jpg"),
+    # AdsBot-Google ignores `*`.
+    ("AdsBot-Google", "/private/x"),
+]
+
+
+@pytest.mark.parametrize(("agent", "url"), PROFILED_CASES)
+def test_rfc9309_is_rfc9309_itself_everywhere(tmp_path: Path, agent: str, url: str) -> None:
+    robots = parse(FILE)
+    plain = robots.verdict(agent, url)
+    # The library: the default, the engine named `rfc9309`, and the readings side by side are one answer...
+    assert robots.verdict(agent, url, engine="rfc9309") == plain == robots.readings(agent, url)["rfc9309"]
+    assert robots.can_fetch(agent, url) is robots.can_fetch(agent, url, engine="rfc9309") is plain.allowed
+    # ...RFC 9309's, in which no group names the crawler, so the `*` group decides.
+    assert plain.group_lines == (1,) and plain.allowed is (url != "/private/x")
+    # The profile is a reading of its own, and it answers otherwise here.
+    profiled = robots.verdict(agent, url, engine=PROFILED)
+    assert profiled.allowed is not plain.allowed and robots.answer(agent, url).verdict == profiled
+    # The command and the page say the same of each name.
+    robots_file = tmp_path / "robots.txt"
+    robots_file.write_text(FILE)
+    for name, expected in ((DEFAULT, plain), (PROFILED, profiled)):
+        _, out, _ = run("check", str(robots_file), agent, url, "--engine", name, "--json")
+        (view,) = json.loads(out)
+        (page,) = analyse(FILE, agent, [url], [], engine=name)["verdicts"]
+        for shown in (view, page):
+            assert (shown["engine"], shown["allowed"], shown["line"]) == (name, expected.allowed, expected.line)
+        # Only the profiled reading notes the profile that changed RFC 9309's answer.
+        assert ("profile.changed" in [n["code"] for n in view["notes"]]) is (name == PROFILED)
+
+
+ONE_ANSWER_FILE = (
+    "User-agent: *\nDisallow /oops\nDisallow: /dir/\nAllow: /dir/page\n\n"
+    "User-agent: Googlebot\nDisallow: /g/\n\nDisallow: /after-blank/\n"
+)
+
+
+@pytest.mark.parametrize("name", [PROFILED, *names()])
+@pytest.mark.parametrize("agent", ["Googlebot", "Googlebot-Image", "AdsBot-Google", "bingbot", "Yeti", "YandexBot", "somebot"])
+def test_each_engine_name_answers_alike_in_the_library_the_command_and_the_page(tmp_path: Path, name: str, agent: str) -> None:
+    robots_file = tmp_path / "robots.txt"
+    robots_file.write_text(ONE_ANSWER_FILE)
+    robots = parse(ONE_ANSWER_FILE)
+    urls = ["/oops", "/dir/page", "/g/x", "/after-blank/x", "/robots.txt"]
+    expected = [robots.verdict(agent, url, engine=name) for url in urls]
+    assert [robots.can_fetch(agent, url, engine=name) for url in urls] == [v.allowed for v in expected]
+    _, out, _ = run("check", str(robots_file), agent, *urls, "--engine", name, "--json")
+    page = analyse(ONE_ANSWER_FILE, agent, urls, [], engine=name)["verdicts"]
+    for shown in (json.loads(out), page):
+        assert [(v["engine"], v["allowed"], v["line"]) for v in shown] == [(name, v.allowed, v.line) for v in expected]
 
 
 def test_a_url_on_another_origin_is_flagged_with_the_file_that_applies(tmp_path: Path) -> None:

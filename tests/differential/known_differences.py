@@ -25,12 +25,12 @@ from collections.abc import Callable
 from typing import Any, NamedTuple
 
 import robotscope
-from robotscope.syntax.directives import google_key  # the one model of how Google reads keys
 from robotscope.access.verdicts import is_robots_txt
+from robotscope.syntax.directives import google_key  # the one model of how Google reads keys
 from robotscope.syntax.model import LineKind, Reason
 from robotscope.syntax.parser import MAX_BYTES, classify
-from robotscope.syntax.urls import path_and_query, target
 from robotscope.syntax.tokens import product_token
+from robotscope.syntax.urls import path_and_query, target
 
 # --------------------------------------------------------------------------
 # Running both libraries

@@ -14,6 +14,8 @@ Run with `-s` to see the per-category summary.
 
 from __future__ import annotations
 
+import pytest
+
 import collections
 import functools
 import pathlib
@@ -35,12 +37,12 @@ from known_differences import (
     google_rule_values,
     split_lines,
 )
+from tests.corpus_files import corpus_files
+from tests.paths import CORPUS, DOCS
 
 import robotscope
 
-HERE = pathlib.Path(__file__).parent
-CORPUS = HERE.parent / "corpus" / "robots"
-DOC = HERE.parent.parent / "docs" / "differences-from-google.md"
+DOC = DOCS / "differences-from-google.md"
 
 HOST = "https://example.com"
 AGENTS = ("Googlebot", "Bingbot", "SomeRandomBot")  # the last one is named by no file: `*` groups
@@ -56,6 +58,8 @@ FIXED_PATHS = (
     "/wp-admin/admin-ajax.php",
     "/private/index.htm",
 )
+
+pytestmark = pytest.mark.slow  # the whole corpus against Google's library
 MAX_PATTERNS = 30  # rule patterns per file to build URLs from (spread over the file)
 MIN_COMPARISONS = 300_000
 MIN_FILES = 4_231
@@ -115,10 +119,9 @@ def agents_for(robots: robotscope.Robots) -> list[str]:
     return agents
 
 
-def compare_file(name: str, data: bytes) -> tuple[int, int, list[Disagreement]]:
+def compare_file(name: str, data: bytes, robots: robotscope.Robots) -> tuple[int, int, list[Disagreement]]:
     text = data.decode("utf-8", "replace")
     g_lines = split_lines(text)
-    robots = robotscope.parse(data)
     comparisons = line_comparisons = 0
     found = []
     agents = agents_for(robots)
@@ -150,8 +153,8 @@ def corpus_run() -> Run:
     start = time.perf_counter()
     files = comparisons = line_comparisons = 0
     disagreements: list[Disagreement] = []
-    for path in sorted(CORPUS.iterdir()):
-        n, lines, found = compare_file(path.name, path.read_bytes())
+    for name, data, robots in corpus_files():
+        n, lines, found = compare_file(name, data, robots)
         files += 1
         comparisons += n
         line_comparisons += lines

@@ -18,8 +18,8 @@ from pathlib import Path
 
 from robotscope import lint, parse
 from robotscope.reports.compare import agents_named, diff, matrix, probe_urls
-from robotscope.syntax.crawlers import catalogue
 from robotscope.reports.render import quote_lines, render_findings, sarif, summary
+from robotscope.syntax.crawlers import catalogue
 
 SEEDS = Path(__file__).parent / "seeds"
 _OTHER = parse("User-agent: *\nDisallow: /private/\nAllow: /private/ok$\n\nUser-agent: Googlebot\nDisallow: /*.pdf$\n")

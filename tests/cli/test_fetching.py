@@ -1,0 +1,145 @@
+"""`robotscope fetch`, and `check` / `lint` given a URL, against servers on 127.0.0.1."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from tests.conftest import Server
+
+from robotscope.cli import cli
+
+pytestmark = pytest.mark.usefixtures("isolated")
+ROBOTS = b"User-agent: *\nDisallow: /private/\nCrawl-delay: 5\n"
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(cli, list(args))
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_fetch_shows_chain_status_decisions_and_findings(server: Server) -> None:
+    server.redirect("/robots.txt", "/real.txt")
+    server.serve("/real.txt", 200, ROBOTS)
+    code, out, _ = run("fetch", server.url("/"), "--no-cache", "--policy", "google")
+    assert code == 0
+    assert f"  1. 301 {server.url('/robots.txt')}" in out and f"  2. 200 {server.url('/real.txt')}" in out
+    assert "status: 200   content type: text/plain   size: 49 bytes" in out
+    rows = [
+        line
+        for line in out.splitlines()
+        if line.strip().startswith(("* ", "rfc9309", "google", "bing", "naver"))
+    ]
+    assert [row.split()[0:3] for row in rows] == [
+        ["rfc9309", "parse", "RFC"],
+        ["*", "google", "parse"],
+        ["bing", "parse", "Bing"],
+        ["naver", "parse", "Naver"],
+    ]
+    assert "info nonStandardDirective" in out
+
+
+def test_fetch_json_and_unreachable_exit_1(server: Server) -> None:
+    server.serve("/robots.txt", 503, b"down")
+    code, out, _ = run("fetch", server.url("/"), "--json", "--no-cache")
+    data = json.loads(out)
+    assert code == 1
+    assert data["status"] == 503 and data["decision"] == "disallow-all"
+    assert {d["action"] for d in data["decisions"].values()} == {"disallow-all"}
+    assert data["decisions"]["naver"]["explanation"].startswith("Naver (")
+
+
+def test_fetch_uses_the_cache_file(server: Server, tmp_path: Path) -> None:
+    server.serve("/robots.txt", 200, ROBOTS)
+    cache = str(tmp_path / "c.sqlite3")
+    run("fetch", server.url("/"), "--cache", cache)
+    code, out, _ = run("fetch", server.url("/"), "--cache", cache)
+    assert code == 0 and "(from cache)" in out and server.hits["/robots.txt"] == 1
+
+
+def test_check_a_url_checks_its_own_path(server: Server) -> None:
+    server.serve("/robots.txt", 200, ROBOTS)
+    code, out, _ = run("check", server.url("/private/x"), "Googlebot", "--no-cache")
+    assert code == 1
+    assert f"DISALLOWED {server.url('/private/x')}" in out
+    assert "RFC 9309 (https://www.rfc-editor.org/rfc/rfc9309.html): HTTP 200" in out
+    code, out, _ = run("check", server.url("/"), "Googlebot", "/public", "/private/y", "--json", "--no-cache")
+    data = json.loads(out)
+    assert code == 1 and [v["allowed"] for v in data] == [True, False]
+    assert data[0]["robots_txt"]["action"] == "parse"
+
+
+def test_check_unreachable_site_is_a_decision_not_a_crash(server: Server) -> None:
+    server.serve("/robots.txt", 500, b"oops")
+    code, out, err = run("check", server.url("/a"), "bot", "--no-cache", "--policy", "bing")
+    assert code == 1 and "Traceback" not in err
+    assert "disallow-all" in out and "Bing (" in out and "robots.txt is unreachable" in out
+
+
+def test_lint_a_url(server: Server) -> None:
+    server.serve("/robots.txt", 200, ROBOTS)
+    code, out, _ = run("lint", server.url("/"), "--no-cache", "--fail-on", "info")
+    assert code == 1 and "nonStandardDirective" in out and server.url("/robots.txt") in out
+    server.serve("/robots.txt", 404, b"")
+    code, out, _ = run("lint", server.url("/"), "--no-cache")
+    assert code == 0 and "allow-all: nothing to lint" in out
+
+
+def test_bad_urls_and_missing_urls_are_usage_errors(tmp_path: Path) -> None:
+    code, _, err = run("fetch", "ftp://example.com/")
+    assert code == 2 and err.strip() == "robotscope: `ftp://example.com/` is not an http or https URL"
+    file = tmp_path / "robots.txt"
+    file.write_text("User-agent: *\n")
+    code, _, err = run("check", str(file), "bot")
+    assert code == 2 and "Missing argument" in err
+
+
+def test_bulk_fetch_reads_each_origin_once(server: Server, other_server: Server, tmp_path: Path) -> None:
+    server.serve("/robots.txt", 200, b"User-agent: *\nDisallow: /private/\n")
+    other_server.serve("/robots.txt", 503, b"down")
+    urls = tmp_path / "urls.txt"
+    urls.write_text(
+        "\n".join([server.url("/private/1"), server.url("/public"), other_server.url("/page"), server.url("/private/2")]) + "\n"
+    )
+    code, out, _ = run("bulk", "--fetch", "--urls", str(urls), "--agent", "bot", "--format", "jsonl", "--no-cache")
+    rows = [json.loads(line) for line in out.splitlines()]
+    assert code == 0
+    assert [(r["allowed"], r["reason"], r["line"]) for r in rows] == [
+        (False, "rule", 2),
+        (True, "no-matching-rule", None),
+        (False, "robots-txt-unreachable", None),
+        (False, "rule", 2),
+    ]
+    assert rows[0]["robots_url"] == server.url("/robots.txt") and rows[2]["robots_url"] == other_server.url("/robots.txt")
+    assert server.hits["/robots.txt"] == 1
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_bulk_notes_what_check_would_say(server: Server, tmp_path: Path, jobs: str) -> None:
+    # Another origin than the fetched robots.txt, a profile that changed the RFC 9309 answer, and
+    # the operator's engine reading a URL otherwise: each a code in the `note` column.
+    server.serve("/robots.txt", 200, b"User-agent: *\nDisallow /oops\nDisallow: /private/\n")
+    urls = tmp_path / "urls.txt"
+    urls.write_text("/oops\n/private/x\nhttps://elsewhere.example/ok\n" * 2000)  # a few chunks: the workers start
+    notes = {}
+    for agent in ("Googlebot", "AdsBot-Google"):
+        code, out, _ = run("bulk", server.url("/"), "--urls", str(urls), "--agent", agent, "--format", "jsonl", "--no-cache", "--jobs", jobs)
+        rows = [json.loads(line) for line in out.splitlines()]
+        assert code == 0 and len(rows) == 6000
+        notes[agent] = [r["note"] for r in rows[:3]]
+    assert notes["Googlebot"] == ["read-otherwise:google", "", "other-origin"]
+    assert notes["AdsBot-Google"] == ["", "profile", "other-origin"]  # it ignores `*`: RFC 9309 alone blocks /private/x
+    code, out, _ = run("bulk", server.url("/"), "--urls", str(urls), "--agent", "Googlebot", "--no-cache", "--jobs", "1")
+    assert out.splitlines()[0] == "url,agent_token,allowed,reason,line,rule,engine,note,robots_url"
+    assert out.splitlines()[1] == "/oops,googlebot,True,no-matching-rule,,,rfc9309+profiles,read-otherwise:google,"
+
+
+def test_fetch_reports_the_true_size_and_line_count_of_an_oversized_file(server: Server) -> None:
+    body = b"User-agent: *\nDisallow: /a\n" + b"Disallow: /some/long/enough/path/to/fill/the/file\n" * 24_000
+    server.serve("/robots.txt", 200, body)
+    code, out, _ = run("fetch", server.url("/"), "--no-cache")
+    lines = body.count(b"\n")
+    assert code == 0 and f"size: {len(body):,} bytes, {lines:,} lines (only the first" in out
+    assert f"the file is {len(body):,} bytes" in out  # the lint finding knows the true size too

@@ -1,0 +1,141 @@
+"""`robotscope sitemap` against sitemaps served on 127.0.0.1: blocked URLs, other origins, indexes, hostile files."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import time
+
+import pytest
+from click.testing import CliRunner
+from tests.conftest import Server
+
+from robotscope.cli import cli
+from robotscope.syntax.sitemap import MAX_URLS, read_sitemap
+
+pytestmark = pytest.mark.usefixtures("isolated")
+
+
+def urlset(*urls: str) -> bytes:
+    body = "".join(f"<url><loc>{u}</loc></url>" for u in urls)
+    return f'<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">{body}</urlset>'.encode()
+
+
+def index(*urls: str) -> bytes:
+    body = "".join(f"<sitemap><loc>{u}</loc></sitemap>" for u in urls)
+    return f'<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">{body}</sitemapindex>'.encode()
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(cli, ["sitemap", *args, "--no-cache", "--timeout", "5"])
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_blocked_and_foreign_urls_of_an_index_with_a_gzipped_child(server: Server, other_server: Server) -> None:
+    server.serve("/robots.txt", 200, f"User-agent: *\nDisallow: /private/\n\nUser-agent: Bingbot\nDisallow: /\n\nSitemap: {server.url('/index.xml')}\n".encode())
+    server.serve("/index.xml", 200, index(server.url("/a.xml.gz"), server.url("/b.xml")))
+    server.serve("/a.xml.gz", 200, gzip.compress(urlset(server.url("/public/1"), server.url("/private/2"))))
+    server.serve("/b.xml", 200, urlset(other_server.url("/elsewhere")))
+    other_server.serve("/robots.txt", 200, b"User-agent: *\nDisallow:\n")
+    code, out, err = run(server.url("/"), "--agent", "Googlebot", "--agent", "Bingbot")
+    assert code == 1, err
+    lines = out.splitlines()
+    assert lines[0] == f"{server.url('/robots.txt')} lists 1 sitemap"
+    assert f"  {server.url('/index.xml')}: an index of 2 sitemaps" in lines and f"  {server.url('/a.xml.gz')}: 2 URLs" in lines
+    assert f"  Googlebot may not fetch {server.url('/private/2')}: line 2 of {server.url('/robots.txt')} (Disallow: /private/); listed in {server.url('/a.xml.gz')}" in lines
+    assert sum("Bingbot may not fetch" in line for line in lines) == 2  # its group disallows everything on this origin
+    assert f"  {other_server.url('/elsewhere')}, listed in {server.url('/b.xml')}" in lines
+    assert lines[-1] == "3 listed URLs in 3 files; 3 blocked for Googlebot, Bingbot"
+
+
+def test_json_and_exit_zero_when_nothing_is_blocked(server: Server) -> None:
+    server.serve("/robots.txt", 200, b"User-agent: *\nDisallow: /private/\n")
+    server.serve("/sitemap.xml", 200, urlset(server.url("/ok")))
+    code, out, _ = run(server.url("/sitemap.xml"), "--json")
+    data = json.loads(out)
+    assert code == 0 and data["checked"] == 1 and data["blocked"] == [] and data["files"][0]["kind"] == "urlset"
+
+
+def test_the_engine_choice_reads_the_robots_txt(server: Server) -> None:
+    # Google reads a rule without its colon; RFC 9309 ignores the line.
+    server.serve("/robots.txt", 200, b"User-agent: *\nDisallow /oops\n")
+    server.serve("/sitemap.xml", 200, urlset(server.url("/oops")))
+    assert run(server.url("/sitemap.xml"), "--json")[0] == 0
+    for choice in ("google", "operator"):
+        code, out, _ = run(server.url("/sitemap.xml"), "--json", "--engine", choice)
+        (blocked,) = json.loads(out)["blocked"]
+        assert code == 1 and (blocked["engine"], blocked["line"]) == ("google", 2)
+    assert run(server.url("/sitemap.xml"), "--engine", "all")[0] == 2  # one verdict per URL: no side by side here
+
+
+def test_an_xml_bomb_is_refused_before_parsing(server: Server) -> None:
+    bomb = b'<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">' + b"".join(
+        f'<!ENTITY lol{i} "&lol{i - 1};&lol{i - 1};&lol{i - 1};&lol{i - 1};&lol{i - 1};&lol{i - 1};&lol{i - 1};&lol{i - 1};&lol{i - 1};&lol{i - 1};">'.encode() for i in range(3, 10)
+    ) + b']><urlset><url><loc>&lol9;</loc></url></urlset>'
+    server.serve("/robots.txt", 200, b"User-agent: *\nDisallow:\n")
+    server.serve("/bomb.xml", 200, bomb)
+    started = time.monotonic()
+    code, out, _ = run(server.url("/bomb.xml"))
+    assert code == 0 and "refused: it has a DOCTYPE or ENTITY declaration" in out and time.monotonic() - started < 10
+
+
+def test_an_index_loop_and_repeats_are_read_once(server: Server) -> None:
+    server.serve("/robots.txt", 200, b"User-agent: *\nDisallow:\n")
+    server.serve("/index.xml", 200, index(server.url("/index.xml"), server.url("/s.xml"), server.url("/s.xml")))
+    server.serve("/s.xml", 200, urlset(server.url("/x")))
+    code, out, _ = run(server.url("/index.xml"), "--json")
+    kinds = [f["kind"] for f in json.loads(out)["files"]]
+    assert code == 0 and kinds == ["sitemapindex", "repeat", "urlset", "repeat"]
+    assert server.hits["/index.xml"] == 1 and server.hits["/s.xml"] == 1
+
+
+def test_a_gzip_bomb_and_too_many_urls_are_bounded() -> None:
+    bomb = gzip.compress(b"<urlset>" + b" " * (60 * 1024 * 1024))
+    found = read_sitemap(bomb)
+    assert found.problem is not None and "cut at" in found.problem.render()
+    many = read_sitemap(urlset(*(f"https://www.example.com/{i}" for i in range(MAX_URLS + 10))))
+    assert len(many.locs) == MAX_URLS and many.more == 10
+
+
+@pytest.mark.parametrize(
+    ("body", "kind"),
+    [
+        (b"https://www.example.com/a\nhttps://www.example.com/b\n", "text"),
+        (b"<html><body>not found</body></html>", "invalid"),
+        (b"<urlset><url><loc>https://x/</loc>", "invalid"),  # cut short
+        (b"\x00\xff garbage", "invalid"),
+    ],
+)
+def test_other_bodies_never_raise(body: bytes, kind: str) -> None:
+    assert read_sitemap(body).kind == kind
+
+
+def test_an_unreadable_sitemap_is_reported_not_raised(server: Server) -> None:
+    server.serve("/robots.txt", 200, f"User-agent: *\nDisallow:\nSitemap: {server.url('/missing.xml')}\n".encode())
+    code, out, _ = run(server.url("/robots.txt"))
+    assert code == 0 and "could not be read (HTTP 404)" in out
+
+
+
+
+def test_a_sitemap_on_a_closed_port_is_an_error_not_a_status() -> None:
+    code, out, _ = run("http://127.0.0.1:9/sitemap.xml")
+    assert code == 0 and "could not be read: no connection or no answer" in out
+
+
+def test_a_site_whose_robots_txt_cannot_be_read_says_why_it_lists_nothing(server: Server) -> None:
+    server.serve("/robots.txt", 503, b"down")
+    code, out, _ = run(server.url("/"))
+    assert code == 0 and out.splitlines()[0].startswith(f"{server.url('/robots.txt')} could not be read, so it lists no sitemap: ")
+    assert "HTTP 503" in out.splitlines()[0]
+    code, out, _ = run(server.url("/"), "--json")
+    assert json.loads(out)["unread"]["code"] == "sitemap.robots-unread"
+
+
+def test_a_sitemap_redirecting_to_a_url_that_cannot_be_followed_says_so(server: Server) -> None:
+    server.serve("/robots.txt", 200, b"User-agent: *\nDisallow:\n")
+    server.redirect("/sitemap.xml", "javascript:alert(1)")
+    code, out, _ = run(server.url("/sitemap.xml"), "--json")
+    (file,) = json.loads(out)["files"]
+    assert code == 0 and file["kind"] == "unreadable" and file["problem"]["code"] == "sitemap.fetch-error"
+    assert file["problem"]["params"]["error"] == "a redirect that cannot be followed"  # not "no connection or no answer"

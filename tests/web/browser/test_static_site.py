@@ -1,0 +1,179 @@
+"""The static build (`robotscope build-site`) in Chromium, served by a plain static file server.
+
+The site is built once (Pyodide from npm's `pyodide` package, fetched into a
+temporary cache) and served by Python's `http.server` on 127.0.0.1; no
+robotscope server answers its requests. Its answers are compared with the
+server build's (`robotscope serve`, the `base_url` fixture) for the bundled
+reference cases and a sample of the corpus.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import json
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+from tests.paths import CORPUS
+
+from robotscope.cli import cli
+from robotscope.reports.selftest import load_cases
+
+pytestmark = pytest.mark.slow  # a real Chromium
+
+SAMPLE = ("www.google.com", "en.wikipedia.org", "github.com", "www.bbc.co.uk", "aws.amazon.com", "developer.apple.com")
+URLS = ["/", "/search?q=1", "/wiki/Special:Random", "/admin/", "/news/x.html", "https://www.example.com/api/v1?id=2"]
+PATHS = ["/", "/search", "/private/"]
+ROBOTS = "User-agent: *\nDisallow: /private/\nAllow: /private/public-\nDisallow /oops\n\nUser-agent: Googlebot\nDisallow: /nogoogle/\n"
+READY_MS = 90_000  # Pyodide's first start on a loaded CI machine
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("site") / "site"
+    env = {"XDG_CACHE_HOME": str(tmp_path_factory.mktemp("build-cache"))}
+    result = CliRunner().invoke(cli, ["build-site", str(out)], env=env)
+    assert result.exit_code == 0, result.output
+    return out
+
+
+class _Quiet(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+@pytest.fixture(scope="module")
+def static_url(site: Path) -> Iterator[str]:
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(site)))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}/"
+    server.shutdown()
+    thread.join(10)
+    server.server_close()
+
+
+def opened(browser: Any, url: str, locale: str = "en-US") -> Any:
+    """A new page on `url`, its engine ready; every request it makes is in `page.requests`."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, locale=locale)
+    page = context.new_page()
+    page.requests, page.errors = [], []
+    page.on("request", lambda r: page.requests.append(r.url))
+    page.on("console", lambda m: page.errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: page.errors.append(str(e)))
+    page.set_default_timeout(20_000)
+    page.goto(url)
+    page.wait_for_selector("body[data-ready='1']", state="attached", timeout=READY_MS)
+    page.evaluate("() => window.robotscope.ready")
+    return page
+
+
+@pytest.fixture(scope="module")
+def static_page(browser: Any, static_url: str) -> Iterator[Any]:
+    page = opened(browser, static_url)
+    yield page
+    page.context.close()
+
+
+@pytest.fixture(scope="module")
+def server_page(browser: Any, base_url: str) -> Iterator[Any]:
+    page = opened(browser, base_url + "/")
+    yield page
+    page.context.close()
+
+
+def analyse(page: Any, body: dict[str, Any]) -> dict[str, Any]:
+    answer: dict[str, Any] = page.evaluate("(body) => window.robotscope.analyse(body)", body)
+    return answer
+
+
+def analysed(page: Any) -> None:
+    page.wait_for_timeout(350)
+    page.wait_for_selector("body:not([data-busy])", state="attached")
+
+
+def test_the_site_is_one_folder_with_the_core_and_its_own_pyodide(site: Path) -> None:
+    built = json.loads((site / "robotscope-site.json").read_text())
+    assert built["pyodide"] == "0.29.5" and (site / "pyodide" / "pyodide.asm.wasm").stat().st_size > 1_000_000
+    assert '<meta name="robotscope-backend" content="pyodide">' in (site / "index.html").read_text()
+    assert json.loads((site / "api" / "info.json").read_text())["fetch"] is False
+
+
+def test_reference_cases_and_corpus_files_answer_as_the_server_build(static_page: Any, server_page: Any) -> None:
+    bodies = []
+    for case in load_cases():
+        text = case["robots_raw"] if "robots_raw" in case else "\n".join(case["robots"])
+        bodies.append({"text": text, "agent": case["agent"], "urls": [case["url"]], "paths": [], "lang": "en"})
+    for name in SAMPLE:
+        text = (CORPUS / name).read_bytes().decode("utf-8", "replace")
+        for engine in ("rfc9309", "google"):
+            bodies.append({"text": text, "agent": "Googlebot", "urls": URLS, "paths": PATHS, "lang": "ko", "engine": engine})
+    assert len(bodies) > 80
+    for body in bodies:
+        ours, theirs = analyse(static_page, body), analyse(server_page, body)
+        for key in ("verdicts", "findings", "readings", "structure", "matrix"):
+            assert ours[key] == theirs[key], (key, body["text"][:60], body["agent"])
+        assert ours == theirs
+
+
+def test_the_self_test_runs_in_the_page(static_page: Any) -> None:
+    for lang in ("en", "ko"):
+        result = static_page.evaluate("(lang) => window.robotscope.selftest(lang)", lang)
+        assert (result["passed"], result["total"], result["failed"]) == (73, 73, 0)
+    static_page.click("#selftest-run")
+    static_page.wait_for_function("() => /73/.test(document.getElementById('selftest-summary').textContent)")
+
+
+def test_nothing_is_asked_of_any_other_origin_or_of_a_server(browser: Any, static_url: str) -> None:
+    page = opened(browser, static_url)
+    page.click("#load-sample")
+    analysed(page)
+    page.evaluate("() => window.robotscope.selftest('en')")
+    assert page.requests and all(url.startswith(static_url) for url in page.requests), page.requests
+    assert not any("/api/" in url and not url.endswith(".json") for url in page.requests)  # no JSON API
+    assert page.errors == []
+    # The fetch panel says the page fetches nothing, with the command to fetch by hand.
+    assert page.is_hidden("#fetch-form") and page.is_visible("#fetch-offline")
+    assert "curl -sL https://www.example.com/robots.txt" in page.inner_text("#fetch-offline")
+    page.context.close()
+
+
+def test_korean_and_english_in_the_static_build(browser: Any, static_url: str) -> None:
+    page = opened(browser, static_url)
+    page.fill("#robots", ROBOTS)
+    page.fill("#agent", "Googlebot")
+    page.fill("#urls", "/nogoogle/x")
+    analysed(page)
+    page.wait_for_selector(".verdict .verdict-word")
+    assert page.inner_text(".verdict .verdict-word") == "DISALLOWED"
+    page.select_option("#lang", "ko")
+    page.wait_for_function("() => document.documentElement.lang === 'ko'")
+    page.wait_for_function("() => /결정합니다/.test(document.querySelector('.verdict .reason').textContent)")
+    assert page.inner_text(".verdict .verdict-word") == "차단"
+    assert page.errors == []
+    page.context.close()
+
+
+@pytest.mark.parametrize("direction", ["server-to-static", "static-to-server"])
+def test_a_share_link_made_in_one_build_opens_in_the_other(browser: Any, static_url: str, base_url: str, direction: str) -> None:
+    made_in, opened_in = (base_url + "/", static_url) if direction == "server-to-static" else (static_url, base_url + "/")
+    page = opened(browser, made_in)
+    page.fill("#robots", ROBOTS)
+    page.fill("#agent", "Googlebot")
+    page.fill("#urls", "/nogoogle/x")
+    page.select_option("#lang", "ko")
+    page.wait_for_function("() => document.documentElement.lang === 'ko'")
+    analysed(page)
+    page.wait_for_function("() => location.hash.length > 3")
+    link = page.url[page.url.index("#") :]
+    page.context.close()
+    other = opened(browser, opened_in + link)
+    other.wait_for_function("() => document.querySelector('.verdict .verdict-word')?.textContent === '차단'")
+    assert other.input_value("#robots") == ROBOTS and other.input_value("#agent") == "Googlebot"
+    assert other.input_value("#lang") == "ko" and int(other.get_attribute("#editor", "data-highlight")) == 7
+    other.context.close()
