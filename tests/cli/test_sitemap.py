@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import gzip
 import json
-import time
 
 import pytest
 from click.testing import CliRunner
@@ -74,9 +73,8 @@ def test_an_xml_bomb_is_refused_before_parsing(server: Server) -> None:
     ) + b']><urlset><url><loc>&lol9;</loc></url></urlset>'
     server.serve("/robots.txt", 200, b"User-agent: *\nDisallow:\n")
     server.serve("/bomb.xml", 200, bomb)
-    started = time.monotonic()
-    code, out, _ = run(server.url("/bomb.xml"))
-    assert code == 0 and "refused: it has a DOCTYPE or ENTITY declaration" in out and time.monotonic() - started < 10
+    code, out, _ = run(server.url("/bomb.xml"))  # refused before parsing: the entities are never expanded
+    assert code == 0 and "refused: it has a DOCTYPE or ENTITY declaration" in out
 
 
 def test_an_index_loop_and_repeats_are_read_once(server: Server) -> None:

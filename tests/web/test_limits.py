@@ -42,18 +42,12 @@ def moderate() -> dict[str, Any]:
     return {"text": "User-agent: *\n" + rules, "agent": "Googlebot", "urls": [url] * 20}
 
 
-async def post_all(app: Any, bodies: list[dict[str, Any]], path: str = "/api/analyse") -> list[tuple[httpx.Response, float]]:
+async def post_all(app: Any, bodies: list[dict[str, Any]], path: str = "/api/analyse") -> list[httpx.Response]:
     async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url=BASE, timeout=60) as client:
-
-        async def one(body: dict[str, Any]) -> tuple[httpx.Response, float]:
-            start = time.monotonic()
-            response = await client.post(path, json=body)
-            return response, time.monotonic() - start
-
-        return list(await asyncio.gather(*(one(b) for b in bodies)))
+        return list(await asyncio.gather(*(client.post(path, json=body) for body in bodies)))
 
 
-def post(app: Any, body: dict[str, Any], path: str = "/api/analyse") -> tuple[httpx.Response, float]:
+def post(app: Any, body: dict[str, Any], path: str = "/api/analyse") -> httpx.Response:
     return asyncio.run(post_all(app, [body], path))[0]
 
 
@@ -126,20 +120,18 @@ class Active:
 def test_the_hostile_request_of_the_issue_stops_at_the_budget(make_app: Callable[..., Any]) -> None:
     app = make_app(time_budget=1.0)
     pool = app.state.workers
-    assert post(app, SMALL)[0].status_code == 200  # a worker is up: its start is not part of the timing
+    assert post(app, SMALL).status_code == 200  # a worker is up, to be killed at the budget
     (worker_pid,) = pool.pids()
-    r, took = post(app, hostile())
+    r = post(app, hostile())
     assert r.status_code == 422, r.text
     error = r.json()["error"]
     assert error["code"] == "too-complex" and error["limit"] == "time" and "1 seconds" in error["message"]
-    assert 1.0 <= took < 3.0, took
     # The work really stopped: the worker that ran it was killed and reaped, not left computing.
     assert pool.killed == [worker_pid] and gone(worker_pid)
     assert pool.pids() == []
     # The next request is served promptly by a fresh worker, which then sits idle.
-    r, took = post(app, SMALL)
+    r = post(app, SMALL)
     assert r.status_code == 200 and r.json()["verdicts"][0]["allowed"] is False
-    assert took < 5.0, took  # a fresh interpreter starts (~0.3 s here; more on a loaded machine)
     (fresh,) = pool.pids()
     assert fresh != worker_pid
     time.sleep(0.1)
@@ -149,7 +141,7 @@ def test_the_hostile_request_of_the_issue_stops_at_the_budget(make_app: Callable
 def test_generate_and_selftest_run_in_the_workers(make_app: Callable[..., Any], monkeypatch: pytest.MonkeyPatch) -> None:
     active = Active(monkeypatch)
     app = make_app()
-    r, _ = post(app, {"preset": "staging"}, "/api/generate")
+    r = post(app, {"preset": "staging"}, "/api/generate")
     assert r.status_code == 200 and r.json()["text"] == "User-agent: *\nDisallow: /\n"
     first = get(app, "/api/selftest")
     second = get(app, "/api/selftest")
@@ -164,7 +156,7 @@ def test_at_most_max_analyses_run_at_once(make_app: Callable[..., Any], monkeypa
     active = Active(monkeypatch)
     app = make_app(max_analyses=2, max_waiting=8)
     results = asyncio.run(post_all(app, [moderate()] * 6))
-    assert [r.status_code for r, _ in results] == [200] * 6
+    assert [r.status_code for r in results] == [200] * 6
     assert active.peak == 2 and active.now == 0
     assert len(active.pids) == 2  # two worker processes served all six
 
@@ -173,7 +165,7 @@ def test_a_full_waiting_room_answers_503_busy_at_once(make_app: Callable[..., An
     active = Active(monkeypatch)
     app = make_app(max_analyses=1, max_waiting=0, time_budget=2.0)
 
-    async def scenario() -> tuple[tuple[httpx.Response, float], tuple[httpx.Response, float]]:
+    async def scenario() -> tuple[httpx.Response, httpx.Response]:
         slow = asyncio.ensure_future(post_all(app, [hostile()]))
         for _ in range(500):  # bounded: until the hostile job is running in the worker
             if active.now:
@@ -181,14 +173,15 @@ def test_a_full_waiting_room_answers_503_busy_at_once(make_app: Callable[..., An
             await asyncio.sleep(0.01)
         assert active.now == 1
         quick = (await post_all(app, [SMALL]))[0]
+        # Answered while the hostile job still runs: refused at once, not after a wait for the worker.
+        assert active.now == 1 and not slow.done()
         return (await slow)[0], quick
 
-    (slow, _), (busy, took) = asyncio.run(scenario())
+    slow, busy = asyncio.run(scenario())
     assert busy.status_code == 503 and busy.json()["error"]["code"] == "busy", busy.text
     assert busy.headers["retry-after"] == "2" and "content-security-policy" in busy.headers
-    assert took < 2.0, took  # not a wait for the worker (that would be 2 s, the budget)
     assert slow.status_code == 422 and slow.json()["error"]["limit"] == "time"
-    assert post(app, SMALL)[0].status_code == 200  # the worker was freed
+    assert post(app, SMALL).status_code == 200  # the worker was freed
 
 
 def test_a_waiting_request_gives_up_after_the_budget() -> None:
@@ -209,10 +202,8 @@ def test_a_waiting_request_gives_up_after_the_budget() -> None:
                 break
             time.sleep(0.01)
         time.sleep(0.1)
-        start = time.monotonic()
         with pytest.raises(PoolBusy, match="no worker became free"):
             pool.run(len, "abc")
-        assert time.monotonic() - start < 2.0
         thread.join(10)
         assert len(errors) == 1 and pool.run(len, "abc") == b"3"
     finally:
@@ -225,10 +216,10 @@ def test_a_waiting_request_gives_up_after_the_budget() -> None:
 def test_an_answer_over_the_size_limit_is_too_complex(make_app: Callable[..., Any]) -> None:
     app = make_app()
     app.state.workers.max_response = 1000
-    r, _ = post(app, SMALL)
+    r = post(app, SMALL)
     assert r.status_code == 422 and r.json()["error"]["limit"] == "size" and "1,000" in r.json()["error"]["message"]
     app.state.workers.max_response = workers.MAX_RESPONSE
-    assert post(app, SMALL)[0].status_code == 200  # its worker, with the big answer unread, was replaced
+    assert post(app, SMALL).status_code == 200  # its worker, with the big answer unread, was replaced
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="the memory cap is RLIMIT_AS, POSIX only")
@@ -237,9 +228,9 @@ def test_a_job_past_the_memory_cap_is_stopped(make_app: Callable[..., Any]) -> N
     app.state.workers.memory = 150 * 1024 * 1024  # applies to the workers started from now on (idle: ~40 MiB)
     # 20,000 rules that all match `/a`: every verdict lists 20,000 candidates (~1.7 MB of JSON each).
     body = {"text": "User-agent: *\n" + "Disallow: /*a\n" * 20_000, "agent": "x", "urls": ["/a"] * 40}
-    r, _ = post(app, body)
+    r = post(app, body)
     assert r.status_code == 422 and r.json()["error"]["limit"] == "memory", r.text[:300]
-    assert post(app, SMALL)[0].status_code == 200
+    assert post(app, SMALL).status_code == 200
 
 
 def test_a_failing_job_is_a_worker_failure_and_the_worker_goes_on() -> None:

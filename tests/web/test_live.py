@@ -58,17 +58,13 @@ def _connect(port: int) -> socket.socket:
     return client
 
 
-def _read_until_closed(client: socket.socket, limit: float = GUARD) -> tuple[bytes, float]:
-    """Everything the server sends until it closes the connection, and how long that took."""
-    start = time.monotonic()
+def _read_until_closed(client: socket.socket, limit: float = GUARD) -> bytes:
+    """Everything the server sends until it closes the connection (a hang past `limit` seconds fails)."""
     data = b""
-    while time.monotonic() - start < limit:
-        ready, _, _ = select.select([client], [], [], 0.1)
-        if not ready:
-            continue
+    while select.select([client], [], [], limit)[0]:
         chunk = client.recv(65536)
         if not chunk:
-            return data, time.monotonic() - start
+            return data
         data += chunk
     raise AssertionError(f"the server kept the connection open for {limit} s; received {data[:200]!r}")
 
@@ -102,29 +98,28 @@ HEAD = (
 def test_stalled_body_is_answered_408_and_the_connection_closed() -> None:
     with live(create_app(body_timeout=0.5)) as port, _connect(port) as client:
         client.sendall(HEAD + b'{"text": "')  # 10 of the 100 bytes announced, then nothing
-        raw, took = _read_until_closed(client)
+        raw = _read_until_closed(client)
     status, headers, body = _parse(raw)
     assert status == 408 and body["error"]["code"] == "body-timeout", raw
     assert "0.5 seconds" in body["error"]["message"]
     assert headers["connection"] == "close" and headers["content-type"] == "application/json"
     _assert_secured(headers)
-    assert 0.4 < took < 3.0, took
 
 
 def test_trickled_body_is_answered_408_within_the_timeout() -> None:
     with live(create_app(body_timeout=0.5)) as port, _connect(port) as client:
         client.sendall(HEAD)
-        start = time.monotonic()
+        sent = 0
         for _ in range(100):  # a byte every 50 ms would need 5 s for the body: far past the timeout
             if select.select([client], [], [], 0.05)[0]:
                 break  # the answer has come
             client.sendall(b" ")
-        raw, _ = _read_until_closed(client)
-        took = time.monotonic() - start
+            sent += 1
+        raw = _read_until_closed(client)
     status, headers, body = _parse(raw)
     assert status == 408 and body["error"]["code"] == "body-timeout", raw
     _assert_secured(headers)
-    assert took < 3.0, took
+    assert sent < 100, sent  # answered before the body was whole: the timeout, not the body's end, decided
 
 
 def test_a_body_in_time_is_served_and_the_connection_kept() -> None:
@@ -149,7 +144,6 @@ def test_a_body_in_time_is_served_and_the_connection_kept() -> None:
 def test_a_stalled_or_trickled_request_head_is_closed(trickle: bool) -> None:
     with live(create_app(), head_timeout=0.5) as port, _connect(port) as client:
         client.sendall(b"POST /api/analyse HTTP/1.1\r\nHost: 127")
-        start = time.monotonic()
         closed = False
         for _ in range(200):  # bounded: at 20 bytes/s this head would never end
             if select.select([client], [], [], 0.05)[0]:
@@ -161,8 +155,7 @@ def test_a_stalled_or_trickled_request_head_is_closed(trickle: bool) -> None:
                 except OSError:  # closed under us
                     closed = True
                     break
-        took = time.monotonic() - start
-    assert closed and took < 3.0, took
+    assert closed  # within the bounded loop: the head never ended, the server did
 
 
 def test_a_slow_analysis_does_not_hold_up_the_server() -> None:
@@ -179,9 +172,8 @@ def test_a_slow_analysis_does_not_hold_up_the_server() -> None:
         thread = threading.Thread(target=slow)
         thread.start()
         time.sleep(0.2)
-        start = time.monotonic()
         assert httpx.get(base + "/api/info", timeout=GUARD).status_code == 200
-        assert time.monotonic() - start < 0.9  # the event loop is free while a worker computes
+        assert "slow" not in results  # answered while the worker still computes: the event loop is free
         thread.join(GUARD)
         r = results["slow"]
         assert r.status_code == 422 and r.json()["error"] == {
