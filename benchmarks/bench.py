@@ -25,6 +25,7 @@ library alike, as `timeit` does.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import ctypes
 import gc
 import importlib.metadata
@@ -138,7 +139,7 @@ class Robotscope(Lib):
 
     def check_all(self, objs: list[Any], urls: list[list[str]]) -> None:
         agent = AGENT
-        for obj, us in zip(objs, urls):
+        for obj, us in zip(objs, urls, strict=False):
             f = obj.can_fetch
             for u in us:
                 f(agent, u)
@@ -147,7 +148,7 @@ class Robotscope(Lib):
         return obj.can_fetch(AGENT, url)
 
     def workload_check(self, objs: list[Any], urls: list[list[str]]) -> None:
-        for obj, us in zip(objs, urls):
+        for obj, us in zip(objs, urls, strict=False):
             f = obj.can_fetch
             for agent in WORKLOAD_AGENTS:
                 for u in us:
@@ -155,7 +156,7 @@ class Robotscope(Lib):
 
     def workload_verdict(self, objs: list[Any], urls: list[list[str]]) -> None:
         """The full proof (deciding rule, line, every candidate) for the same checks."""
-        for obj, us in zip(objs, urls):
+        for obj, us in zip(objs, urls, strict=False):
             f = obj.verdict
             for agent in WORKLOAD_AGENTS:
                 for u in us:
@@ -182,7 +183,7 @@ class ProtegoLib(Lib):
 
     def check_all(self, objs: list[Any], urls: list[list[str]]) -> None:
         agent = AGENT
-        for obj, us in zip(objs, urls):
+        for obj, us in zip(objs, urls, strict=False):
             f = obj.can_fetch
             for u in us:
                 f(u, agent)
@@ -191,7 +192,7 @@ class ProtegoLib(Lib):
         return obj.can_fetch(url, AGENT)
 
     def workload_check(self, objs: list[Any], urls: list[list[str]]) -> None:
-        for obj, us in zip(objs, urls):
+        for obj, us in zip(objs, urls, strict=False):
             f = obj.can_fetch
             for agent in WORKLOAD_AGENTS:
                 for u in us:
@@ -224,7 +225,7 @@ class GoogleLib(Lib):
     def check_all(self, objs: list[Any], urls: list[list[str]]) -> None:
         f = self.matcher.is_allowed
         agent = AGENT
-        for text, us in zip(objs, urls):
+        for text, us in zip(objs, urls, strict=False):
             for u in us:
                 f(text, agent, u)
 
@@ -233,7 +234,7 @@ class GoogleLib(Lib):
 
     def workload_check(self, objs: list[Any], urls: list[list[str]]) -> None:
         f = self.matcher.is_allowed
-        for text, us in zip(objs, urls):
+        for text, us in zip(objs, urls, strict=False):
             for agent in WORKLOAD_AGENTS:
                 for u in us:
                     f(text, agent, u)
@@ -257,7 +258,7 @@ class TextingRobots(Lib):
         return [r(agent, x) for x in inputs]
 
     def check_all(self, objs: list[Any], urls: list[list[str]]) -> None:
-        for obj, us in zip(objs, urls):
+        for obj, us in zip(objs, urls, strict=False):
             f = obj.allowed
             for u in us:
                 f(u)
@@ -270,7 +271,7 @@ class TextingRobots(Lib):
         return [[r(agent, x) for agent in WORKLOAD_AGENTS] for x in inputs]
 
     def workload_check(self, objs: list[Any], urls: list[list[str]]) -> None:
-        for per_agent, us in zip(objs, urls):
+        for per_agent, us in zip(objs, urls, strict=False):
             for obj in per_agent:
                 f = obj.allowed
                 for u in us:
@@ -416,7 +417,7 @@ def usable_inputs(lib: Lib, corpus: list[tuple[str, bytes]]) -> tuple[list[int],
         x = lib.native(raw)
         try:
             lib.parse_all([x])
-        except Exception:  # noqa: BLE001 - a peer library failing on a file is counted, not fatal
+        except Exception:
             failed += 1
             continue
         idx.append(i)
@@ -604,10 +605,8 @@ def _maxrss_bytes() -> int:
 
 def _release_freed_memory() -> None:
     # Hand freed heap pages back to the OS (glibc), so RSS shows what is held, not what was freed.
-    try:
+    with contextlib.suppress(AttributeError, OSError):
         ctypes.CDLL(None).malloc_trim(0)
-    except (AttributeError, OSError):
-        pass
 
 
 def child_memory(key: str, step: int, trace: bool) -> dict[str, Any]:
@@ -631,7 +630,7 @@ def child_memory(key: str, step: int, trace: bool) -> dict[str, Any]:
         x = lib.native(raw)
         try:
             lib.parse_all([x])
-        except Exception as exc:  # noqa: BLE001 - a peer library failing on a file is counted, not fatal
+        except Exception as exc:
             failed, last_error = failed + 1, f"{type(exc).__name__}: {exc}"
             continue
         inputs.append(x)
@@ -643,7 +642,7 @@ def child_memory(key: str, step: int, trace: bool) -> dict[str, Any]:
     _release_freed_memory()
     rss1, max1 = _rss_bytes(), _maxrss_bytes()
     t1 = tracemalloc.get_traced_memory()[0] if trace else 0
-    for obj, u in zip(objs, first_urls):  # builds any lazy per-agent index
+    for obj, u in zip(objs, first_urls, strict=False):  # builds any lazy per-agent index
         lib.check_one(obj, u)
     gc.collect()
     _release_freed_memory()
@@ -814,7 +813,11 @@ def build_table(results: dict[str, Any], libs: list[Lib], cfg: dict[str, Any]) -
         rows.append(("Lint, time per file (robotscope only)", {"robotscope": fmt_time(lint["seconds_per_file"])}))
 
     titles = {lib.key: lib.title for lib in libs}
-    head = "| Measurement (×N = vs Protego; ×N > 1 = faster / less memory than Protego) | " + " | ".join(titles[k] for k in keys) + " |"
+    head = (
+        "| Measurement (×N = vs Protego; ×N > 1 = faster / less memory than Protego) | "
+        + " | ".join(titles[k] for k in keys)
+        + " |"
+    )
     sep = "|---|" + "---|" * len(keys)
     lines = [head, sep]
     for label, cells in rows:
@@ -881,26 +884,48 @@ def workload_table(results: dict[str, Any], libs: list[Lib], cfg: dict[str, Any]
         ("Parse, files/s", {k: rate(k, "parse_files_per_s") for k in keys}),
         ("`can_fetch`, first pass", {k: rate(k, "first_pass_checks_per_s") for k in keys}),
         ("`can_fetch`, steady state", {k: rate(k, "steady_checks_per_s") for k in keys}),
-        ("`verdict()` (full proof), first pass, vs Protego's `can_fetch`", {k: rate(k, "verdict_first_pass_checks_per_s", "first_pass_checks_per_s") for k in keys}),
-        ("`verdict()` (full proof), steady state, vs Protego's `can_fetch`", {k: rate(k, "verdict_steady_checks_per_s", "steady_checks_per_s") for k in keys}),
-        (f"{BIG_RULES:,} wildcard rules, {BIG_URL_CHARS:,}-char URL: first check", {k: seconds(big.get(k), "first_check_seconds", big.get(BASELINE)) for k in keys}),
+        (
+            "`verdict()` (full proof), first pass, vs Protego's `can_fetch`",
+            {k: rate(k, "verdict_first_pass_checks_per_s", "first_pass_checks_per_s") for k in keys},
+        ),
+        (
+            "`verdict()` (full proof), steady state, vs Protego's `can_fetch`",
+            {k: rate(k, "verdict_steady_checks_per_s", "steady_checks_per_s") for k in keys},
+        ),
+        (
+            f"{BIG_RULES:,} wildcard rules, {BIG_URL_CHARS:,}-char URL: first check",
+            {k: seconds(big.get(k), "first_check_seconds", big.get(BASELINE)) for k in keys},
+        ),
         ("... then per check", {k: seconds(big.get(k), "seconds_per_check", big.get(BASELINE)) for k in keys}),
-        ("... `verdict()`: first check, vs Protego's `can_fetch`", {"robotscope": seconds(big.get("robotscope_verdict"), "first_check_seconds", big.get(BASELINE))}),
-        ("... `verdict()` per check, vs Protego's `can_fetch`", {"robotscope": seconds(big.get("robotscope_verdict"), "seconds_per_check", big.get(BASELINE))}),
-        (f"{UA_COUNT:,} User-Agent strings of Googlebot vs {UA_FILE}, one check each", {k: seconds(agents.get(k), "seconds", agents.get(BASELINE)) for k in keys}),
+        (
+            "... `verdict()`: first check, vs Protego's `can_fetch`",
+            {"robotscope": seconds(big.get("robotscope_verdict"), "first_check_seconds", big.get(BASELINE))},
+        ),
+        (
+            "... `verdict()` per check, vs Protego's `can_fetch`",
+            {"robotscope": seconds(big.get("robotscope_verdict"), "seconds_per_check", big.get(BASELINE))},
+        ),
+        (
+            f"{UA_COUNT:,} User-Agent strings of Googlebot vs {UA_FILE}, one check each",
+            {k: seconds(agents.get(k), "seconds", agents.get(BASELINE)) for k in keys},
+        ),
     ]
     head = "| Crawler workload (×N = vs Protego) | " + " | ".join(titles[k] for k in keys) + " |"
     lines = [head, "|---|" + "---|" * len(keys)]
     lines += [f"| {label} | " + " | ".join(cells.get(k, "") for k in keys) + " |" for label, cells in rows]
     notes = [
-        (f"Workload: every corpus file parsed, then {WORKLOAD_URLS} URLs x {len(WORKLOAD_AGENTS)} agents "
-        f"({', '.join(WORKLOAD_AGENTS)}) per file; the first pass is timed from the first check, so lazily built "
-        "indexes are inside it; texting_robots builds one object per agent at parse; Google re-parses on every call. "
-        f"Best of {cfg['check_reps']} repetitions, interleaved (each repetition runs every library in turn), so a slow "
-        "spell of the machine slows every library alike."),
-        (f"Big file: `User-agent: *` and {BIG_RULES:,} rules `Disallow: /*wNNNN*.pdf$` (or `*.doc`), each library in a "
-        f"fresh process, best of {cfg['big_reps']} processes run in turn; per check = best of the checks after the first, "
-        "each URL on a new host. User-Agent strings: best of 3, each on a fresh parse."),
+        (
+            f"Workload: every corpus file parsed, then {WORKLOAD_URLS} URLs x {len(WORKLOAD_AGENTS)} agents "
+            f"({', '.join(WORKLOAD_AGENTS)}) per file; the first pass is timed from the first check, so lazily built "
+            "indexes are inside it; texting_robots builds one object per agent at parse; Google re-parses on every call. "
+            f"Best of {cfg['check_reps']} repetitions, interleaved (each repetition runs every library in turn), so a slow "
+            "spell of the machine slows every library alike."
+        ),
+        (
+            f"Big file: `User-agent: *` and {BIG_RULES:,} rules `Disallow: /*wNNNN*.pdf$` (or `*.doc`), each library in a "
+            f"fresh process, best of {cfg['big_reps']} processes run in turn; per check = best of the checks after the first, "
+            "each URL on a new host. User-Agent strings: best of 3, each on a fresh parse."
+        ),
     ]
     return "\n".join(lines) + "\n\n" + "\n".join(f"- {n}" for n in notes)
 
@@ -930,11 +955,29 @@ def main(argv: list[str] | None = None) -> int:
         return 0
 
     if args.quick:
-        cfg = {"step": 4, "urls_per_file": 50, "google_urls_per_file": 10, "parse_reps": 2, "check_reps": 1,
-               "adv_ns": [1000, 10000], "adv_timeout": 3.0, "memory_step": 4, "big_reps": 1}
+        cfg = {
+            "step": 4,
+            "urls_per_file": 50,
+            "google_urls_per_file": 10,
+            "parse_reps": 2,
+            "check_reps": 1,
+            "adv_ns": [1000, 10000],
+            "adv_timeout": 3.0,
+            "memory_step": 4,
+            "big_reps": 1,
+        }
     else:
-        cfg = {"step": 1, "urls_per_file": 200, "google_urls_per_file": 20, "parse_reps": 5, "check_reps": 5,
-               "adv_ns": [1000, 10000, 100000], "adv_timeout": 10.0, "memory_step": 1, "big_reps": 3}
+        cfg = {
+            "step": 1,
+            "urls_per_file": 200,
+            "google_urls_per_file": 20,
+            "parse_reps": 5,
+            "check_reps": 5,
+            "adv_ns": [1000, 10000, 100000],
+            "adv_timeout": 10.0,
+            "memory_step": 1,
+            "big_reps": 3,
+        }
 
     wanted = [k for k in args.libs.split(",") if k]
     libs = [cls() for cls in LIB_CLASSES if not wanted or cls.key in wanted]

@@ -32,7 +32,20 @@ JOBS = (1, 2)
 
 
 def run(urls: Path, jobs: int) -> tuple[float, int, int]:
-    args = [sys.executable, "-c", CHILD, "bulk", str(ROBOTS), "--urls", str(urls), "--agent", "Googlebot", "--no-progress", "--jobs", str(jobs)]
+    args = [
+        sys.executable,
+        "-c",
+        CHILD,
+        "bulk",
+        str(ROBOTS),
+        "--urls",
+        str(urls),
+        "--agent",
+        "Googlebot",
+        "--no-progress",
+        "--jobs",
+        str(jobs),
+    ]
     started = time.perf_counter()
     done = subprocess.run(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, check=True)
     main_kib, worker_kib = map(int, done.stderr.strip().splitlines()[-1].split())
@@ -41,7 +54,9 @@ def run(urls: Path, jobs: int) -> tuple[float, int, int]:
 
 def main() -> None:
     print(f"{os.cpu_count()} logical CPUs\n")
-    print("| URLs | workers | seconds | URLs/s | vs 1 worker | peak RSS, main | peak RSS, a worker |\n|---|---|---|---|---|---|---|")
+    print(
+        "| URLs | workers | seconds | URLs/s | vs 1 worker | peak RSS, main | peak RSS, a worker |\n|---|---|---|---|---|---|---|"
+    )
     with tempfile.TemporaryDirectory() as tmp:
         for count in (100_000, 1_000_000):
             path = Path(tmp) / f"urls-{count}.txt"
@@ -51,7 +66,9 @@ def main() -> None:
                 seconds, main_kib, worker_kib = run(path, jobs)
                 single = single or seconds
                 worker = f"{worker_kib / 1024:.1f} MiB" if jobs > 1 else "-"
-                print(f"| {count:,} | {jobs} | {seconds:.1f} | {count / seconds:,.0f} | ×{single / seconds:.2f} | {main_kib / 1024:.1f} MiB | {worker} |")
+                print(
+                    f"| {count:,} | {jobs} | {seconds:.1f} | {count / seconds:,.0f} | ×{single / seconds:.2f} | {main_kib / 1024:.1f} MiB | {worker} |"
+                )
             os.remove(path)
 
 

@@ -62,7 +62,9 @@ def build_wheel(into: str) -> str:
     with tempfile.TemporaryDirectory() as source:
         # From a copy: the hook compiles next to the sources, and a compiled module left in
         # the checkout would shadow its .py (edits would silently stop taking effect).
-        shutil.copytree(os.path.join(ROOT, "src"), os.path.join(source, "src"), ignore=shutil.ignore_patterns("__pycache__", "*.so"))
+        shutil.copytree(
+            os.path.join(ROOT, "src"), os.path.join(source, "src"), ignore=shutil.ignore_patterns("__pycache__", "*.so")
+        )
         for name in ("pyproject.toml", "README.md"):
             shutil.copy(os.path.join(ROOT, name), source)
         command = [sys.executable, "-m", "pip", "wheel", source, "--no-deps", "--no-build-isolation", "-q", "-w", into]
@@ -75,7 +77,10 @@ def build(into: str) -> list[str]:
     """Build the compiled wheel and unpack it into `into` (a folder to put first on PYTHONPATH); its compiled modules."""
     with tempfile.TemporaryDirectory() as wheels, zipfile.ZipFile(build_wheel(wheels)) as unpacked:
         unpacked.extractall(into)
-    return sorted(os.path.basename(path).split(".")[0] for path in glob.glob(os.path.join(into, "robotscope", "**", "*.so"), recursive=True))
+    return sorted(
+        os.path.basename(path).split(".")[0]
+        for path in glob.glob(os.path.join(into, "robotscope", "**", "*.so"), recursive=True)
+    )
 
 
 def child(key: str, step: int) -> dict[str, float]:

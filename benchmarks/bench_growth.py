@@ -29,9 +29,9 @@ from pathlib import Path
 from typing import NamedTuple
 
 from robotscope import parse
-from robotscope.reports.linter.registry import CHECKS
 from robotscope.reports.compare import agents_named, diff, probe_urls
 from robotscope.reports.linter import lint
+from robotscope.reports.linter.registry import CHECKS
 
 # Flips asked for at most, as `robotscope diff` does: one shape makes n/4 crawlers flip at
 # n/28 URLs each, an output quadratic in the file. (Versions of diff without `limit` list all.)
@@ -84,7 +84,9 @@ def same_agent(n: int) -> str:
 def shared_group(n: int) -> str:
     # One group naming n/4 crawlers (with n/4 rules) that each have a group of their own too.
     quarter = n // 4
-    shared = "".join(f"User-agent: {token(i)}\n" for i in range(quarter)) + "".join(f"Disallow: /s{i}/\n" for i in range(quarter))
+    shared = "".join(f"User-agent: {token(i)}\n" for i in range(quarter)) + "".join(
+        f"Disallow: /s{i}/\n" for i in range(quarter)
+    )
     return shared + "".join(f"User-agent: {token(i)}\nDisallow: /o{i}/\n" for i in range(quarter))
 
 
@@ -95,12 +97,20 @@ def realistic(n: int) -> str:
 
 
 SHAPES = [
-    Shape("distinct-agents", "n/4 groups, each naming its own crawler, and a `*` group with n/2 disallows", distinct_agents),
+    Shape(
+        "distinct-agents",
+        "n/4 groups, each naming its own crawler, and a `*` group with n/2 disallows",
+        distinct_agents,
+    ),
     Shape("asset-rules", "n/11 `*` groups, each with 5 `/s/N.js` and 5 `/*.vN.css$` disallows", asset_rules),
     Shape("first-match", "n/2 disallows `/abN`, then n/2 allows `/abN/p.html`", first_match),
     Shape("glob-first-match", "n/2 disallows `/a*bNz`, then n/2 allows `/a/cN/p.html`", glob_first_match),
     Shape("same-agent", "n/2 groups, all naming Yeti", same_agent),
-    Shape("shared-group", "one group naming n/4 crawlers with n/4 rules; each crawler has a group of its own too", shared_group),
+    Shape(
+        "shared-group",
+        "one group naming n/4 crawlers with n/4 rules; each crawler has a group of its own too",
+        shared_group,
+    ),
     Shape("realistic", "examples/robots.txt repeated to n lines, each copy's paths under `/vK/`", realistic),
 ]
 
@@ -176,7 +186,9 @@ def main() -> None:
     parser.add_argument("--sizes", default="1000,2000,4000,8000,16000", help="comma-separated n (default: %(default)s)")
     parser.add_argument("--shapes", default=",".join(s.name for s in SHAPES), help="comma-separated shape names")
     parser.add_argument("--limit", type=float, default=30.0, help="skip at larger sizes what took longer than this (s)")
-    parser.add_argument("--checks", type=int, default=3, help="how many of the slowest checks to show (default: %(default)s)")
+    parser.add_argument(
+        "--checks", type=int, default=3, help="how many of the slowest checks to show (default: %(default)s)"
+    )
     args = parser.parse_args()
     wanted = args.shapes.split(",")
     run([int(s) for s in args.sizes.split(",")], [s for s in SHAPES if s.name in wanted], args.limit, args.checks)

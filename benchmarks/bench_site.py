@@ -69,10 +69,14 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         site = args.site or Path(tmp) / "site"
         if args.site is None:
-            subprocess.run([sys.executable, "-m", "robotscope.cli", "build-site", str(site)], check=True, stdout=subprocess.DEVNULL)
+            subprocess.run(
+                [sys.executable, "-m", "robotscope.cli", "build-site", str(site)], check=True, stdout=subprocess.DEVNULL
+            )
         on_disk = sum(p.stat().st_size for p in site.rglob("*") if p.is_file())
         gzipped = sum(len(gzip.compress(p.read_bytes(), 6)) for p in site.rglob("*") if p.is_file())
-        print(f"site on disk: {on_disk / 2**20:.1f} MiB; gzipped, as most static hosts send it: {gzipped / 2**20:.1f} MiB\n")
+        print(
+            f"site on disk: {on_disk / 2**20:.1f} MiB; gzipped, as most static hosts send it: {gzipped / 2**20:.1f} MiB\n"
+        )
         print("| load | transferred | engine ready | first verdict shown |\n|---|---|---|---|")
         for n, (transferred, ready, shown) in enumerate(measure(site), 1):
             print(f"| {n} | {transferred / 2**20:.1f} MiB | {ready:.2f} s | {shown:.2f} s |")

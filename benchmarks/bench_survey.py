@@ -29,7 +29,20 @@ PATHS = ("/", "/search?q={i}", "/products/{i}", "/wp-admin/x", "/tag/news?page={
 
 
 def survey_seconds(out: Path, *args: str) -> float:
-    command = [sys.executable, "-m", "robotscope.cli", "survey", str(CORPUS), "--agents", "all", "--out", str(out), "--no-progress", "--json", *args]
+    command = [
+        sys.executable,
+        "-m",
+        "robotscope.cli",
+        "survey",
+        str(CORPUS),
+        "--agents",
+        "all",
+        "--out",
+        str(out),
+        "--no-progress",
+        "--json",
+        *args,
+    ]
     started = time.perf_counter()
     subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
     return time.perf_counter() - started
@@ -46,27 +59,37 @@ def spark_throughput(sizes: list[int], cores: list[int]) -> Iterator[tuple[int, 
     hosts = [p.name for p in sorted(CORPUS.iterdir()) if p.name != "README.md"]
     for n in cores:
         spark = (
-            SparkSession.builder.master(f"local[{n}]").config("spark.ui.enabled", "false")
-            .config("spark.driver.host", "127.0.0.1").config("spark.driver.bindAddress", "127.0.0.1")
-            .config("spark.sql.shuffle.partitions", str(8 * n)).getOrCreate()
+            SparkSession.builder.master(f"local[{n}]")
+            .config("spark.ui.enabled", "false")
+            .config("spark.driver.host", "127.0.0.1")
+            .config("spark.driver.bindAddress", "127.0.0.1")
+            .config("spark.sql.shuffle.partitions", str(8 * n))
+            .getOrCreate()
         )
         spark.sparkContext.setLogLevel("ERROR")
         robots = spark.createDataFrame(
-            [(f"https://{h}/robots.txt", (CORPUS / h).read_bytes(), 200) for h in hosts], "origin string, body binary, status int"
+            [(f"https://{h}/robots.txt", (CORPUS / h).read_bytes(), 200) for h in hosts],
+            "origin string, body binary, status int",
         ).cache()
         robots.count()
 
         def urls(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
             for batch in batches:
                 ids = batch.column("id").to_pylist()
-                made = [f"https://{hosts[i % len(hosts)]}" + PATHS[(i // len(hosts)) % len(PATHS)].format(i=i) for i in ids]
+                made = [
+                    f"https://{hosts[i % len(hosts)]}" + PATHS[(i // len(hosts)) % len(PATHS)].format(i=i) for i in ids
+                ]
                 origins = [f"https://{hosts[i % len(hosts)]}/robots.txt" for i in ids]
                 yield pa.RecordBatch.from_arrays([pa.array(made), pa.array(origins)], ["url", "origin"])
 
         for size in sizes:
             frame = spark.range(size, numPartitions=8 * n).mapInArrow(urls, "url string, origin string")
             started = time.perf_counter()
-            done = verdicts(frame, robots, ["GPTBot"]).selectExpr("count(*) AS n", "sum(CAST(allowed AS INT)) AS allowed").collect()[0]
+            done = (
+                verdicts(frame, robots, ["GPTBot"])
+                .selectExpr("count(*) AS n", "sum(CAST(allowed AS INT)) AS allowed")
+                .collect()[0]
+            )
             seconds = time.perf_counter() - started
             assert done["n"] == size
             yield n, size, seconds
@@ -83,7 +106,11 @@ def main() -> None:
         with tempfile.TemporaryDirectory() as tmp:
             print("| survey of the corpus, 65 crawlers | seconds | host-crawler rows/s |\n|---|---|---|")
             rows = 4231 * 65
-            for label, extra in (("local, 1 worker", ["--jobs", "1"]), ("local, 2 workers", ["--jobs", "2"]), ("Spark local[2]", ["--on", "spark", "--master", "local[2]"])):
+            for label, extra in (
+                ("local, 1 worker", ["--jobs", "1"]),
+                ("local, 2 workers", ["--jobs", "2"]),
+                ("Spark local[2]", ["--on", "spark", "--master", "local[2]"]),
+            ):
                 seconds = survey_seconds(Path(tmp) / "survey.parquet", *extra)
                 print(f"| {label} | {seconds:.1f} | {rows / seconds:,.0f} |", flush=True)
     print("\n| Spark verdicts (GPTBot) | URLs | seconds | URLs/s | time vs the size before |\n|---|---|---|---|---|")

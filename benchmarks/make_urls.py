@@ -1,6 +1,6 @@
 """Write a file of N URLs (default 1,000,000) for the bulk benchmark: deterministic, varied paths.
 
-    python benchmarks/make_urls.py /tmp/urls.txt 1000000
+python benchmarks/make_urls.py /tmp/urls.txt 1000000
 """
 
 from __future__ import annotations
@@ -8,7 +8,19 @@ from __future__ import annotations
 import random
 import sys
 
-SECTIONS = ["", "cart/", "search", "search/help", "products/", "blog/2024/", "static/js/", "docs/", "drafts/", "en/", "de/"]
+SECTIONS = [
+    "",
+    "cart/",
+    "search",
+    "search/help",
+    "products/",
+    "blog/2024/",
+    "static/js/",
+    "docs/",
+    "drafts/",
+    "en/",
+    "de/",
+]
 LEAVES = ["", "index.html", "item-{n}", "a.pdf", "page?id={n}", "page?sessionid={n}", "caf\u00e9-{n}", "x%20y-{n}"]
 
 

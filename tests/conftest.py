@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
+
 from tests.corpus_files import CorpusFile, corpus_files
 
 Handler = Callable[[BaseHTTPRequestHandler], None]
@@ -57,9 +58,7 @@ class Server:
     def url(self, path: str = "/") -> str:
         return f"http://127.0.0.1:{self.port}{path}"
 
-    def serve(
-        self, path: str, status: int = 200, body: bytes = b"", headers: dict[str, str] | None = None
-    ) -> None:
+    def serve(self, path: str, status: int = 200, body: bytes = b"", headers: dict[str, str] | None = None) -> None:
         self.routes[path] = lambda h: respond(h, status, body, headers)
 
     def redirect(self, path: str, to: str, status: int = 301) -> None:
@@ -72,9 +71,7 @@ class Server:
         self.thread.join()
 
 
-def respond(
-    handler: BaseHTTPRequestHandler, status: int, body: bytes, headers: dict[str, str] | None = None
-) -> None:
+def respond(handler: BaseHTTPRequestHandler, status: int, body: bytes, headers: dict[str, str] | None = None) -> None:
     handler.send_response(status)
     headers = {"Content-Type": "text/plain", **(headers or {})}
     for name, value in headers.items():

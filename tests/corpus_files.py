@@ -5,9 +5,8 @@ from __future__ import annotations
 import functools
 from typing import NamedTuple
 
-from tests.paths import CORPUS
-
 from robotscope import Robots, parse
+from tests.paths import CORPUS
 
 
 class CorpusFile(NamedTuple):

@@ -91,7 +91,7 @@ def finishes(call: Callable[[], T], within: float = 30.0) -> T:
     def run() -> None:
         try:
             outcome.append(call())
-        except BaseException as error:  # noqa: BLE001  # re-raised in the test's thread
+        except BaseException as error:  # re-raised in the test's thread
             errors.append(error)
 
     thread = threading.Thread(target=run, daemon=True)

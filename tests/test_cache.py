@@ -18,11 +18,11 @@ from typing import TypeVar
 
 import pytest
 from click.testing import CliRunner
-from tests.conftest import Server
 
 from robotscope.cache import RobotsCache, Stored, default_path
 from robotscope.cli import cli
 from robotscope.fetch import fetch_robots
+from tests.conftest import Server
 
 from .cache_worker import robots_url
 
@@ -92,9 +92,7 @@ def test_stale_copy_is_refetched_after_24_hours(server: Server, cache: RobotsCac
     assert result.decision == "parse" and result.explanation.startswith("RFC 9309 (")
 
 
-def test_5xx_falls_back_to_the_last_good_copy_per_policy(
-    server: Server, cache: RobotsCache, clock: Clock
-) -> None:
+def test_5xx_falls_back_to_the_last_good_copy_per_policy(server: Server, cache: RobotsCache, clock: Clock) -> None:
     server.serve("/robots.txt", 200, ROBOTS)
     fetch_robots(server.url("/"), cache=cache)
     server.serve("/robots.txt", 503, b"down")
@@ -182,9 +180,7 @@ def test_concurrent_writer_processes_keep_every_row(tmp_path: Path) -> None:
         outputs = [worker.communicate(timeout=120) for worker in workers]
     assert [worker.returncode for worker in workers] == [0] * 4, outputs
     assert [json.loads(out) for out, _ in outputs] == [[]] * 4, outputs  # no warning in any process
-    expected = {
-        (robots_url(f"w{i}", n), slot) for i in range(4) for n in range(50) for slot in ("latest", "good")
-    }
+    expected = {(robots_url(f"w{i}", n), slot) for i in range(4) for n in range(50) for slot in ("latest", "good")}
     assert rows(path) == expected
     assert set_aside(tmp_path) == []
 
@@ -247,7 +243,7 @@ def as_unprivileged(work: Callable[[], _T]) -> _T:
                 os.setgid(NOBODY)
                 os.setuid(NOBODY)
                 outcome: tuple[bool, object] = (True, work())
-            except BaseException as error:  # noqa: BLE001 - reported to the parent below
+            except BaseException as error:
                 outcome = (False, repr(error))
             with os.fdopen(write_end, "wb") as pipe:
                 pickle.dump(outcome, pipe)
@@ -376,9 +372,7 @@ def test_check_with_an_unusable_cache_carries_on(server: Server, tmp_path: Path,
         assert str(cache) in lines[0] and "carrying on without caching" in lines[0]
 
 
-def test_bulk_fetch_with_an_unusable_cache_warns_once(
-    server: Server, other_server: Server, tmp_path: Path
-) -> None:
+def test_bulk_fetch_with_an_unusable_cache_warns_once(server: Server, other_server: Server, tmp_path: Path) -> None:
     server.serve("/robots.txt", 200, ROBOTS)
     other_server.serve("/robots.txt", 200, ROBOTS)
     urls = tmp_path / "urls.txt"

@@ -7,10 +7,10 @@ import time
 from http.server import BaseHTTPRequestHandler
 
 import pytest
-from tests.conftest import Server, respond
 
 from robotscope.client import RobotsClient
 from robotscope.syntax.model import Reason
+from tests.conftest import Server, respond
 
 pytestmark = pytest.mark.usefixtures("isolated")
 

@@ -15,11 +15,11 @@ from http.server import BaseHTTPRequestHandler, HTTPServer
 from typing import Any
 
 import pytest
-from tests.conftest import Server
-from tests.paths import CORPUS
 
 from robotscope import parse
 from robotscope.compat import RobotFileParser, crawl_delay
+from tests.conftest import Server
+from tests.paths import CORPUS
 
 AGENT = "test_robotparser"
 
@@ -50,9 +50,16 @@ CASES: list[dict[str, Any]] = [
         "robots": "# robots.txt for http://www.example.com/\n\nUser-agent: *\nSitemap: http://www.gstatic.com/s2/sitemaps/profiles-sitemap.xml\nSitemap: http://www.google.com/hostednews/sitemap_index.xml\nRequest-rate: 3/15\nDisallow: /cyberworld/map/ # This is an infinite virtual URL space\n\n",
         "good": ["/", "/test.html"],
         "bad": ["/cyberworld/map/index.html"],
-        "site_maps": ["http://www.gstatic.com/s2/sitemaps/profiles-sitemap.xml", "http://www.google.com/hostednews/sitemap_index.xml"],
+        "site_maps": [
+            "http://www.gstatic.com/s2/sitemaps/profiles-sitemap.xml",
+            "http://www.google.com/hostednews/sitemap_index.xml",
+        ],
     },
-    {"name": "RejectAllRobots", "robots": "# go away\nUser-agent: *\nDisallow: /\n", "bad": ["/cyberworld/map/index.html", "/", "/tmp/"]},
+    {
+        "name": "RejectAllRobots",
+        "robots": "# go away\nUser-agent: *\nDisallow: /\n",
+        "bad": ["/cyberworld/map/index.html", "/", "/tmp/"],
+    },
     {"name": "EmptyFile", "robots": "", "good": ["/anything"]},
     {"name": "CrawlDelayAndRequestRate", **FIGTREE, "agent": "figtree"},
     {"name": "DifferentAgent", **FIGTREE, "agent": "FigTree Robot libwww-perl/5.04"},
@@ -64,7 +71,12 @@ CASES: list[dict[str, Any]] = [
         "crawl_delay": 3,
         "request_rate": None,
     },
-    {"name": "InvalidCrawlDelay", "robots": "User-Agent: *\nDisallow: /.\nCrawl-delay: pears\n", "good": ["/foo.html"], "crawl_delay": None},
+    {
+        "name": "InvalidCrawlDelay",
+        "robots": "User-Agent: *\nDisallow: /.\nCrawl-delay: pears\n",
+        "good": ["/foo.html"],
+        "crawl_delay": None,
+    },
     {
         "name": "AnotherInvalidRequestRate",
         "robots": "User-agent: Googlebot\nAllow: /folder1/myfile.html\nDisallow: /folder1/\nRequest-rate: whale/banana\n",
@@ -208,7 +220,9 @@ def test_request_rate_is_the_standard_librarys_named_tuple() -> None:
     assert isinstance(rate, urllib.robotparser.RequestRate) and (rate.requests, rate.seconds) == (9, 30)
 
 
-RECORDS_PER_RUN = "User-agent: a\nCrawl-delay: 5\nUser-agent: b\nCrawl-delay: 10\nDisallow: /x\nUser-agent: *\nCrawl-delay: 1\n"
+RECORDS_PER_RUN = (
+    "User-agent: a\nCrawl-delay: 5\nUser-agent: b\nCrawl-delay: 10\nDisallow: /x\nUser-agent: *\nCrawl-delay: 1\n"
+)
 
 
 @pytest.mark.parametrize(("agent", "delay"), [("a", 5), ("b", 10), ("c", 1)])

@@ -9,13 +9,13 @@ against Google's, Protego's and the standard library's parsers.
 
 from __future__ import annotations
 
-import pytest
-
 import os
 import subprocess
 import sys
 import tomllib
 from pathlib import Path
+
+import pytest
 
 from tests.paths import ROOT
 
@@ -38,7 +38,10 @@ CORE_TESTS = [
 def test_the_compiled_build_answers_as_the_source_does(tmp_path: Path) -> None:
     built = subprocess.run(
         [sys.executable, str(ROOT / "benchmarks" / "bench_compiled.py"), "--build", str(tmp_path)],
-        capture_output=True, text=True, timeout=1200, check=False,  # the script's own limit is 600 s
+        capture_output=True,
+        text=True,
+        timeout=1200,
+        check=False,  # the script's own limit is 600 s
     )
     assert built.returncode == 0, built.stderr[-3000:]
     assert not list((ROOT / "src").rglob("*.so")), "the build left compiled modules in the checkout"
@@ -47,16 +50,36 @@ def test_the_compiled_build_answers_as_the_source_does(tmp_path: Path) -> None:
     assert built.stdout.split() == listed and "ruleset" in listed
 
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(tmp_path), os.environ.get("PYTHONPATH")]))}
-    probe = "import robotscope.access.matching.ruleset as m, robotscope.access.robots as r; print(m.__file__, r.__file__)"
-    imported = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True, timeout=120, check=False)
+    probe = (
+        "import robotscope.access.matching.ruleset as m, robotscope.access.robots as r; print(m.__file__, r.__file__)"
+    )
+    imported = subprocess.run(
+        [sys.executable, "-c", probe], env=env, capture_output=True, text=True, timeout=120, check=False
+    )
     assert imported.returncode == 0, imported.stderr[-3000:]
     assert all(path.startswith(str(tmp_path)) and path.endswith(".so") for path in imported.stdout.split())
 
     # The doctests of src/ are left out (they would import the checkout); plugins as in the main run.
     tests = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-o", "addopts=--import-mode=importlib --strict-markers",
-         "-W", "error", *CORE_TESTS],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=1800, check=False,
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "-o",
+            "addopts=--import-mode=importlib --strict-markers",
+            "-W",
+            "error",
+            *CORE_TESTS,
+        ],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=1800,
+        check=False,
     )
     assert tests.returncode == 0, tests.stdout[-4000:]
     assert " passed" in tests.stdout.splitlines()[-1] and "failed" not in tests.stdout.splitlines()[-1]

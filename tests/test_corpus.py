@@ -6,14 +6,14 @@ import json
 from collections import Counter
 
 import pytest
-from tests.corpus_files import CorpusFile
-from tests.paths import CORPUS, SNAPSHOTS
 
 from robotscope import LineKind, lint
 from robotscope.access.engines.registry import PROFILED, names
 from robotscope.reports.compare import matrix, probe_urls
 from robotscope.syntax.crawlers import catalogue
 from robotscope.syntax.parser import split_lines
+from tests.corpus_files import CorpusFile
+from tests.paths import CORPUS, SNAPSHOTS
 
 pytestmark = pytest.mark.slow
 

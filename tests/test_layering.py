@@ -54,15 +54,41 @@ THIRD_PARTY_ALLOWED: dict[str, frozenset[str]] = {
     "web": frozenset({"httpx", "anyio", "starlette", "uvicorn"}),
     "cli": frozenset({"click", "rich", "uvicorn", "pyspark", "pyarrow"}),
 }
-THIRD_PARTY = frozenset({
-    "httpx", "anyio", "click", "rich", "starlette", "uvicorn", "scrapy", "twisted", "protego", "hypothesis",
-    "pyspark", "pyarrow", "duckdb", "warcio",
-})
+THIRD_PARTY = frozenset(
+    {
+        "httpx",
+        "anyio",
+        "click",
+        "rich",
+        "starlette",
+        "uvicorn",
+        "scrapy",
+        "twisted",
+        "protego",
+        "hypothesis",
+        "pyspark",
+        "pyarrow",
+        "duckdb",
+        "warcio",
+    }
+)
 # Standard-library modules that do I/O or need an operating system: none of them in the core.
-IO_STDLIB = frozenset({
-    "socket", "sqlite3", "asyncio", "subprocess", "threading", "http", "urllib.request", "ssl", "multiprocessing",
-    "select", "selectors", "signal",
-})
+IO_STDLIB = frozenset(
+    {
+        "socket",
+        "sqlite3",
+        "asyncio",
+        "subprocess",
+        "threading",
+        "http",
+        "urllib.request",
+        "ssl",
+        "multiprocessing",
+        "select",
+        "selectors",
+        "signal",
+    }
+)
 IO_ALLOWED: dict[str, frozenset[str]] = {
     "cache": frozenset({"sqlite3", "threading"}),
     "fetch": frozenset({"asyncio", "sqlite3"}),  # sqlite3 for the cache's errors only
@@ -280,20 +306,33 @@ def _append(path: Path, code: str) -> None:
 
 def test_an_upward_import_inside_a_function_is_caught(copy: Path) -> None:
     # The syntax layer asking the façade above it, as `Robots` once asked the engines.
-    _append(copy / "syntax" / "parsed.py", "\n\ndef _upward() -> None:\n    from ..access.robots import Robots  # noqa: F401\n")
+    _append(
+        copy / "syntax" / "parsed.py",
+        "\n\ndef _upward() -> None:\n    from ..access.robots import Robots  # noqa: F401\n",
+    )
     problems = layer_problems(copy)
     assert len(problems) == 1
-    assert problems[0].startswith("robotscope.syntax.parsed:") and "imports robotscope.access.robots (access), a layer above" in problems[0]
+    assert (
+        problems[0].startswith("robotscope.syntax.parsed:")
+        and "imports robotscope.access.robots (access), a layer above" in problems[0]
+    )
 
 
 def test_an_upward_import_for_type_checking_only_is_caught(copy: Path) -> None:
-    _append(copy / "syntax" / "model.py", "\nif TYPE_CHECKING:\n    from ..access.profiles import Answer  # noqa: F401\n")
-    assert [p.split(" ")[0] for p in layer_problems(copy)] == [f"robotscope.syntax.model:{_last_line(copy / 'syntax' / 'model.py')}"]
+    _append(
+        copy / "syntax" / "model.py", "\nif TYPE_CHECKING:\n    from ..access.profiles import Answer  # noqa: F401\n"
+    )
+    assert [p.split(" ")[0] for p in layer_problems(copy)] == [
+        f"robotscope.syntax.model:{_last_line(copy / 'syntax' / 'model.py')}"
+    ]
 
 
 def test_a_cycle_within_a_layer_is_caught(copy: Path) -> None:
     # Matching importing the engines that build on it: both in `access`, so only the graph sees it.
-    _append(copy / "access" / "matching" / "ruleset.py", "\n\ndef _back() -> None:\n    from ..engines import registry  # noqa: F401\n")
+    _append(
+        copy / "access" / "matching" / "ruleset.py",
+        "\n\ndef _back() -> None:\n    from ..engines import registry  # noqa: F401\n",
+    )
     assert layer_problems(copy) == []
     found = cycles(copy)
     assert any({"robotscope.access.matching.ruleset", "robotscope.access.engines.registry"} <= set(c) for c in found)

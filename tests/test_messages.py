@@ -22,7 +22,7 @@ def test_each_template_uses_the_same_parameters_in_every_language(code: str) -> 
     names = {lang: set(FIELD.findall(catalogue(lang)[code])) for lang in LANGS}
     assert names["ko"] <= names["en"] | {"n"}, (code, names)
     # Every template renders with its own parameters, and leaves no brace behind.
-    params = {name: 2 for name in names["en"] | names["ko"]}
+    params = dict.fromkeys(names["en"] | names["ko"], 2)
     for lang in LANGS:
         text = render(Message(code, params), lang)
         assert "{" not in text and "}" not in text.replace("{}", ""), (lang, code, text)
@@ -59,7 +59,16 @@ def test_plural_and_nested_messages() -> None:
 
 
 @pytest.mark.parametrize(
-    ("value", "lang"), [("ko_KR.UTF-8", "ko"), ("ko-KR", "ko"), ("en_US.UTF-8", "en"), ("fr_FR", "en"), ("", "en"), (None, "en"), ("C", "en")]
+    ("value", "lang"),
+    [
+        ("ko_KR.UTF-8", "ko"),
+        ("ko-KR", "ko"),
+        ("en_US.UTF-8", "en"),
+        ("fr_FR", "en"),
+        ("", "en"),
+        (None, "en"),
+        ("C", "en"),
+    ],
 )
 def test_language_from_locale(value: str | None, lang: str) -> None:
     assert language(value) == lang

@@ -7,7 +7,6 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from tests.conftest import Server
 
 from robotscope import parse
 from robotscope.access.engines.registry import DEFAULT, PROFILED, names
@@ -16,10 +15,15 @@ from robotscope.reports.analysis import analyse
 from robotscope.reports.compare import diff, matrix
 from robotscope.syntax.crawlers import select
 from robotscope.syntax.parser import MAX_BYTES
+from tests.conftest import Server
 
 # Googlebot-Image obeys the Googlebot group (Google's documented fallback); AdsBot-Google ignores `*`.
 FILE = "User-agent: *\nDisallow: /private/\n\nUser-agent: Googlebot\nDisallow: /photos/\n"
-CASES = [("Googlebot-Image", "/photos/a.jpg", False), ("Googlebot-Image", "/private/x", True), ("AdsBot-Google", "/private/x", True)]
+CASES = [
+    ("Googlebot-Image", "/photos/a.jpg", False),
+    ("Googlebot-Image", "/private/x", True),
+    ("AdsBot-Google", "/private/x", True),
+]
 
 
 def run(*args: str, stdin: str | None = None) -> tuple[int, str, str]:
@@ -98,8 +102,12 @@ ONE_ANSWER_FILE = (
 
 
 @pytest.mark.parametrize("name", [PROFILED, *names()])
-@pytest.mark.parametrize("agent", ["Googlebot", "Googlebot-Image", "AdsBot-Google", "bingbot", "Yeti", "YandexBot", "somebot"])
-def test_each_engine_name_answers_alike_in_the_library_the_command_and_the_page(tmp_path: Path, name: str, agent: str) -> None:
+@pytest.mark.parametrize(
+    "agent", ["Googlebot", "Googlebot-Image", "AdsBot-Google", "bingbot", "Yeti", "YandexBot", "somebot"]
+)
+def test_each_engine_name_answers_alike_in_the_library_the_command_and_the_page(
+    tmp_path: Path, name: str, agent: str
+) -> None:
     robots_file = tmp_path / "robots.txt"
     robots_file.write_text(ONE_ANSWER_FILE)
     robots = parse(ONE_ANSWER_FILE)
@@ -115,14 +123,25 @@ def test_each_engine_name_answers_alike_in_the_library_the_command_and_the_page(
 def test_a_url_on_another_origin_is_flagged_with_the_file_that_applies(tmp_path: Path) -> None:
     robots_file = tmp_path / "robots.txt"
     robots_file.write_text(FILE)
-    code, out, _ = run("check", str(robots_file), "bot", "http://shop.example.com/x", "--origin", "https://www.example.com", "--json")
+    code, out, _ = run(
+        "check", str(robots_file), "bot", "http://shop.example.com/x", "--origin", "https://www.example.com", "--json"
+    )
     (view,) = json.loads(out)
     assert code == 0
     (note,) = view["notes"]
     assert note["code"] == "note.other-origin" and note["params"]["applies"] == "http://shop.example.com/robots.txt"
     assert "one scheme, host and port" in note["text"]
     # A path, or a URL of the same origin, gets no such note.
-    _, out, _ = run("check", str(robots_file), "bot", "/x", "https://www.example.com/y", "--origin", "https://www.example.com", "--json")
+    _, out, _ = run(
+        "check",
+        str(robots_file),
+        "bot",
+        "/x",
+        "https://www.example.com/y",
+        "--origin",
+        "https://www.example.com",
+        "--json",
+    )
     assert [v["notes"] for v in json.loads(out)] == [[], []]
 
 

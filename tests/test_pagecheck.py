@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from tests.conftest import Server, respond
 
 from robotscope.cli import cli
 from robotscope.reports.indexing import page_facts
+from tests.conftest import Server, respond
 
 pytestmark = pytest.mark.usefixtures("isolated")
 HTML = {"Content-Type": "text/html"}
@@ -46,13 +46,21 @@ def test_a_blocked_page_without_noindex_may_still_be_indexed(server: Server) -> 
 def test_crawler_specific_headers_and_meta_reach_only_their_crawler(server: Server) -> None:
     server.serve("/robots.txt", 200, b"User-agent: *\nDisallow:\n")
     page = b'<html><head><!-- <meta name="robots" content="noindex"> --><meta name="bingbot" content="noindex, nofollow"></head></html>'
-    server.serve("/a", 200, page, {**HTML, "X-Robots-Tag": "googlebot: noindex, unavailable_after: 25 Jun 2030 15:00:00 PST"})
+    server.serve(
+        "/a", 200, page, {**HTML, "X-Robots-Tag": "googlebot: noindex, unavailable_after: 25 Jun 2030 15:00:00 PST"}
+    )
     code, data = run(server.url("/a"), "--agent", "Googlebot", "--agent", "Bingbot", "--agent", "GPTBot")
     assert code == 0
-    assert codes(data, "Googlebot") == ["noindex"] and codes(data, "Bingbot") == ["noindex"] and codes(data, "GPTBot") == []
+    assert (
+        codes(data, "Googlebot") == ["noindex"]
+        and codes(data, "Bingbot") == ["noindex"]
+        and codes(data, "GPTBot") == []
+    )
     (google,) = [c for c in data["crawlers"] if c["agent"] == "Googlebot"]
     assert set(google["page"]["sources"]) == {"header"}  # the meta tag in a comment counts for nobody
-    assert google["page"]["directives"][0] == "noindex" and google["page"]["directives"][1].startswith("unavailable_after")
+    assert google["page"]["directives"][0] == "noindex" and google["page"]["directives"][1].startswith(
+        "unavailable_after"
+    )
     assert "Googlebot/2.1" in google["user_agent"]  # the catalogue's documented User-Agent string was sent
 
 
@@ -81,13 +89,17 @@ def test_a_canonical_on_a_blocked_url_and_the_content_usage_header(server: Serve
 
 def test_hostile_pages_are_answered_in_bounded_time(server: Server) -> None:
     server.serve("/robots.txt", 200, b"User-agent: *\nDisallow:\n")
-    server.serve("/huge", 200, b"<html><head>" + b"<div>" * (2 * 1024 * 1024) + b'<meta name="robots" content="noindex">', HTML)
+    server.serve(
+        "/huge", 200, b"<html><head>" + b"<div>" * (2 * 1024 * 1024) + b'<meta name="robots" content="noindex">', HTML
+    )
     server.serve("/open", 200, b'<html><head><meta name="robots" content="noindex"<<<<<<', HTML)
     for path in ("/huge", "/open"):
         code, data = run(server.url(path))
         assert code == 0 and data["crawlers"][0]["response"]["status"] == 200
     code, data = run(server.url("/huge"))
-    assert data["crawlers"][0]["response"]["cut"] is True and data["crawlers"][0]["page"]["noindex"] is False  # past the first MiB
+    assert (
+        data["crawlers"][0]["response"]["cut"] is True and data["crawlers"][0]["page"]["noindex"] is False
+    )  # past the first MiB
 
 
 def test_each_x_robots_tag_line_is_read_alone(server: Server) -> None:
@@ -117,14 +129,27 @@ def test_a_page_blocked_by_an_unreachable_robots_txt_names_no_line(server: Serve
     code, data = run(server.url("/p"))
     (finding,) = data["crawlers"][0]["findings"]
     assert code == 1 and finding["code"] == "blockedIndexable"
-    assert finding["message"]["text"].startswith("robots.txt could not be fetched") and "line" not in finding["message"]["text"]
+    assert (
+        finding["message"]["text"].startswith("robots.txt could not be fetched")
+        and "line" not in finding["message"]["text"]
+    )
     result = CliRunner().invoke(cli, ["page", server.url("/p"), "--no-cache", "--lang", "ko"])
     assert "robots.txt를 가져올 수 없어" in result.stdout and "0번 줄" not in result.stdout
 
 
-@pytest.mark.parametrize("body", [b"\x00\xff" * 1000, b"<meta name=robots content=", b"<" * 10000, b"<html><head><meta name='ROBOTS' content='NoIndex'>"])
+@pytest.mark.parametrize(
+    "body",
+    [
+        b"\x00\xff" * 1000,
+        b"<meta name=robots content=",
+        b"<" * 10000,
+        b"<html><head><meta name='ROBOTS' content='NoIndex'>",
+    ],
+)
 def test_page_facts_never_raise(body: bytes) -> None:
-    facts = page_facts("https://www.example.com/", [("x-robots-tag", "noindex"), ("x-robots-tag", "bingbot: none")], body, "googlebot")
+    facts = page_facts(
+        "https://www.example.com/", [("x-robots-tag", "noindex"), ("x-robots-tag", "bingbot: none")], body, "googlebot"
+    )
     assert facts.noindex  # the header alone says noindex
 
 
@@ -135,7 +160,9 @@ def test_the_text_report_names_the_verdict_the_answer_and_the_findings(server: S
     lines = result.stdout.splitlines()
     assert result.exit_code == 1 and lines[0] == f"{server.url('/private/p')} (robots.txt: {server.url('/robots.txt')})"
     assert "  robots.txt: DISALLOWED, line 2 (Disallow: /private/)" in lines and "  response: HTTP 200" in lines
-    assert "  robots directives: noindex (meta:robots)" in lines and lines[-1].startswith("  blockedNoindex: robots.txt line 2 blocks")
+    assert "  robots directives: noindex (meta:robots)" in lines and lines[-1].startswith(
+        "  blockedNoindex: robots.txt line 2 blocks"
+    )
     korean = CliRunner().invoke(cli, ["page", server.url("/private/p"), "--no-cache", "--lang", "ko"]).stdout
     assert "2번 줄" in korean
 
@@ -146,5 +173,7 @@ def test_a_challenge_page_where_robots_txt_allows_is_an_enforced_block(server: S
     server.serve("/d", 403, challenge, HTML)
     code, data = run(server.url("/d"))
     (finding,) = data["crawlers"][0]["findings"]
-    assert code == 1 and finding["code"] == "serverRefuses" and "challenge page (HTTP 403)" in finding["message"]["text"]
+    assert (
+        code == 1 and finding["code"] == "serverRefuses" and "challenge page (HTTP 403)" in finding["message"]["text"]
+    )
     assert data["crawlers"][0]["page"]["challenge"] is True

@@ -27,7 +27,7 @@ from robotscope.syntax.patterns import compile_pattern, example_target, matches
 from robotscope.syntax.urls import _normalised, normalise, target
 
 # Characters that make matching interesting: wildcards, anchors, escapes, non-ASCII.
-PATH_CHARS = st.sampled_from(list("/ab*$%2F4~-.?=é ツ") + ["%41", "%2f", "%7E", "%e3%83%84"])
+PATH_CHARS = st.sampled_from([*list("/ab*$%2F4~-.?=é ツ"), "%41", "%2f", "%7E", "%e3%83%84"])
 paths = st.lists(PATH_CHARS, max_size=12).map(lambda parts: "/" + "".join(parts))
 patterns = st.lists(PATH_CHARS, max_size=8).map(lambda parts: "".join(parts))
 rules = st.lists(st.tuples(st.booleans(), patterns), max_size=8)
@@ -80,7 +80,7 @@ def equivalent_encoding(parts: list[tuple[str, bool]]) -> str:
     """
     out = "/"
     for part, encode in parts:
-        meaning_kept = len(part) == 1 and (part.isascii() and part.isalnum() or part in "-._~" or not part.isascii())
+        meaning_kept = len(part) == 1 and ((part.isascii() and part.isalnum()) or part in "-._~" or not part.isascii())
         if encode and meaning_kept and "%" not in out[-2:]:
             out += "".join(f"%{b:02x}" for b in part.encode("utf-8"))
         else:
@@ -99,7 +99,11 @@ def test_a_path_and_its_percent_encoded_equivalent_get_the_same_verdict(
     assert robots.verdict("bot", path).line == robots.verdict("bot", encoded).line
 
 
-@given(st.lists(st.tuples(st.sampled_from(["*", "bot", "other"]), rules), max_size=4), paths, st.sampled_from(["bot", "nobody"]))
+@given(
+    st.lists(st.tuples(st.sampled_from(["*", "bot", "other"]), rules), max_size=4),
+    paths,
+    st.sampled_from(["bot", "nobody"]),
+)
 @settings(suppress_health_check=[HealthCheck.too_slow])
 def test_a_verdict_line_is_a_rule_of_a_group_that_applies(
     groups: list[tuple[str, list[tuple[bool, str]]]], path: str, agent: str
@@ -153,8 +157,12 @@ def test_normalise_fast_paths_agree_on_every_escape() -> None:
             assert normalise(text) == _normalised(text), text
 
 
-@given(st.lists(st.sampled_from(_ESCAPES) | st.sampled_from(["%", "/", "a", "Z", "_", " ", "\u00e9", "*", "$"]), max_size=8).map("".join)
-       | st.text(max_size=20))
+@given(
+    st.lists(
+        st.sampled_from(_ESCAPES) | st.sampled_from(["%", "/", "a", "Z", "_", " ", "\u00e9", "*", "$"]), max_size=8
+    ).map("".join)
+    | st.text(max_size=20)
+)
 @settings(max_examples=500)
 def test_normalise_fast_paths_change_nothing(text: str) -> None:
     # The fast paths return the text as it is only where the full normalisation would too.
@@ -196,8 +204,13 @@ def literal_indexed() -> Iterator[None]:
 LAYOUTS = (contextlib.nullcontext, bucketed, literal_indexed)
 
 
-@given(st.lists(st.lists(st.sampled_from(["*", "a", "b", "A", "c-d", "a/1"]), min_size=1, max_size=3), max_size=6), st.sampled_from(["a", "b", "c-d", "*", "zz", ""]))
-def test_the_groups_selected_are_those_naming_the_token_else_the_star_groups(groups: list[list[str]], token: str) -> None:
+@given(
+    st.lists(st.lists(st.sampled_from(["*", "a", "b", "A", "c-d", "a/1"]), min_size=1, max_size=3), max_size=6),
+    st.sampled_from(["a", "b", "c-d", "*", "zz", ""]),
+)
+def test_the_groups_selected_are_those_naming_the_token_else_the_star_groups(
+    groups: list[list[str]], token: str
+) -> None:
     # The definition (RFC 9309, Section 2.2.1), against the scan of small files and the one-lookup index of large ones.
     text = "".join("".join(f"User-agent: {a}\n" for a in agents) + "Disallow: /x\n" for agents in groups)
     robots = parse(text)
@@ -213,7 +226,9 @@ anywhere_patterns = st.tuples(st.sampled_from(["*", "/*"]), patterns).map("".joi
 
 
 @given(st.lists(st.tuples(st.booleans(), anywhere_patterns | patterns), min_size=4, max_size=12), paths)
-def test_fast_path_equals_the_full_verdict_with_many_anywhere_rules(rule_list: list[tuple[bool, str]], path: str) -> None:
+def test_fast_path_equals_the_full_verdict_with_many_anywhere_rules(
+    rule_list: list[tuple[bool, str]], path: str
+) -> None:
     for layout in LAYOUTS:
         with layout():
             robots = parse(robots_text(rule_list))
@@ -232,7 +247,12 @@ def test_few_anywhere_rules_are_found_by_their_literals(found: list[str], path: 
         with layout():
             robots = parse(robots_text([(False, pattern) for pattern in found]))
             verdict = robots.verdict("bot", path)
-            expected = [r for g in robots.groups for r in g.rules if r.normalised and reference_match(r.normalised, verdict.target)]
+            expected = [
+                r
+                for g in robots.groups
+                for r in g.rules
+                if r.normalised and reference_match(r.normalised, verdict.target)
+            ]
             assert verdict.candidates == tuple(sorted(expected, key=priority))
             assert robots.can_fetch("bot", path) == verdict.allowed
 
@@ -285,19 +305,85 @@ def test_candidates_are_every_rule_that_matches_best_first(rule_list: list[tuple
 
 # Values built to break URL and pattern handling: brackets, ports, escapes, anchors, controls, non-ASCII.
 JUNK_PIECES = [
-    "http://", "https://", "ftp://", "//", "[", "]", "[::1", "[::1]", "[oops]", "[v1.x]", ":", ":99999", ":-1",
-    "@", "%", "%4", "%zz", "%00", "%2F", "*", "**", "$", "?", "#", "/", " ", "\t", "\x00", "\x0b", "\x7f",
-    "é", "ツ", "\uff0f", "\u2100", "\ufeff", "\ud800", "\U0001f600", "a", "Z", "0", "-", "_", ".", "..",
-    "example.com", "xn--", "robots.txt", "<html>", "app.js", ".css", "/static/",
+    "http://",
+    "https://",
+    "ftp://",
+    "//",
+    "[",
+    "]",
+    "[::1",
+    "[::1]",
+    "[oops]",
+    "[v1.x]",
+    ":",
+    ":99999",
+    ":-1",
+    "@",
+    "%",
+    "%4",
+    "%zz",
+    "%00",
+    "%2F",
+    "*",
+    "**",
+    "$",
+    "?",
+    "#",
+    "/",
+    " ",
+    "\t",
+    "\x00",
+    "\x0b",
+    "\x7f",
+    "é",
+    "ツ",
+    "\uff0f",
+    "\u2100",
+    "\ufeff",
+    "\ud800",
+    "\U0001f600",
+    "a",
+    "Z",
+    "0",
+    "-",
+    "_",
+    ".",
+    "..",
+    "example.com",
+    "xn--",
+    "robots.txt",
+    "<html>",
+    "app.js",
+    ".css",
+    "/static/",
 ]
 junk = st.lists(st.sampled_from(JUNK_PIECES) | st.text(max_size=3), max_size=10).map("".join)
 KEYS = [
-    "User-agent", "user-agent", "USER-AGENT", "Disallow", "Allow", "Sitemap", "sitemap", "Crawl-delay", "Host",
-    "Noindex", "Useragent", "Dissallow", "Site-map", "Content-Signal", "Foo", "", " Disallow", "Disallow ",
+    "User-agent",
+    "user-agent",
+    "USER-AGENT",
+    "Disallow",
+    "Allow",
+    "Sitemap",
+    "sitemap",
+    "Crawl-delay",
+    "Host",
+    "Noindex",
+    "Useragent",
+    "Dissallow",
+    "Site-map",
+    "Content-Signal",
+    "Foo",
+    "",
+    " Disallow",
+    "Disallow ",
 ]
 record_lines = st.one_of(
     st.tuples(st.sampled_from(KEYS), st.sampled_from([":", ": ", " : ", "", " "]), junk).map("".join),
-    st.tuples(st.sampled_from(["User-agent: ", "user-agent:"]), st.sampled_from(["*", "Googlebot", "*bot", "Yeti Mobile", "", "bot/1.0"]) | junk).map("".join),
+    st.tuples(
+        st.sampled_from(["User-agent: ", "user-agent:"]),
+        st.sampled_from(["*", "Googlebot", "*bot", "Yeti Mobile", "", "bot/1.0"]) | junk,
+    ).map("".join),
     junk.map(lambda value: "# " + value),
     junk,
 )
@@ -323,7 +409,7 @@ def everything_a_front_end_runs(robots: Robots, agent: str, url: str) -> None:
     json.dumps([row.as_dict() for row in matrix(robots, catalogue(), ["/", url])])
     other = parse("User-agent: *\nDisallow: /private/\n")
     for old, new in ((robots, other), (other, robots)):
-        flips = diff(old, new, probe_urls(old, new) + [url], [*agents_named(old, new), agent])
+        flips = diff(old, new, [*probe_urls(old, new), url], [*agents_named(old, new), agent])
         json.dumps([f.as_dict() for f in flips])
 
 
@@ -340,9 +426,14 @@ def test_front_end_functions_never_raise_on_robots_like_text(text: str, agent: s
     everything_a_front_end_runs(parse(text.encode("utf-8", "surrogatepass")), agent, url)
 
 
-@given(st.lists(st.tuples(agents_junk, st.lists(junk, max_size=3), st.lists(junk, max_size=3)), min_size=1, max_size=4), st.lists(junk, max_size=3))
+@given(
+    st.lists(st.tuples(agents_junk, st.lists(junk, max_size=3), st.lists(junk, max_size=3)), min_size=1, max_size=4),
+    st.lists(junk, max_size=3),
+)
 @settings(max_examples=100, suppress_health_check=[HealthCheck.too_slow], deadline=None)
-def test_generator_never_raises_on_any_spec_it_accepts(blocks: list[tuple[str, list[str], list[str]]], sitemaps: list[str]) -> None:
+def test_generator_never_raises_on_any_spec_it_accepts(
+    blocks: list[tuple[str, list[str], list[str]]], sitemaps: list[str]
+) -> None:
     data = {"blocks": [{"agent": a, "allow": al, "disallow": dis} for a, al, dis in blocks], "sitemaps": sitemaps}
     try:
         spec = Spec.from_data(data)
@@ -365,7 +456,17 @@ reading_files = st.lists(
     max_size=5,
 ).map(lambda groups: "\n".join(robots_text(r, a) + extra for a, r, extra in groups))
 reading_agents = st.sampled_from(
-    ["Googlebot", "Googlebot-Image", "AdsBot-Google", "Google-InspectionTool", "bingbot", "YandexBot", "Applebot", "bot", "nobody"]
+    [
+        "Googlebot",
+        "Googlebot-Image",
+        "AdsBot-Google",
+        "Google-InspectionTool",
+        "bingbot",
+        "YandexBot",
+        "Applebot",
+        "bot",
+        "nobody",
+    ]
 )
 
 
@@ -403,9 +504,14 @@ def test_rulebook_answers_as_the_matcher(text: str, path: str, token: str) -> No
     assert book.allows(token, verdict_target) == ruleset.allows(verdict_target)
 
 
-@given(st.lists(st.tuples(st.booleans(), one_bucket), min_size=30, max_size=60), one_bucket.filter(lambda p: "*" not in p and "$" not in p) | paths)
+@given(
+    st.lists(st.tuples(st.booleans(), one_bucket), min_size=30, max_size=60),
+    one_bucket.filter(lambda p: "*" not in p and "$" not in p) | paths,
+)
 @settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
-def test_rulebook_finds_every_rule_that_matches_among_many_wildcards(rule_list: list[tuple[bool, str]], path: str) -> None:
+def test_rulebook_finds_every_rule_that_matches_among_many_wildcards(
+    rule_list: list[tuple[bool, str]], path: str
+) -> None:
     # Many wildcard rules under one start: found by their literals among the target's substrings.
     robots = parse(robots_text(rule_list))
     verdict_target = target(path)
@@ -435,9 +541,12 @@ def test_diff_of_two_files_equals_asking_every_pair(old_text: str, new_text: str
 
 # --- The checks that index rules find what their plain definitions find ---------------
 
-few_patterns = st.sampled_from(["/a", "/a/", "/ab", "/a*", "/a*b", "/a*b$", "/", "/*", "/a$", "*b", "/a/b/c", "/b", "/ab/c*d"])
+few_patterns = st.sampled_from(
+    ["/a", "/a/", "/ab", "/a*", "/a*b", "/a*b$", "/", "/*", "/a$", "*b", "/a/b/c", "/b", "/ab/c*d"]
+)
 overlapping_files = st.lists(
-    st.tuples(st.sampled_from(["*", "x", "y", "z"]), st.lists(st.tuples(st.booleans(), few_patterns), max_size=6)), max_size=6
+    st.tuples(st.sampled_from(["*", "x", "y", "z"]), st.lists(st.tuples(st.booleans(), few_patterns), max_size=6)),
+    max_size=6,
 ).map(lambda groups: "\n".join(robots_text(r, a) for a, r in groups))
 
 
@@ -454,8 +563,11 @@ def first_match_definition(robots: Robots) -> dict[int, int]:
         for rule in (r for r in group.rules if r.normalised):
             path = example_target(rule.normalised)
             stops = [
-                r for r in group.rules
-                if r.normalised and r.line < rule.line and path.startswith(prefix := "" if r.normalised == "*" else r.normalised)
+                r
+                for r in group.rules
+                if r.normalised
+                and r.line < rule.line
+                and path.startswith(prefix := "" if r.normalised == "*" else r.normalised)
                 and len(prefix) < rule.length
             ]
             first = min(stops, key=lambda r: r.line, default=None)
@@ -490,7 +602,10 @@ def test_indexed_checks_find_what_their_definitions_find(text: str) -> None:
     }
 
 
-@given(st.lists(st.tuples(st.booleans(), st.text(alphabet="ab*$/.%", max_size=8)), min_size=1, max_size=12), st.lists(st.text(alphabet="ab/.$%", max_size=12), min_size=1, max_size=4))
+@given(
+    st.lists(st.tuples(st.booleans(), st.text(alphabet="ab*$/.%", max_size=8)), min_size=1, max_size=12),
+    st.lists(st.text(alphabet="ab/.$%", max_size=12), min_size=1, max_size=4),
+)
 @settings(suppress_health_check=[HealthCheck.too_slow])
 def test_the_engines_rule_filter_keeps_every_rule_that_matches(rules: list[tuple[bool, str]], paths: list[str]) -> None:
     # Google's and Protego's readings test only the rules `CandidateRules` lets through once a

@@ -19,6 +19,7 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from tests.paths import ROOT
 
 README = (ROOT / "README.md").read_text(encoding="utf-8")
@@ -55,7 +56,9 @@ def test_console_example(command: str, output: str, code: int) -> None:
     assert command.startswith(("robotscope ", "printf ")), command
     env = {**os.environ, "ROBOTSCOPE_LANG": "en", "COLUMNS": "100", "NO_COLOR": "1"}
     env["PATH"] = str(Path(sys.executable).parent) + os.pathsep + env.get("PATH", "")
-    done = subprocess.run(command, shell=True, cwd=ROOT, capture_output=True, text=True, env=env, timeout=120, check=False)
+    done = subprocess.run(
+        command, shell=True, cwd=ROOT, capture_output=True, text=True, env=env, timeout=120, check=False
+    )
     assert done.returncode == code, done.stderr
     assert [line.rstrip() for line in done.stdout.splitlines()] == [line.rstrip() for line in output.splitlines()]
 

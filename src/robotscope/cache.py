@@ -36,6 +36,7 @@ fetcher puts them in the `FetchResult` of the fetch during which they came).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sqlite3
@@ -186,9 +187,7 @@ class RobotsCache:
 
     def _connect(self) -> sqlite3.Connection:
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        db = sqlite3.connect(
-            self.path, timeout=self.busy_timeout, check_same_thread=False, isolation_level=None
-        )
+        db = sqlite3.connect(self.path, timeout=self.busy_timeout, check_same_thread=False, isolation_level=None)
         try:
             self._identity = _identity(self.path)
             db.execute("PRAGMA journal_mode=WAL")
@@ -259,10 +258,8 @@ class RobotsCache:
         # The -wal goes too (SQLite removes it on close when it holds nothing it can use):
         # left beside the new file, SQLite could read its frames into it.
         for suffix in ("-wal", "-shm"):
-            try:
+            with contextlib.suppress(FileNotFoundError):
                 Path(f"{self.path}{suffix}").rename(f"{target}{suffix}")
-            except FileNotFoundError:
-                pass
         return target
 
     def _why(self, error: BaseException, doing: str) -> str:
@@ -279,10 +276,8 @@ class RobotsCache:
 
     def _close_db(self) -> None:
         if self._db is not None:
-            try:
+            with contextlib.suppress(sqlite3.Error):  # nothing is left to lose: every write commits or rolls back
                 self._db.close()
-            except sqlite3.Error:
-                pass  # nothing is left to lose: every write commits or rolls back at once
             self._db = None
 
     def _run(self, work: Callable[[sqlite3.Connection], _T], *, write: bool) -> _T | None:
@@ -324,13 +319,9 @@ class RobotsCache:
                 "SELECT slot, status, headers, body, fetched_at, transient, meta FROM responses WHERE robots_url = ?",
                 (robots_url,),
             ).fetchall()
-            outage = db.execute(
-                "SELECT failing_since FROM outages WHERE robots_url = ?", (robots_url,)
-            ).fetchone()
+            outage = db.execute("SELECT failing_since FROM outages WHERE robots_url = ?", (robots_url,)).fetchone()
             slots = {
-                slot: Stored(
-                    status, json.loads(headers), bytes(body), fetched_at, bool(transient), json.loads(meta)
-                )
+                slot: Stored(status, json.loads(headers), bytes(body), fetched_at, bool(transient), json.loads(meta))
                 for slot, status, headers, body, fetched_at, transient, meta in rows
             }
             return Entry(slots.get("latest"), slots.get("good"), None if outage is None else outage[0])

@@ -13,11 +13,10 @@ import asyncio
 import time
 from typing import Self
 
+from .access.policy import POLICIES, Action
 from .cache import MAX_AGE, RobotsCache
 from .fetch import DEFAULT_UA, FetchResult, fetch_robots_async
 from .syntax.model import Verdict
-from .access.policy import POLICIES, Action
-
 from .syntax.urls import robots_url
 
 

@@ -19,11 +19,11 @@ from collections.abc import Iterable
 from urllib.robotparser import RequestRate
 
 from .access.policy import Action
+from .access.robots import Robots, parse
 from .access.verdicts import blanket
 from .syntax.model import Record
-from .access.robots import Robots, parse
-from .syntax.urls import target
 from .syntax.tokens import product_token
+from .syntax.urls import target
 
 
 def agent_record(robots: Robots, useragent: str, key: str) -> Record | None:
@@ -148,7 +148,9 @@ class RobotFileParser:
         blocks = []
         for group in groups:
             lines = [f"User-agent: {self._robots.line(n).value}" for n in group.agent_lines]
-            lines += [f"{r.key.capitalize()}: {r.value}" for r in group.records if r.key in ("crawl-delay", "request-rate")]
+            lines += [
+                f"{r.key.capitalize()}: {r.value}" for r in group.records if r.key in ("crawl-delay", "request-rate")
+            ]
             lines += [r.text for r in group.rules]
             blocks.append("\n".join(lines))
         return "\n\n".join(blocks)

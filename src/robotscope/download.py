@@ -15,8 +15,8 @@ from typing import NamedTuple
 import anyio
 import httpx
 
-from .fetch import location_of, redirect_target, run, take_location
 from .access.policy import MAX_REDIRECTS
+from .fetch import location_of, redirect_target, run, take_location
 
 
 class Download(NamedTuple):
@@ -24,7 +24,9 @@ class Download(NamedTuple):
 
     url: str
     status: int | None
-    headers: tuple[tuple[str, str], ...]  # every field line as received (name lower-cased): a repeated field is not joined
+    headers: tuple[
+        tuple[str, str], ...
+    ]  # every field line as received (name lower-cased): a repeated field is not joined
     body: bytes
     cut: bool
     redirects: tuple[str, ...]
@@ -35,11 +37,17 @@ class Download(NamedTuple):
         return self.error is None and self.status is not None and 200 <= self.status < 300
 
 
-async def get_async(url: str, *, user_agent: str, timeout: float, limit: int, transport: httpx.AsyncBaseTransport | None = None) -> Download:
+async def get_async(
+    url: str, *, user_agent: str, timeout: float, limit: int, transport: httpx.AsyncBaseTransport | None = None
+) -> Download:
     hops: list[str] = []
     current = url
     async with httpx.AsyncClient(
-        headers={"User-Agent": user_agent}, timeout=timeout, follow_redirects=False, transport=transport, trust_env=transport is None,
+        headers={"User-Agent": user_agent},
+        timeout=timeout,
+        follow_redirects=False,
+        transport=transport,
+        trust_env=transport is None,
         event_hooks={"response": [take_location]},
     ) as client:
         try:
@@ -49,9 +57,25 @@ async def get_async(url: str, *, user_agent: str, timeout: float, limit: int, tr
                         if response.status_code in (301, 302, 303, 307, 308):
                             target, problem = redirect_target(current, location_of(response))
                             if target is None or problem is not None:
-                                return Download(current, response.status_code, tuple(response.headers.multi_items()), b"", False, tuple(hops), "bad-redirect")
+                                return Download(
+                                    current,
+                                    response.status_code,
+                                    tuple(response.headers.multi_items()),
+                                    b"",
+                                    False,
+                                    tuple(hops),
+                                    "bad-redirect",
+                                )
                             if len(hops) >= MAX_REDIRECTS:
-                                return Download(current, response.status_code, tuple(response.headers.multi_items()), b"", False, tuple(hops), "redirects")
+                                return Download(
+                                    current,
+                                    response.status_code,
+                                    tuple(response.headers.multi_items()),
+                                    b"",
+                                    False,
+                                    tuple(hops),
+                                    "redirects",
+                                )
                             hops.append(current)
                             current = target
                             continue
@@ -61,13 +85,23 @@ async def get_async(url: str, *, user_agent: str, timeout: float, limit: int, tr
                             if len(body) > limit:
                                 body, cut = body[:limit], True
                                 break
-                        return Download(current, response.status_code, tuple(response.headers.multi_items()), bytes(body), cut, tuple(hops), None)
+                        return Download(
+                            current,
+                            response.status_code,
+                            tuple(response.headers.multi_items()),
+                            bytes(body),
+                            cut,
+                            tuple(hops),
+                            None,
+                        )
         except TimeoutError:
             return Download(current, None, (), b"", False, tuple(hops), "timeout")
         except (httpx.HTTPError, httpx.InvalidURL, OSError, ValueError):
             return Download(current, None, (), b"", False, tuple(hops), "network")
 
 
-def get(url: str, *, user_agent: str, timeout: float, limit: int, transport: httpx.AsyncBaseTransport | None = None) -> Download:
+def get(
+    url: str, *, user_agent: str, timeout: float, limit: int, transport: httpx.AsyncBaseTransport | None = None
+) -> Download:
     """`get_async` from synchronous code: in an event loop of its own, so the deadline holds."""
     return run(get_async(url, user_agent=user_agent, timeout=timeout, limit=limit, transport=transport))

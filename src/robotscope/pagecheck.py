@@ -15,13 +15,12 @@ from typing import Any
 
 import httpx
 
-from .syntax.crawlers import get as crawler
-from .download import Download, get_async
 from .access.engines.registry import PROFILED, resolve
+from .download import Download, get_async
 from .fetch import FetchResult, fetch_robots_async
 from .reports.indexing import MAX_HTML, findings, page_facts
+from .syntax.crawlers import get as crawler
 from .syntax.model import LineKind, Verdict
-
 from .syntax.urls import InvalidURL, checked_url, robots_url
 
 # Findings that say something is wrong (the command's exit code 1), as opposed to facts worth knowing.
@@ -38,7 +37,9 @@ class _Origins:
     async def of(self, url: str) -> FetchResult:
         origin = robots_url(url)
         if origin not in self.fetched:
-            self.fetched[origin] = await fetch_robots_async(origin, policy=self.policy, timeout=self.timeout, cache=self.cache, transport=self.transport)
+            self.fetched[origin] = await fetch_robots_async(
+                origin, policy=self.policy, timeout=self.timeout, cache=self.cache, transport=self.transport
+            )
         return self.fetched[origin]
 
     async def verdict(self, agent: str, url: str, engine: str) -> Verdict:
@@ -82,14 +83,29 @@ async def check_page(
                 canonical = await origins.verdict(agent, facts.canonical, name)
             except InvalidURL:
                 canonical = None
-        crawlers.append({
-            "agent": agent, "user_agent": sent, "engine": name,
-            "verdict": {"allowed": found.allowed, "line": found.line, "rule": None if found.rule is None else found.rule.text, "reason": found.reason.value},
-            "response": {"url": got.url, "status": got.status, "redirects": list(got.redirects), "error": got.error, "cut": got.cut},
-            "page": None if facts is None else facts.as_dict(),
-            "canonical_allowed": None if canonical is None else canonical.allowed,
-            "findings": [f.as_dict(lang) for f in findings(found, got.status, facts, canonical, robots_noindex)],
-        })
+        crawlers.append(
+            {
+                "agent": agent,
+                "user_agent": sent,
+                "engine": name,
+                "verdict": {
+                    "allowed": found.allowed,
+                    "line": found.line,
+                    "rule": None if found.rule is None else found.rule.text,
+                    "reason": found.reason.value,
+                },
+                "response": {
+                    "url": got.url,
+                    "status": got.status,
+                    "redirects": list(got.redirects),
+                    "error": got.error,
+                    "cut": got.cut,
+                },
+                "page": None if facts is None else facts.as_dict(),
+                "canonical_allowed": None if canonical is None else canonical.allowed,
+                "findings": [f.as_dict(lang) for f in findings(found, got.status, facts, canonical, robots_noindex)],
+            }
+        )
     return {"url": url, "robots_url": home, "crawlers": crawlers}
 
 

@@ -1,10 +1,10 @@
 """Crawler profiles at the path users import them from (`robotscope.access.profiles`), and `answer`.
 
-    >>> import robotscope
-    >>> from robotscope.profiles import answer
-    >>> robots = robotscope.parse("User-agent: *\\nDisallow: /\\n")
-    >>> answer(robots, "AdsBot-Google", "/x").verdict.allowed, robots.verdict("AdsBot-Google", "/x").allowed
-    (True, False)
+>>> import robotscope
+>>> from robotscope.profiles import answer
+>>> robots = robotscope.parse("User-agent: *\\nDisallow: /\\n")
+>>> answer(robots, "AdsBot-Google", "/x").verdict.allowed, robots.verdict("AdsBot-Google", "/x").allowed
+(True, False)
 """
 
 from __future__ import annotations

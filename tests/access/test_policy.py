@@ -52,9 +52,7 @@ def test_a_transient_failure_is_never_allow_all(outcome: Outcome, good: float | 
     ],
 )
 def test_google_outage_timeline(outage: float, expected: str) -> None:
-    decision = decide(
-        Outcome(status=503), "google", cached=Cached(good_fetched_at=-DAY, failing_since=0.0), now=outage
-    )
+    decision = decide(Outcome(status=503), "google", cached=Cached(good_fetched_at=-DAY, failing_since=0.0), now=outage)
     assert decision.action == expected and decision.explanation.startswith("Google (")
 
 

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import pickle
 
-from tests.paths import CORPUS
-
 from robotscope import parse
+from tests.paths import CORPUS
 
 FILES = ("docs.oracle.com", "www.google.com", "en.wikipedia.org", "github.com")
 

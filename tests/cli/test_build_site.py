@@ -32,7 +32,12 @@ def test_the_site_holds_the_page_the_core_and_the_fixed_answers(tmp_path: Path) 
     assert code == 0 and "robotscope modules" in output, output
     site = tmp_path / "site"
     names = set(zipfile.ZipFile(site / "robotscope.zip").namelist())
-    assert {"robotscope/reports/api.py", "robotscope/messages/ko.json", "robotscope/syntax/crawlers.csv", "robotscope/reports/reference_cases.json"} <= names
+    assert {
+        "robotscope/reports/api.py",
+        "robotscope/messages/ko.json",
+        "robotscope/syntax/crawlers.csv",
+        "robotscope/reports/reference_cases.json",
+    } <= names
     assert not any(part in EDGES for name in names for part in Path(name).parts[1:2]), sorted(names)
     assert (site / "static" / "js" / "pyodide-worker.js").is_file() and not (site / "static" / "index.html").exists()
     page = (site / "index.html").read_text()
@@ -40,12 +45,23 @@ def test_the_site_holds_the_page_the_core_and_the_fixed_answers(tmp_path: Path) 
     info = json.loads((site / "api" / "info.json").read_text())
     assert info["fetch"] is False and info["time_budget"] == 10
     assert json.loads((site / "api" / "strings-ko.json").read_text())["lang"] == "ko"
-    assert set(json.loads((site / "robotscope-site.json").read_text())["bytes"]) >= {"index.html", "robotscope.zip", "pyodide/pyodide.asm.wasm"}
+    assert set(json.loads((site / "robotscope-site.json").read_text())["bytes"]) >= {
+        "index.html",
+        "robotscope.zip",
+        "pyodide/pyodide.asm.wasm",
+    }
 
 
 def test_the_page_needs_only_core_modules() -> None:
     modules = {str(p.relative_to(PACKAGE)) for p in site_modules()}
-    assert {"reports/api.py", "reports/analysis.py", "syntax/parser.py", "access/matching/ruleset.py", "access/engines/google.py", "reports/linter/rules.py"} <= modules
+    assert {
+        "reports/api.py",
+        "reports/analysis.py",
+        "syntax/parser.py",
+        "access/matching/ruleset.py",
+        "access/engines/google.py",
+        "reports/linter/rules.py",
+    } <= modules
     assert not {m for m in modules if m.split("/")[0] in EDGES}
 
 

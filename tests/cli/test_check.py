@@ -8,9 +8,9 @@ import sys
 from pathlib import Path
 
 from click.testing import CliRunner
-from tests.paths import EXAMPLES
 
 from robotscope.cli import cli
+from tests.paths import EXAMPLES
 
 EXAMPLE = str(EXAMPLES / "robots.txt")
 GOOGLEBOT_UA = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"
@@ -45,8 +45,23 @@ def test_json_has_the_verdict_fields() -> None:
     data = json.loads(out)
     assert [v["allowed"] for v in data] == [False, True]
     assert set(data[0]) == {
-        "allowed", "rule", "line", "reason", "agent_token", "group_lines", "candidates", "url", "target", "findings",
-        "explanation", "notes", "rfc", "profile", "engine", "usage", "usage_text",
+        "allowed",
+        "rule",
+        "line",
+        "reason",
+        "agent_token",
+        "group_lines",
+        "candidates",
+        "url",
+        "target",
+        "findings",
+        "explanation",
+        "notes",
+        "rfc",
+        "profile",
+        "engine",
+        "usage",
+        "usage_text",
     }
     assert data[0]["explanation"]["code"] == "explain.only" and data[0]["explanation"]["params"]["line"] == 18
     assert data[0]["explanation"]["text"].startswith("Line 18 (Disallow: /) decides")
@@ -62,7 +77,9 @@ def test_stdin() -> None:
 def test_unreadable_file_is_one_line_and_exit_2(tmp_path: Path) -> None:
     code, _, err = run("check", str(tmp_path / "missing.txt"), "bot", "/")
     assert code == 2
-    assert err.strip().splitlines() == [f"robotscope: cannot read '{tmp_path / 'missing.txt'}': No such file or directory"]
+    assert err.strip().splitlines() == [
+        f"robotscope: cannot read '{tmp_path / 'missing.txt'}': No such file or directory"
+    ]
     code, _, err = run("check", str(tmp_path), "bot", "/")
     assert code == 2 and len(err.strip().splitlines()) == 1 and "Traceback" not in err
 

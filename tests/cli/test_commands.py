@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from tests.paths import EXAMPLES
 
 from robotscope import parse
 from robotscope.cli import cli
 from robotscope.reports.selftest import load_cases
+from tests.paths import EXAMPLES
 
 EXAMPLE = str(EXAMPLES / "robots.txt")
 
@@ -29,7 +29,10 @@ def test_matrix_groups_crawlers_by_purpose_with_deciding_lines() -> None:
     code, out, _ = run("matrix", EXAMPLE, "/", "/cart/", "--agents", "Googlebot,GPTBot,OAI-SearchBot,Googlebot-News")
     assert code == 0
     lines = out.splitlines()
-    order = [next(i for i, line in enumerate(lines) if f" {name} " in line) for name in ("search ", "Googlebot ", "ai-search", "OAI-SearchBot", "ai-training", "GPTBot")]
+    order = [
+        next(i for i, line in enumerate(lines) if f" {name} " in line)
+        for name in ("search ", "Googlebot ", "ai-search", "OAI-SearchBot", "ai-training", "GPTBot")
+    ]
     assert order == sorted(order)
     assert "blocked L18" in next(line for line in lines if " GPTBot " in line)
     news = next(line for line in lines if " Googlebot-News " in line)
@@ -81,7 +84,10 @@ def test_diff_with_a_urls_file_and_agents(tmp_path: Path) -> None:
     code, out, _ = run("diff", EXAMPLE, str(new), "--urls", str(urls), "--agents", "bingbot", "--json")
     data = json.loads(out)
     assert code == 1 and data["urls"] == 2
-    assert [(f["url"], f["old"]["allowed"], f["new"]["allowed"]) for f in data["flips"]] == [("/cart/", False, True), ("/drafts/x", True, False)]
+    assert [(f["url"], f["old"]["allowed"], f["new"]["allowed"]) for f in data["flips"]] == [
+        ("/cart/", False, True),
+        ("/drafts/x", True, False),
+    ]
 
 
 def test_bulk_rows_match_the_verdicts(tmp_path: Path) -> None:
@@ -109,16 +115,30 @@ def test_bulk_workers_keep_the_input_order(tmp_path: Path, output_format: str) -
     path.write_text("\n".join(urls) + "\n")
     outputs = {}
     for jobs in ("1", "2"):
-        code, outputs[jobs], _ = run("bulk", EXAMPLE, "--urls", str(path), "--agent", "Bingbot", "--no-progress", "--jobs", jobs, "--format", output_format)
+        code, outputs[jobs], _ = run(
+            "bulk",
+            EXAMPLE,
+            "--urls",
+            str(path),
+            "--agent",
+            "Bingbot",
+            "--no-progress",
+            "--jobs",
+            jobs,
+            "--format",
+            output_format,
+        )
         assert code == 0
     assert outputs["2"] == outputs["1"]
     lines = outputs["1"].splitlines()[1 if output_format == "csv" else 0 :]
-    assert len(lines) == len(urls) and all(url in line for url, line in zip(urls, lines))
+    assert len(lines) == len(urls) and all(url in line for url, line in zip(urls, lines, strict=False))
     assert "invalid-url" in lines[4] and "Disallow: /cart/" in lines[len(urls) - 5]
 
 
 def test_bulk_jsonl_from_stdin() -> None:
-    code, out, _ = run("bulk", EXAMPLE, "--urls", "-", "--agent", "GPTBot", "--format", "jsonl", stdin=b"/a\n\n# skip\n/b\n")
+    code, out, _ = run(
+        "bulk", EXAMPLE, "--urls", "-", "--agent", "GPTBot", "--format", "jsonl", stdin=b"/a\n\n# skip\n/b\n"
+    )
     rows = [json.loads(line) for line in out.splitlines()]
     assert code == 0 and [(r["url"], r["allowed"], r["line"]) for r in rows] == [("/a", False, 18), ("/b", False, 18)]
 
@@ -162,7 +182,9 @@ def test_completion_script_and_help_examples() -> None:
 
 def test_installed_entry_point_never_prints_a_traceback(tmp_path: Path) -> None:
     exe = Path(sys.executable).parent / "robotscope"
-    result = subprocess.run([str(exe), "matrix", str(tmp_path / "missing.txt")], capture_output=True, text=True, check=False)
+    result = subprocess.run(
+        [str(exe), "matrix", str(tmp_path / "missing.txt")], capture_output=True, text=True, check=False
+    )
     assert result.returncode == 2 and "Traceback" not in result.stderr
     assert result.stderr.startswith("robotscope: cannot read")
 
@@ -174,7 +196,9 @@ def test_generate_default_is_staging_and_says_so() -> None:
 
 
 def test_generate_from_flags_spec_file_and_output_file(tmp_path: Path) -> None:
-    code, out, err = run("generate", "--disallow", "*=/cart/", "--allow", "*=/cart/help", "--sitemap", "https://example.com/s.xml")
+    code, out, err = run(
+        "generate", "--disallow", "*=/cart/", "--allow", "*=/cart/help", "--sitemap", "https://example.com/s.xml"
+    )
     assert code == 0
     assert out == "User-agent: *\nAllow: /cart/help\nDisallow: /cart/\n\nSitemap: https://example.com/s.xml\n"
     assert "round trip: all 4 intended verdicts hold" in err
@@ -193,14 +217,25 @@ def test_generate_bad_spec_fails_with_findings_and_one_line_errors(tmp_path: Pat
     bad = tmp_path / "bad.toml"
     bad.write_text("[[block]]\ndisallow = ['/x']\n")
     code, _, err = run("generate", "--spec", str(bad))
-    assert code == 2 and err.strip() == f"robotscope: {bad}: block 1 needs an `agent` (a product token such as Googlebot, or *)"
+    assert (
+        code == 2
+        and err.strip() == f"robotscope: {bad}: block 1 needs an `agent` (a product token such as Googlebot, or *)"
+    )
 
 
 @pytest.mark.parametrize(
     ("spec", "line", "text"),
     [
-        ('[[block]]\nagent = "*"\ndisalow = ["/private/"]\n', 3, "unknown key `disalow` in block 1: did you mean `disallow`?"),
-        ('[[block]]\nagent = "*"\n\n[[block]]\nagent = "x"\nallow = 5\n', 6, "`allow` in block 2 must be a list of strings"),
+        (
+            '[[block]]\nagent = "*"\ndisalow = ["/private/"]\n',
+            3,
+            "unknown key `disalow` in block 1: did you mean `disallow`?",
+        ),
+        (
+            '[[block]]\nagent = "*"\n\n[[block]]\nagent = "x"\nallow = 5\n',
+            6,
+            "`allow` in block 2 must be a list of strings",
+        ),
         ('[[blok]]\nagent = "*"\n', 1, "unknown key `blok` at the top of the spec: did you mean `block`?"),
     ],
 )

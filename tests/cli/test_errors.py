@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from tests.paths import EXAMPLES
 
 from robotscope.cli import cli
+from tests.paths import EXAMPLES
 
 EXAMPLE = str(EXAMPLES / "robots.txt")
 
@@ -28,7 +28,10 @@ def test_serve_on_a_busy_port_says_so_in_one_line_and_never_claims_to_serve() ->
         port = busy.getsockname()[1]
         done = subprocess.run(
             [sys.executable, "-m", "robotscope.cli", "serve", "--no-browser", "--port", str(port)],
-            capture_output=True, text=True, timeout=60, check=False,
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
         )
     assert done.returncode == 2
     assert done.stderr.strip() == f"robotscope: cannot listen on 127.0.0.1:{port}: the port is in use"
@@ -58,7 +61,11 @@ def test_check_refuses_a_nonsense_url_in_one_line(url: str) -> None:
 )
 def test_every_command_refuses_an_empty_agent(args: tuple[str, ...]) -> None:
     code, out, err = run(*args)
-    assert code == 2 and out == "" and err == "robotscope: the agent is empty: give a product token (Googlebot) or a User-Agent string\n"
+    assert (
+        code == 2
+        and out == ""
+        and err == "robotscope: the agent is empty: give a product token (Googlebot) or a User-Agent string\n"
+    )
 
 
 def test_bulk_marks_nonsense_urls_invalid(tmp_path: Path) -> None:
@@ -66,7 +73,13 @@ def test_bulk_marks_nonsense_urls_invalid(tmp_path: Path) -> None:
     urls.write_text("/ok\n::::\njavascript:alert(1)\nnot a url\nhttps://www.example.com/search/x\n")
     code, out, _ = run("bulk", EXAMPLE, "--urls", str(urls), "--agent", "Googlebot", "--no-progress")
     rows = [line.split(",") for line in out.splitlines()[1:]]
-    assert code == 0 and [r[3] for r in rows] == ["no-matching-rule", "invalid-url", "invalid-url", "invalid-url", "rule"]
+    assert code == 0 and [r[3] for r in rows] == [
+        "no-matching-rule",
+        "invalid-url",
+        "invalid-url",
+        "invalid-url",
+        "rule",
+    ]
 
 
 @pytest.mark.parametrize("command", ["survey", "build-site"])
@@ -83,9 +96,16 @@ def test_an_output_that_cannot_be_written_is_one_line(tmp_path: Path, command: s
     else:
         args = ("build-site", target)
     code, _, err = run(*args)
-    assert code == 2 and err.startswith("robotscope: cannot write ") and err.count("\n") == 1 and "internal error" not in err
+    assert (
+        code == 2
+        and err.startswith("robotscope: cannot write ")
+        and err.count("\n") == 1
+        and "internal error" not in err
+    )
 
 
 def test_python_dash_m_robotscope_is_the_command() -> None:
-    done = subprocess.run([sys.executable, "-m", "robotscope", "selftest"], capture_output=True, text=True, timeout=120, check=False)
+    done = subprocess.run(
+        [sys.executable, "-m", "robotscope", "selftest"], capture_output=True, text=True, timeout=120, check=False
+    )
     assert done.returncode == 0 and done.stdout.splitlines()[-1] == "73 passed, 0 failed"

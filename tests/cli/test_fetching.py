@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from tests.conftest import Server
 
 from robotscope.cli import cli
+from tests.conftest import Server
 
 pytestmark = pytest.mark.usefixtures("isolated")
 ROBOTS = b"User-agent: *\nDisallow: /private/\nCrawl-delay: 5\n"
@@ -27,11 +27,7 @@ def test_fetch_shows_chain_status_decisions_and_findings(server: Server) -> None
     assert code == 0
     assert f"  1. 301 {server.url('/robots.txt')}" in out and f"  2. 200 {server.url('/real.txt')}" in out
     assert "status: 200   content type: text/plain   size: 49 bytes" in out
-    rows = [
-        line
-        for line in out.splitlines()
-        if line.strip().startswith(("* ", "rfc9309", "google", "bing", "naver"))
-    ]
+    rows = [line for line in out.splitlines() if line.strip().startswith(("* ", "rfc9309", "google", "bing", "naver"))]
     assert [row.split()[0:3] for row in rows] == [
         ["rfc9309", "parse", "RFC"],
         ["*", "google", "parse"],
@@ -101,7 +97,10 @@ def test_bulk_fetch_reads_each_origin_once(server: Server, other_server: Server,
     other_server.serve("/robots.txt", 503, b"down")
     urls = tmp_path / "urls.txt"
     urls.write_text(
-        "\n".join([server.url("/private/1"), server.url("/public"), other_server.url("/page"), server.url("/private/2")]) + "\n"
+        "\n".join(
+            [server.url("/private/1"), server.url("/public"), other_server.url("/page"), server.url("/private/2")]
+        )
+        + "\n"
     )
     code, out, _ = run("bulk", "--fetch", "--urls", str(urls), "--agent", "bot", "--format", "jsonl", "--no-cache")
     rows = [json.loads(line) for line in out.splitlines()]
@@ -112,7 +111,9 @@ def test_bulk_fetch_reads_each_origin_once(server: Server, other_server: Server,
         (False, "robots-txt-unreachable", None),
         (False, "rule", 2),
     ]
-    assert rows[0]["robots_url"] == server.url("/robots.txt") and rows[2]["robots_url"] == other_server.url("/robots.txt")
+    assert rows[0]["robots_url"] == server.url("/robots.txt") and rows[2]["robots_url"] == other_server.url(
+        "/robots.txt"
+    )
     assert server.hits["/robots.txt"] == 1
 
 
@@ -125,13 +126,27 @@ def test_bulk_notes_what_check_would_say(server: Server, tmp_path: Path, jobs: s
     urls.write_text("/oops\n/private/x\nhttps://elsewhere.example/ok\n" * 2000)  # a few chunks: the workers start
     notes = {}
     for agent in ("Googlebot", "AdsBot-Google"):
-        code, out, _ = run("bulk", server.url("/"), "--urls", str(urls), "--agent", agent, "--format", "jsonl", "--no-cache", "--jobs", jobs)
+        code, out, _ = run(
+            "bulk",
+            server.url("/"),
+            "--urls",
+            str(urls),
+            "--agent",
+            agent,
+            "--format",
+            "jsonl",
+            "--no-cache",
+            "--jobs",
+            jobs,
+        )
         rows = [json.loads(line) for line in out.splitlines()]
         assert code == 0 and len(rows) == 6000
         notes[agent] = [r["note"] for r in rows[:3]]
     assert notes["Googlebot"] == ["read-otherwise:google", "", "other-origin"]
     assert notes["AdsBot-Google"] == ["", "profile", "other-origin"]  # it ignores `*`: RFC 9309 alone blocks /private/x
-    code, out, _ = run("bulk", server.url("/"), "--urls", str(urls), "--agent", "Googlebot", "--no-cache", "--jobs", "1")
+    code, out, _ = run(
+        "bulk", server.url("/"), "--urls", str(urls), "--agent", "Googlebot", "--no-cache", "--jobs", "1"
+    )
     assert out.splitlines()[0] == "url,agent_token,allowed,reason,line,rule,engine,note,robots_url"
     assert out.splitlines()[1] == "/oops,googlebot,True,no-matching-rule,,,rfc9309+profiles,read-otherwise:google,"
 

@@ -7,10 +7,10 @@ import json
 
 import pytest
 from click.testing import CliRunner
-from tests.conftest import Server
 
 from robotscope.cli import cli
 from robotscope.syntax.sitemap import MAX_URLS, read_sitemap
+from tests.conftest import Server
 
 pytestmark = pytest.mark.usefixtures("isolated")
 
@@ -31,7 +31,11 @@ def run(*args: str) -> tuple[int, str, str]:
 
 
 def test_blocked_and_foreign_urls_of_an_index_with_a_gzipped_child(server: Server, other_server: Server) -> None:
-    server.serve("/robots.txt", 200, f"User-agent: *\nDisallow: /private/\n\nUser-agent: Bingbot\nDisallow: /\n\nSitemap: {server.url('/index.xml')}\n".encode())
+    server.serve(
+        "/robots.txt",
+        200,
+        f"User-agent: *\nDisallow: /private/\n\nUser-agent: Bingbot\nDisallow: /\n\nSitemap: {server.url('/index.xml')}\n".encode(),
+    )
     server.serve("/index.xml", 200, index(server.url("/a.xml.gz"), server.url("/b.xml")))
     server.serve("/a.xml.gz", 200, gzip.compress(urlset(server.url("/public/1"), server.url("/private/2"))))
     server.serve("/b.xml", 200, urlset(other_server.url("/elsewhere")))
@@ -40,8 +44,14 @@ def test_blocked_and_foreign_urls_of_an_index_with_a_gzipped_child(server: Serve
     assert code == 1, err
     lines = out.splitlines()
     assert lines[0] == f"{server.url('/robots.txt')} lists 1 sitemap"
-    assert f"  {server.url('/index.xml')}: an index of 2 sitemaps" in lines and f"  {server.url('/a.xml.gz')}: 2 URLs" in lines
-    assert f"  Googlebot may not fetch {server.url('/private/2')}: line 2 of {server.url('/robots.txt')} (Disallow: /private/); listed in {server.url('/a.xml.gz')}" in lines
+    assert (
+        f"  {server.url('/index.xml')}: an index of 2 sitemaps" in lines
+        and f"  {server.url('/a.xml.gz')}: 2 URLs" in lines
+    )
+    assert (
+        f"  Googlebot may not fetch {server.url('/private/2')}: line 2 of {server.url('/robots.txt')} (Disallow: /private/); listed in {server.url('/a.xml.gz')}"
+        in lines
+    )
     assert sum("Bingbot may not fetch" in line for line in lines) == 2  # its group disallows everything on this origin
     assert f"  {other_server.url('/elsewhere')}, listed in {server.url('/b.xml')}" in lines
     assert lines[-1] == "3 listed URLs in 3 files; 3 blocked for Googlebot, Bingbot"
@@ -68,9 +78,14 @@ def test_the_engine_choice_reads_the_robots_txt(server: Server) -> None:
 
 
 def test_an_xml_bomb_is_refused_before_parsing(server: Server) -> None:
-    bomb = b'<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">' + b"".join(
-        f'<!ENTITY lol{i} "&lol{i - 1};&lol{i - 1};&lol{i - 1};&lol{i - 1};&lol{i - 1};&lol{i - 1};&lol{i - 1};&lol{i - 1};&lol{i - 1};&lol{i - 1};">'.encode() for i in range(3, 10)
-    ) + b']><urlset><url><loc>&lol9;</loc></url></urlset>'
+    bomb = (
+        b'<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">'
+        + b"".join(
+            f'<!ENTITY lol{i} "&lol{i - 1};&lol{i - 1};&lol{i - 1};&lol{i - 1};&lol{i - 1};&lol{i - 1};&lol{i - 1};&lol{i - 1};&lol{i - 1};&lol{i - 1};">'.encode()
+            for i in range(3, 10)
+        )
+        + b"]><urlset><url><loc>&lol9;</loc></url></urlset>"
+    )
     server.serve("/robots.txt", 200, b"User-agent: *\nDisallow:\n")
     server.serve("/bomb.xml", 200, bomb)
     code, out, _ = run(server.url("/bomb.xml"))  # refused before parsing: the entities are never expanded
@@ -114,8 +129,6 @@ def test_an_unreadable_sitemap_is_reported_not_raised(server: Server) -> None:
     assert code == 0 and "could not be read (HTTP 404)" in out
 
 
-
-
 def test_a_sitemap_on_a_closed_port_is_an_error_not_a_status() -> None:
     code, out, _ = run("http://127.0.0.1:9/sitemap.xml")
     assert code == 0 and "could not be read: no connection or no answer" in out
@@ -124,7 +137,9 @@ def test_a_sitemap_on_a_closed_port_is_an_error_not_a_status() -> None:
 def test_a_site_whose_robots_txt_cannot_be_read_says_why_it_lists_nothing(server: Server) -> None:
     server.serve("/robots.txt", 503, b"down")
     code, out, _ = run(server.url("/"))
-    assert code == 0 and out.splitlines()[0].startswith(f"{server.url('/robots.txt')} could not be read, so it lists no sitemap: ")
+    assert code == 0 and out.splitlines()[0].startswith(
+        f"{server.url('/robots.txt')} could not be read, so it lists no sitemap: "
+    )
     assert "HTTP 503" in out.splitlines()[0]
     code, out, _ = run(server.url("/"), "--json")
     assert json.loads(out)["unread"]["code"] == "sitemap.robots-unread"
@@ -136,4 +151,6 @@ def test_a_sitemap_redirecting_to_a_url_that_cannot_be_followed_says_so(server: 
     code, out, _ = run(server.url("/sitemap.xml"), "--json")
     (file,) = json.loads(out)["files"]
     assert code == 0 and file["kind"] == "unreadable" and file["problem"]["code"] == "sitemap.fetch-error"
-    assert file["problem"]["params"]["error"] == "a redirect that cannot be followed"  # not "no connection or no answer"
+    assert (
+        file["problem"]["params"]["error"] == "a redirect that cannot be followed"
+    )  # not "no connection or no answer"

@@ -516,7 +516,7 @@ KNOWN_DIFFERENCES: tuple[KnownDifference, ...] = (
     KnownDifference(
         "google-missing-colon",
         "Google reads a two-word line without a colon (`Disallow /private`) as a record; robotscope ignores it.",
-        "RFC 9309, Section 2.2 grammar: a rule is `key *WS \":\" *WS value`; a line without the colon "
+        'RFC 9309, Section 2.2 grammar: a rule is `key *WS ":" *WS value`; a line without the colon '
         "is not a record. Google accepts whitespace as the separator as a 'Google-specific optimization'.",
         "Rewrite such lines as `key: value` (same line number) before parsing with robotscope.",
         fix_missing_colons,

@@ -14,8 +14,6 @@ Run with `-s` to see the per-category summary.
 
 from __future__ import annotations
 
-import pytest
-
 import collections
 import functools
 import pathlib
@@ -23,6 +21,7 @@ import sys
 import time
 from typing import NamedTuple
 
+import pytest
 import robotstxt  # Google's library, PyPI fast-robotstxt: a test dependency, never skipped
 
 sys.path.insert(0, str(pathlib.Path(__file__).parent))
@@ -37,10 +36,10 @@ from known_differences import (
     google_rule_values,
     split_lines,
 )
-from tests.corpus_files import corpus_files
-from tests.paths import CORPUS, DOCS
 
 import robotscope
+from tests.corpus_files import corpus_files
+from tests.paths import CORPUS, DOCS
 
 DOC = DOCS / "differences-from-google.md"
 
@@ -115,7 +114,7 @@ def agents_for(robots: robotscope.Robots) -> list[str]:
     for group in robots.groups:
         for token in group.agents:
             if token != "*" and token not in lowered:
-                return agents + [token]
+                return [*agents, token]
     return agents
 
 

@@ -118,9 +118,7 @@ EXAMPLES: dict[str, Example] = {
     "escaped-slash-matches-slash-in-fork": Example(
         "fork-escape-decoding", "User-agent: *\nDisallow: /a%2Fb\n", "Googlebot", HOST + "/a/b", True, False
     ),
-    "rule-past-512000-bytes": Example(
-        "google-no-size-limit", LATE_RULE, "Googlebot", HOST + "/late", True, False
-    ),
+    "rule-past-512000-bytes": Example("google-no-size-limit", LATE_RULE, "Googlebot", HOST + "/late", True, False),
     "line-longer-than-google-reads": Example(
         "google-line-length-limit",
         f"User-agent: *\nDisallow: /{LONG}\n",

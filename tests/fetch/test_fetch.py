@@ -10,11 +10,11 @@ from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler
 
 import pytest
-from tests.conftest import Server
 
 from robotscope.access.policy import POLICIES
 from robotscope.fetch import FetchResult, fetch_robots, fetch_robots_async
 from robotscope.syntax.parser import MAX_BYTES
+from tests.conftest import Server
 
 pytestmark = pytest.mark.usefixtures("isolated")
 
@@ -106,8 +106,13 @@ def test_429_and_503_disallow_all_under_every_policy(server: Server, status: int
     if policy == "rfc9309" and status == 503:
         assert "unreachable (Section 2.3.1.4)" in result.explanation
     if policy == "bing":
-        assert f"HTTP {status}, so robotscope reads it as a server error" in result.explanation if status == 429 else (
-            "HTTP 503, so RFC 9309 applies (Bing documents nothing for server errors): the file is unreachable" in result.explanation
+        assert (
+            f"HTTP {status}, so robotscope reads it as a server error" in result.explanation
+            if status == 429
+            else (
+                "HTTP 503, so RFC 9309 applies (Bing documents nothing for server errors): the file is unreachable"
+                in result.explanation
+            )
         )
 
 
@@ -146,7 +151,10 @@ def test_a_robots_txt_redirecting_to_itself_loops_at_its_first_redirect(server: 
     server.redirect("/robots.txt", "/robots.txt")
     result = sync_fetch(server.url("/"))
     assert_decisions(result, every("allow-all"))
-    assert "HTTP 301: redirect 1 points back into the chain (a loop), so" in result.explanation and "0 hops" not in result.explanation
+    assert (
+        "HTTP 301: redirect 1 points back into the chain (a loop), so" in result.explanation
+        and "0 hops" not in result.explanation
+    )
 
 
 @FETCHERS
@@ -244,9 +252,7 @@ def test_gzip_bomb_is_inflated_only_to_the_limit(server: Server, gzip_bomb: byte
 
 
 def test_gzip_body_is_decoded(server: Server) -> None:
-    server.serve(
-        "/robots.txt", 200, zlib.compress(ROBOTS, wbits=16 + zlib.MAX_WBITS), {"Content-Encoding": "gzip"}
-    )
+    server.serve("/robots.txt", 200, zlib.compress(ROBOTS, wbits=16 + zlib.MAX_WBITS), {"Content-Encoding": "gzip"})
     result = sync_fetch(server.url("/"))
     assert result.body == ROBOTS and not result.truncated
     assert result.robots is not None and not result.robots.can_fetch("bot", "/private/")

@@ -10,8 +10,6 @@ from http.server import BaseHTTPRequestHandler
 
 import httpx
 import pytest
-from tests.conftest import Server, respond
-from tests.hostile import SlowServer, endless_headers, finishes, trickle
 
 from robotscope.access.policy import POLICIES
 from robotscope.cache import RobotsCache
@@ -21,6 +19,8 @@ from robotscope.fetch.body import KEEP as _KEEP
 from robotscope.fetch.body import LIMIT as _LIMIT
 from robotscope.fetch.body import Body as _Body
 from robotscope.syntax.parser import MAX_BYTES
+from tests.conftest import Server, respond
+from tests.hostile import SlowServer, endless_headers, finishes, trickle
 
 pytestmark = pytest.mark.usefixtures("isolated")
 

@@ -1,6 +1,6 @@
 """Run a real Scrapy crawl of the given URLs and print what was fetched, as JSON (used by test_scrapy.py).
 
-    python scrapy_crawl.py MODE URL...   (MODE: parser or middleware)
+python scrapy_crawl.py MODE URL...   (MODE: parser or middleware)
 """
 
 from __future__ import annotations

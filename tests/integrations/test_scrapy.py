@@ -14,11 +14,11 @@ from scrapy.exceptions import IgnoreRequest
 from scrapy.http import Request, Response
 from scrapy.robotstxt import RobotParser as ScrapyRobotParser
 from scrapy.utils.test import get_crawler
-from tests.conftest import Server
 from twisted.internet.defer import Deferred
 
 from robotscope import parse
 from robotscope.integrations.scrapy import RobotParser, RobotsTxtMiddleware
+from tests.conftest import Server
 
 pytestmark = pytest.mark.usefixtures("isolated")
 CRAWL = str(Path(__file__).parent / "scrapy_crawl.py")
@@ -51,7 +51,8 @@ def test_parser_backend_answers_as_robotscope() -> None:
 # correctly (see test_middleware_checks_every_concurrent_request), so the
 # parser backend is crawled with two URLs.
 @pytest.mark.parametrize(
-    ("mode", "paths"), [("parser", ["/private/secret", "/nobots"]), ("middleware", ["/public", "/private/secret", "/nobots"])]
+    ("mode", "paths"),
+    [("parser", ["/private/secret", "/nobots"]), ("middleware", ["/public", "/private/secret", "/nobots"])],
 )
 def test_crawl_obeys_the_rules_with_robotscope_verdicts(server: Server, mode: str, paths: list[str]) -> None:
     server.serve("/robots.txt", 200, ROBOTS)
@@ -100,7 +101,9 @@ def test_middleware_unreachable_origin_disallows(server: Server) -> None:
 
 
 def _middleware() -> tuple[RobotsTxtMiddleware, Deferred[ScrapyRobotParser | None]]:
-    crawler = get_crawler(settings_dict={"ROBOTSTXT_OBEY": True, "ROBOTSTXT_PARSER": "robotscope.integrations.scrapy.RobotParser"})
+    crawler = get_crawler(
+        settings_dict={"ROBOTSTXT_OBEY": True, "ROBOTSTXT_PARSER": "robotscope.integrations.scrapy.RobotParser"}
+    )
     middleware = RobotsTxtMiddleware(crawler)
     waiting: Deferred[ScrapyRobotParser | None] = Deferred()
     middleware._parsers["example.com"] = waiting

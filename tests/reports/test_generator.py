@@ -8,7 +8,6 @@ import tomllib
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from tests.paths import DOCS
 
 from robotscope import parse
 from robotscope.access.preferences import CATEGORIES, usage_for
@@ -23,6 +22,7 @@ from robotscope.reports.generator import (
     training_crawlers,
 )
 from robotscope.syntax.structured import Token, serialize_dictionary
+from tests.paths import DOCS
 
 
 def test_default_spec_blocks_everything_and_says_so() -> None:
@@ -38,7 +38,12 @@ def test_block_without_rules_gets_an_empty_disallow_and_paths_are_written_as_ent
 
 
 def test_sitemaps_go_at_the_end_one_per_line() -> None:
-    text = generate({"sitemaps": ["https://a.example/s1.xml", "https://a.example/s2.xml"], "blocks": [{"agent": "*", "disallow": ["/x"]}]})
+    text = generate(
+        {
+            "sitemaps": ["https://a.example/s1.xml", "https://a.example/s2.xml"],
+            "blocks": [{"agent": "*", "disallow": ["/x"]}],
+        }
+    )
     assert text.splitlines()[-3:] == ["", "Sitemap: https://a.example/s1.xml", "Sitemap: https://a.example/s2.xml"]
 
 
@@ -82,7 +87,11 @@ agent = "Googlebot"
 disallow = ["/drafts/"]
 """
     from_toml = Spec.from_data(tomllib.loads(toml_text))
-    from_json = Spec.from_data(json.loads(json.dumps({"blocks": [b._asdict() for b in from_toml.blocks], "sitemaps": list(from_toml.sitemaps)})))
+    from_json = Spec.from_data(
+        json.loads(
+            json.dumps({"blocks": [b._asdict() for b in from_toml.blocks], "sitemaps": list(from_toml.sitemaps)})
+        )
+    )
     assert from_toml == from_json
     result = build(from_toml)
     assert result.verified
@@ -99,12 +108,21 @@ disallow = ["/drafts/"]
 
 
 def test_lint_findings_on_a_bad_spec_and_a_failed_round_trip() -> None:
-    result = build({"blocks": [{"agent": "*", "disallow": ["private/", "/cart/"]}, {"agent": "*bot", "disallow": ["/x"]}], "sitemaps": ["/sitemap.xml"]})
+    result = build(
+        {
+            "blocks": [{"agent": "*", "disallow": ["private/", "/cart/"]}, {"agent": "*bot", "disallow": ["/x"]}],
+            "sitemaps": ["/sitemap.xml"],
+        }
+    )
     codes = {(f.code, f.line) for f in result.findings}
     assert ("patternNoSlash", 2) in codes and ("sitemapInvalid", 8) in codes and ("agentWildcard", 5) in codes
     # `private/` matches no URL (patternNoSlash), and `*bot` names no crawler: neither does what was meant.
     failed = [c for c in result.checks if not c.ok]
-    assert [(c.agent, c.url, c.effective) for c in failed] == [("*", "/private/", False), ("*bot", "/x", True), ("*bot", "/x/x", True)]
+    assert [(c.agent, c.url, c.effective) for c in failed] == [
+        ("*", "/private/", False),
+        ("*bot", "/x", True),
+        ("*bot", "/x/x", True),
+    ]
     assert not result.verified
 
 
@@ -126,7 +144,9 @@ def test_invalid_specs_are_clear_errors(data: dict[str, object], message: str) -
 def test_spec_allows_reads_the_spec_by_product_token_then_star() -> None:
     from robotscope.reports.generator import spec_allows
 
-    spec = Spec.from_data({"blocks": [{"agent": "Googlebot/2.1", "disallow": ["/g"]}, {"agent": "*", "disallow": ["/"]}]})
+    spec = Spec.from_data(
+        {"blocks": [{"agent": "Googlebot/2.1", "disallow": ["/g"]}, {"agent": "*", "disallow": ["/"]}]}
+    )
     assert not spec_allows(spec, "Mozilla/5.0 (compatible; Googlebot/2.1)", "/g/x")
     assert spec_allows(spec, "Googlebot", "/other")
     assert not spec_allows(spec, "Bingbot", "/other")
@@ -136,8 +156,18 @@ def test_spec_allows_reads_the_spec_by_product_token_then_star() -> None:
 @pytest.mark.parametrize(
     ("data", "key", "block", "text"),
     [
-        ({"block": [{"agent": "*", "disalow": ["/private/"]}]}, "disalow", 1, "unknown key `disalow` in block 1: did you mean `disallow`?"),
-        ({"blok": [{"agent": "*", "disallow": ["/"]}]}, "blok", None, "unknown key `blok` at the top of the spec: did you mean `block`?"),
+        (
+            {"block": [{"agent": "*", "disalow": ["/private/"]}]},
+            "disalow",
+            1,
+            "unknown key `disalow` in block 1: did you mean `disallow`?",
+        ),
+        (
+            {"blok": [{"agent": "*", "disallow": ["/"]}]},
+            "blok",
+            None,
+            "unknown key `blok` at the top of the spec: did you mean `block`?",
+        ),
         ({"blocks": [{"agent": "*"}], "sitemap": ["https://a/s.xml"]}, "sitemap", None, "did you mean `sitemaps`?"),
         ({"blocks": [{"agent": "*", "comment": 5}]}, "comment", 1, "`comment` in block 1 must be a string"),
         ({"blocks": [{"agent": "*", "allow": {"a": 1}}]}, "allow", 1, "`allow` in block 1 must be a list of strings"),
@@ -145,7 +175,9 @@ def test_spec_allows_reads_the_spec_by_product_token_then_star() -> None:
         ({"blocks": []}, None, None, "the spec has no blocks and no sitemaps"),
     ],
 )
-def test_unknown_keys_wrong_types_and_empty_specs_name_the_key(data: dict[str, object], key: str | None, block: int | None, text: str) -> None:
+def test_unknown_keys_wrong_types_and_empty_specs_name_the_key(
+    data: dict[str, object], key: str | None, block: int | None, text: str
+) -> None:
     with pytest.raises(InvalidSpec) as raised:
         Spec.from_data(data)
     assert (raised.value.key, raised.value.block) == (key, block) and text in str(raised.value)
@@ -165,10 +197,16 @@ def test_the_documented_spec_example_gives_the_documented_file() -> None:
 
 # --- AI usage preferences in specs: written as given, read back as meant ---------------------------
 
-@given(st.dictionaries(st.sampled_from(CATEGORIES), st.sampled_from(["y", "n"]), min_size=1), st.sampled_from(["/", "/blog/", "/a*.pdf$"]))
+
+@given(
+    st.dictionaries(st.sampled_from(CATEGORIES), st.sampled_from(["y", "n"]), min_size=1),
+    st.sampled_from(["/", "/blog/", "/a*.pdf$"]),
+)
 def test_content_usage_from_a_spec_reads_back_as_meant(preferences: dict[str, str], path: str) -> None:
     value = f"{path} {serialize_dictionary({k: Token(v) for k, v in preferences.items()})}"
-    spec = Spec.from_data({"blocks": [{"agent": "*", "content_usage": [value], "content_signal": "search=yes, ai-train=no"}]})
+    spec = Spec.from_data(
+        {"blocks": [{"agent": "*", "content_usage": [value], "content_signal": "search=yes, ai-train=no"}]}
+    )
     robots = parse(generate(spec))
     url = path.replace("*", "x").rstrip("$")
     found = usage_for(robots, robots.verdict("bot", url))

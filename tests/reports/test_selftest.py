@@ -64,7 +64,17 @@ def test_as_dict_renders_in_the_language_asked_and_names_the_code() -> None:
     assert korean["section"] == "RFC 9309, 5.1절"
     assert korean["description"] == "* 그룹이 /publications/ 경로를 허용합니다"
     assert english["description_code"] == korean["description_code"] == "case.5.1-global-allow"
-    assert list(english) == ["id", "section", "description", "description_code", "agent", "url", "expected", "got", "passed"]
+    assert list(english) == [
+        "id",
+        "section",
+        "description",
+        "description_code",
+        "agent",
+        "url",
+        "expected",
+        "got",
+        "passed",
+    ]
     same = ("id", "agent", "url", "expected", "got", "passed")
     assert {k: english[k] for k in same} == {k: korean[k] for k in same}
 
@@ -111,7 +121,10 @@ def test_selftest_failure_in_english(monkeypatch: pytest.MonkeyPatch) -> None:
     lines = out.splitlines()
     assert code == 1
     assert lines[0].startswith("FAIL  5.1-global-allow ")
-    assert lines[1].strip() == "expected disallowed, no deciding line (reason: no-group), got allowed by line 4 (reason: rule)"
+    assert (
+        lines[1].strip()
+        == "expected disallowed, no deciding line (reason: no-group), got allowed by line 4 (reason: rule)"
+    )
     assert lines[-1] == f"{len(CASES) - 1} passed, 1 failed"
 
 
@@ -121,7 +134,10 @@ def test_selftest_failure_in_korean(monkeypatch: pytest.MonkeyPatch) -> None:
     lines = out.splitlines()
     assert code == 1
     assert lines[0].startswith("실패  5.1-global-allow ")
-    assert lines[1].strip() == "기대한 판정: 차단, 결정한 줄 없음 (이유: no-group) / 실제 판정: 4번 줄에 따라 허용 (이유: rule)"
+    assert (
+        lines[1].strip()
+        == "기대한 판정: 차단, 결정한 줄 없음 (이유: no-group) / 실제 판정: 4번 줄에 따라 허용 (이유: rule)"
+    )
     assert lines[-1] == f"{len(CASES) - 1}개 통과, 1개 실패"
 
 
@@ -130,7 +146,18 @@ def test_explain_in_korean() -> None:
     assert code == 0
     text = " ".join(out.split())  # the console wraps long values
     rows = {line.split("  ", 1)[0]: line for line in out.splitlines() if "  " in line}
-    assert {"크롤러", "운영자", "용도", "robots.txt", "User-Agent", "차단하면", "참고", "신뢰도", "출처", "Google의 다른 크롤러"} <= set(rows)
+    assert {
+        "크롤러",
+        "운영자",
+        "용도",
+        "robots.txt",
+        "User-Agent",
+        "차단하면",
+        "참고",
+        "신뢰도",
+        "출처",
+        "Google의 다른 크롤러",
+    } <= set(rows)
     assert "자체적으로는 요청을 보내지 않습니다" in rows["robots.txt"]
     assert "(자체 User-Agent 없음)" in rows["User-Agent"]
     assert "Google-Extended는 자체적으로는 요청을 보내지 않습니다." in text
@@ -143,7 +170,9 @@ def test_explain_in_korean() -> None:
 
 def test_explain_rows_of_fallback_and_star_group_in_both_languages() -> None:
     assert "with no group naming it, it obeys the Googlebot group" in run("explain", "Googlebot-Image")[1]
-    assert "자기를 지정한 그룹이 없으면 Googlebot 그룹을 따릅니다" in run("explain", "Googlebot-Image", "--lang", "ko")[1]
+    assert (
+        "자기를 지정한 그룹이 없으면 Googlebot 그룹을 따릅니다" in run("explain", "Googlebot-Image", "--lang", "ko")[1]
+    )
     assert "ignored: it obeys only groups that name it" in run("explain", "AdsBot-Google")[1]
     korean = run("explain", "AdsBot-Google", "--lang", "ko")[1]
     assert any(line.startswith("`*` 그룹 ") and "자기를 지정한 그룹만 따릅니다" in line for line in korean.splitlines())
@@ -157,15 +186,24 @@ def test_explain_json_renders_the_cost_and_names_its_code() -> None:
     assert english["blocking_cost_code"] == korean["blocking_cost_code"] == "explain.cost.searchers-unaffected"
     assert json.loads(run("explain", "Googlebot", "--json")[1])["blocking_cost_code"] == "explain.cost.search"
     # The catalogue's fields are the same data in every language.
-    assert {k: v for k, v in english.items() if k != "blocking_cost"} == {k: v for k, v in korean.items() if k != "blocking_cost"}
+    assert {k: v for k, v in english.items() if k != "blocking_cost"} == {
+        k: v for k, v in korean.items() if k != "blocking_cost"
+    }
 
 
 def test_explain_unknown_token_in_korean() -> None:
     code, _, err = run("explain", "Googlebott", "--lang", "ko")
-    assert code == 2 and err.strip() == "robotscope: 'Googlebott'은 크롤러 카탈로그에 없습니다. 혹시 Googlebot, Googlebot-News, Googlebot-Video를 찾으셨나요?"
+    assert (
+        code == 2
+        and err.strip()
+        == "robotscope: 'Googlebott'은 크롤러 카탈로그에 없습니다. 혹시 Googlebot, Googlebot-News, Googlebot-Video를 찾으셨나요?"
+    )
     code, _, err = run("explain", "NoSuchCrawlerAtAll", "--lang", "ko")
     assert code == 2 and len(err.strip().splitlines()) == 1
-    assert "'NoSuchCrawlerAtAll'은 크롤러 카탈로그에 없습니다. 전체 목록은 `robotscope matrix --agents all`로 볼 수 있습니다" in err
+    assert (
+        "'NoSuchCrawlerAtAll'은 크롤러 카탈로그에 없습니다. 전체 목록은 `robotscope matrix --agents all`로 볼 수 있습니다"
+        in err
+    )
 
 
 @pytest.mark.parametrize("crawler", crawlers.catalogue(), ids=[c.token for c in crawlers.catalogue()])

@@ -14,7 +14,6 @@ import pyarrow.csv as pacsv
 import pyarrow.parquet as pq
 import pytest
 from click.testing import CliRunner
-from tests.paths import CORPUS
 from warcio.statusandheaders import StatusAndHeaders
 from warcio.warcwriter import WARCWriter
 
@@ -22,6 +21,7 @@ from robotscope import parse
 from robotscope.cli import cli
 from robotscope.integrations.sources import read
 from robotscope.reports.survey import SURVEY_COLUMNS, HostFile, survey_rows, verdict_rows
+from tests.paths import CORPUS
 
 FILES = {
     "blocks.example": b"User-agent: *\nDisallow: /\n",
@@ -38,7 +38,13 @@ FILES = {
         (HostFile("b", 200, FILES["partial.example"]), "CCBot", "partial", "named", None),
         (HostFile("b", 200, FILES["partial.example"]), "GPTBot", "open", "*", None),
         (HostFile("c", 200, FILES["open.example"]), "CCBot", "open", "*", 2),
-        (HostFile("d", 200, FILES["named-block.example"]), "Googlebot-Image", "blocked", "named", 2),  # Google's fallback
+        (
+            HostFile("d", 200, FILES["named-block.example"]),
+            "Googlebot-Image",
+            "blocked",
+            "named",
+            2,
+        ),  # Google's fallback
         (HostFile("d", 200, FILES["named-block.example"]), "CCBot", "partial", "*", None),
         (HostFile("e", 200, b""), "CCBot", "open", "none", None),
         (HostFile("f", 404, b"<html>"), "CCBot", "no-robots", "none", None),
@@ -83,7 +89,10 @@ def rows_of(path: Path) -> list[dict[str, object]]:
     if path.suffix == ".csv":
         rows = list(csv.DictReader(io.StringIO(path.read_text())))
         nullable = {"status", "line", "rule"}  # CSV writes None as ""
-        return [{k: (None if v == "" and k in nullable else int(v) if k in ("status", "line") else v) for k, v in r.items()} for r in rows]
+        return [
+            {k: (None if v == "" and k in nullable else int(v) if k in ("status", "line") else v) for k, v in r.items()}
+            for r in rows
+        ]
     return [json.loads(line) for line in path.read_text().splitlines()]
 
 
@@ -113,15 +122,21 @@ def warc(path: Path, records: list[tuple[str, int, dict[str, str], bytes]]) -> P
     with path.open("wb") as stream:
         writer = WARCWriter(stream, gzip=True)
         for uri, status, headers, body in records:
-            http = StatusAndHeaders(f"{status} X", [("Content-Type", "text/plain"), *headers.items()], protocol="HTTP/1.1")
-            record = writer.create_warc_record(uri, "response", payload=io.BytesIO(body), length=len(body), http_headers=http)
+            http = StatusAndHeaders(
+                f"{status} X", [("Content-Type", "text/plain"), *headers.items()], protocol="HTTP/1.1"
+            )
+            record = writer.create_warc_record(
+                uri, "response", payload=io.BytesIO(body), length=len(body), http_headers=http
+            )
             writer.write_record(record)
     return path
 
 
 def test_a_warc_of_corpus_files_with_a_redirect_and_an_outage_surveys_correctly(tmp_path: Path) -> None:
     names = ["www.google.com", "github.com", "en.wikipedia.org"]
-    records: list[tuple[str, int, dict[str, str], bytes]] = [(f"https://{n}/robots.txt", 200, {}, (CORPUS / n).read_bytes()) for n in names]
+    records: list[tuple[str, int, dict[str, str], bytes]] = [
+        (f"https://{n}/robots.txt", 200, {}, (CORPUS / n).read_bytes()) for n in names
+    ]
     records += [
         ("https://old.example/robots.txt", 301, {"Location": "https://blocks.example/robots.txt"}, b""),
         ("https://blocks.example/robots.txt", 200, {}, FILES["blocks.example"]),
@@ -136,15 +151,28 @@ def test_a_warc_of_corpus_files_with_a_redirect_and_an_outage_surveys_correctly(
     code, text = run(str(path), "--agents", "CCBot", "--out", str(out))
     assert code == 0, text
     got = {r["host"]: r["classification"] for r in rows_of(out)}
-    expected = {n: survey_rows(HostFile(n, 200, (CORPUS / n).read_bytes()), ["CCBot"])[0]["classification"] for n in names}
-    assert got == {**expected, "old.example": "blocked", "blocks.example": "blocked", "down.example": "unreachable",
-                   "gone.example": "no-robots", "loop.example": "no-robots"}
+    expected = {
+        n: survey_rows(HostFile(n, 200, (CORPUS / n).read_bytes()), ["CCBot"])[0]["classification"] for n in names
+    }
+    assert got == {
+        **expected,
+        "old.example": "blocked",
+        "blocks.example": "blocked",
+        "down.example": "unreachable",
+        "gone.example": "no-robots",
+        "loop.example": "no-robots",
+    }
 
 
 @pytest.mark.parametrize("suffix", [".csv", ".parquet"])
 def test_a_table_of_host_status_and_body(tmp_path: Path, suffix: str) -> None:
-    table = pa.table({"host": ["blocks.example", "down.example", "dead.example"], "status": [200, 503, None],
-                      "body": ["User-agent: *\nDisallow: /\n", "", ""]})
+    table = pa.table(
+        {
+            "host": ["blocks.example", "down.example", "dead.example"],
+            "status": [200, 503, None],
+            "body": ["User-agent: *\nDisallow: /\n", "", ""],
+        }
+    )
     path = tmp_path / f"hosts{suffix}"
     pq.write_table(table, path) if suffix == ".parquet" else pacsv.write_csv(table, path)
     out = tmp_path / "survey.jsonl"

@@ -13,25 +13,38 @@ from robotscope.syntax import crawlers
 USER_AGENTS = [
     ("Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)", "Googlebot"),
     (
-        ("Mozilla/5.0 (Linux; Android 6.0.1; Nexus 5X Build/MMB29P) AppleWebKit/537.36 (KHTML, like Gecko) "
-        "Chrome/131.0.6778.69 Mobile Safari/537.36 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"),
+        (
+            "Mozilla/5.0 (Linux; Android 6.0.1; Nexus 5X Build/MMB29P) AppleWebKit/537.36 (KHTML, like Gecko) "
+            "Chrome/131.0.6778.69 Mobile Safari/537.36 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"
+        ),
         "Googlebot",
     ),
     ("Googlebot-Image/1.0", "Googlebot-Image"),
     ("Googlebot-Video/1.0", "Googlebot-Video"),
     ("Mozilla/5.0 (compatible; Google-InspectionTool/1.0;)", "Google-InspectionTool"),
     ("Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)", "bingbot"),
-    ("Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; GPTBot/1.3; +https://openai.com/gptbot", "GPTBot"),
-    ("Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; ClaudeBot/1.0; +claudebot@anthropic.com)", "ClaudeBot"),
-    ("Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; PerplexityBot/1.0; +https://perplexity.ai/perplexitybot)", "PerplexityBot"),
+    (
+        "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; GPTBot/1.3; +https://openai.com/gptbot",
+        "GPTBot",
+    ),
+    (
+        "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; ClaudeBot/1.0; +claudebot@anthropic.com)",
+        "ClaudeBot",
+    ),
+    (
+        "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; PerplexityBot/1.0; +https://perplexity.ai/perplexitybot)",
+        "PerplexityBot",
+    ),
     ("CCBot/2.0 (https://commoncrawl.org/faq/)", "CCBot"),
     ("Mozilla/5.0 (compatible; Yeti/1.1; +https://naver.me/spd)", "Yeti"),
     ("Mozilla/5.0 (compatible; YandexBot/3.0; +http://yandex.com/bots)", "YandexBot"),
     ("Mozilla/5.0 (compatible; Baiduspider/2.0; +http://www.baidu.com/search/spider.html)", "Baiduspider"),
     ("DuckDuckBot/1.1; (+http://duckduckgo.com/duckduckbot.html)", "DuckDuckBot"),
     (
-        ("Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_5) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/13.1.1 "
-        "Safari/605.1.15 (Applebot/0.1; +http://www.apple.com/go/applebot)"),
+        (
+            "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_5) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/13.1.1 "
+            "Safari/605.1.15 (Applebot/0.1; +http://www.apple.com/go/applebot)"
+        ),
         "Applebot",
     ),
     ("facebookexternalhit/1.1 (+http://www.facebook.com/externalhit_uatext.php)", "facebookexternalhit"),
@@ -39,7 +52,10 @@ USER_AGENTS = [
     ("Mozilla/5.0 (compatible; SemrushBot/7~bl; +http://www.semrush.com/bot.html)", "SemrushBot"),
     ("Mozilla/5.0 (compatible; MJ12bot/v1.4.8; http://mj12bot.com/)", "MJ12bot"),
     ("Twitterbot/1.0", "Twitterbot"),
-    ("Mozilla/5.0 (compatible; SeznamBot/4.0; +https://o-seznam.cz/napoveda/vyhledavani/en/seznambot-crawler/)", "SeznamBot"),
+    (
+        "Mozilla/5.0 (compatible; SeznamBot/4.0; +https://o-seznam.cz/napoveda/vyhledavani/en/seznambot-crawler/)",
+        "SeznamBot",
+    ),
 ]
 
 
@@ -94,7 +110,11 @@ def test_adsbot_ignores_the_global_group() -> None:
 
 def test_the_profiled_reading_cites_every_page_a_profile_comes_from() -> None:
     # Each profile row's first source is its operator's page (later ones back other facts of the row).
-    cited = {crawler.source.split(";")[0].split()[0] for crawler in crawlers.catalogue() if crawler.fallback or crawler.ignores_global}
+    cited = {
+        crawler.source.split(";")[0].split()[0]
+        for crawler in crawlers.catalogue()
+        if crawler.fallback or crawler.ignores_global
+    }
     assert len(cited) == 5 and cited <= set(engine(PROFILED).sources)
 
 
@@ -102,5 +122,10 @@ def test_matrix_groups_rows_by_purpose() -> None:
     robots = parse("User-agent: GPTBot\nUser-agent: CCBot\nDisallow: /\n\nUser-agent: *\nDisallow: /cart/\n")
     rows = matrix(robots, crawlers.select("GPTBot,Googlebot,OAI-SearchBot,CCBot"), ["/", "/cart/"])
     assert [r.crawler.token for r in rows] == ["Googlebot", "OAI-SearchBot", "GPTBot", "CCBot"]
-    assert [[c.verdict.allowed for c in r.cells] for r in rows] == [[True, False], [True, False], [False, False], [False, False]]
+    assert [[c.verdict.allowed for c in r.cells] for r in rows] == [
+        [True, False],
+        [True, False],
+        [False, False],
+        [False, False],
+    ]
     assert rows[2].cells[0].verdict.line == 3

@@ -5,13 +5,13 @@ from __future__ import annotations
 import tracemalloc
 
 import pytest
-from tests.hostile import finishes
 
 from robotscope import lint, parse
 from robotscope.reports.render import quote_lines
 from robotscope.syntax.model import LineKind
 from robotscope.syntax.parsed import MAX_OVERFLOW_LINES
 from robotscope.syntax.parser import MAX_BYTES
+from tests.hostile import finishes
 
 
 @pytest.mark.slow  # megabytes of input

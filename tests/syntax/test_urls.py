@@ -76,7 +76,16 @@ def test_robots_url(url: str, expected: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "url", ["ftp://example.com/", "mailto:a@example.com", "example.com/path", "http:///path", "https://exa mple.com/", "http://x:99999/", ""]
+    "url",
+    [
+        "ftp://example.com/",
+        "mailto:a@example.com",
+        "example.com/path",
+        "http:///path",
+        "https://exa mple.com/",
+        "http://x:99999/",
+        "",
+    ],
 )
 def test_robots_url_rejects(url: str) -> None:
     with pytest.raises(InvalidURL):

@@ -15,10 +15,10 @@ from typing import Any
 
 import httpx
 import pytest
-from tests.conftest import Server
 
 from robotscope.web import create_app
 from robotscope.web.guard import GuardedTransport, is_forbidden
+from tests.conftest import Server
 
 pytestmark = pytest.mark.usefixtures("isolated")
 
@@ -43,7 +43,12 @@ def app() -> Iterator[Any]:
 
 
 def test_analyse_returns_structure_findings_verdicts_and_matrix(app: Any) -> None:
-    body = {"text": SAMPLE, "agent": "Googlebot/2.1", "urls": ["/private/ok", "https://e.com/nogoogle/x"], "paths": ["/", "/private/"]}
+    body = {
+        "text": SAMPLE,
+        "agent": "Googlebot/2.1",
+        "urls": ["/private/ok", "https://e.com/nogoogle/x"],
+        "paths": ["/", "/private/"],
+    }
     r = call(app, "POST", "/api/analyse", json=body)
     assert r.status_code == 200
     data = r.json()
@@ -121,7 +126,9 @@ def test_body_over_one_megabyte_is_413(app: Any) -> None:
     assert r.status_code == 413 and r.json()["error"]["code"] == "too-large"
     ok = json.dumps({"text": "Disallow: /x\n" * 70_000}).encode()
     assert len(ok) < 1024 * 1024
-    assert call(app, "POST", "/api/analyse", content=ok, headers={"content-type": "application/json"}).status_code == 200
+    assert (
+        call(app, "POST", "/api/analyse", content=ok, headers={"content-type": "application/json"}).status_code == 200
+    )
 
 
 @pytest.mark.parametrize("path", ["/", "/static/app.js", "/api/crawlers", "/api/nothing"])
@@ -135,7 +142,13 @@ def test_security_headers_on_every_response(app: Any, path: str) -> None:
 
 def test_page_and_assets_are_served_from_the_package(app: Any) -> None:
     page = call(app, "GET", "/").text
-    for asset in ("/static/js/main.js", "/static/js/backend.js", "/static/js/pyodide-backend.js", "/static/app.css", "/static/sample.txt"):
+    for asset in (
+        "/static/js/main.js",
+        "/static/js/backend.js",
+        "/static/js/pyodide-backend.js",
+        "/static/app.css",
+        "/static/sample.txt",
+    ):
         assert call(app, "GET", asset).status_code == 200, asset
     # One module script, no inline script or style: the CSP would block them anyway.
     # Relative, so it resolves to /static/js/main.js here and within a static build's folder.
@@ -148,7 +161,9 @@ def test_page_is_refused_under_a_foreign_host_name_when_bound_to_loopback(app: A
     assert r.status_code == 421 and "content-security-policy" in r.headers
     for base in ("http://localhost:8000", "http://[::1]:8000", "http://127.0.0.1"):
         assert call(app, "GET", "/api/info", base=base).status_code == 200, base
-    assert call(create_app(bound_to_loopback=False), "GET", "/api/info", base="http://robots.example").status_code == 200
+    assert (
+        call(create_app(bound_to_loopback=False), "GET", "/api/info", base="http://robots.example").status_code == 200
+    )
 
 
 def test_xss_text_is_returned_as_data(app: Any) -> None:
@@ -170,7 +185,10 @@ def test_fetch_loopback_bound_reaches_a_local_server(app: Any, server: Server, o
     assert r.status_code == 200, r.text
     data = r.json()
     assert data["robots_url"] == server.url("/robots.txt")
-    assert data["hops"] == [{"url": server.url("/robots.txt"), "status": 301}, {"url": other_server.url("/robots.txt"), "status": 200}]
+    assert data["hops"] == [
+        {"url": server.url("/robots.txt"), "status": 301},
+        {"url": other_server.url("/robots.txt"), "status": 200},
+    ]
     assert data["status"] == 200 and data["text"] == SAMPLE and data["policy"] == "google"
     assert set(data["decisions"]) >= {"rfc9309", "google", "bing", "naver"}
     assert all(d["action"] == "parse" for d in data["decisions"].values())
@@ -275,8 +293,22 @@ def test_fetch_through_the_guard_to_a_public_name() -> None:
 def test_is_forbidden() -> None:
     import ipaddress
 
-    for text in ("127.0.0.1", "10.0.0.1", "172.16.0.1", "192.168.1.1", "169.254.1.1", "::1", "fe80::1", "fc00::1",
-                 "::ffff:10.0.0.1", "2002:7f00:1::", "224.0.0.1", "0.0.0.0", "100.64.0.1", "192.0.2.1"):
+    for text in (
+        "127.0.0.1",
+        "10.0.0.1",
+        "172.16.0.1",
+        "192.168.1.1",
+        "169.254.1.1",
+        "::1",
+        "fe80::1",
+        "fc00::1",
+        "::ffff:10.0.0.1",
+        "2002:7f00:1::",
+        "224.0.0.1",
+        "0.0.0.0",
+        "100.64.0.1",
+        "192.0.2.1",
+    ):
         assert is_forbidden(ipaddress.ip_address(text)), text
     for text in ("93.184.216.34", "8.8.8.8", "2606:2800:220:1::1"):
         assert not is_forbidden(ipaddress.ip_address(text)), text
@@ -339,7 +371,7 @@ def test_serve_command(monkeypatch: pytest.MonkeyPatch, args: list[str], guarded
     monkeypatch.setattr(serve_module, "open_browser_later", browsed.append)
     result = CliRunner().invoke(serve_module.serve, args)
     assert result.exit_code == 0, result.output
-    (app, kw), = runs
+    ((app, kw),) = runs
     assert kw["host"] == (args[args.index("--host") + 1] if "--host" in args else "127.0.0.1")
     # The server's own limits: keep-alive, head size and deadline (h11), connections, shutdown.
     assert kw["timeout_keep_alive"] == 5 and kw["h11_max_incomplete_event_size"] == 16 * 1024
@@ -382,12 +414,27 @@ def test_generate_block_ai_training(app: Any) -> None:
     assert "User-agent: Googlebot" not in text and text.endswith("User-agent: *\nDisallow:\n")
     assert data["warnings"] == [] and data["verified"] is True
     gptbot = next(c for c in data["checks"] if c["kind"] == "rule" and c["agent"] == "GPTBot")
-    assert gptbot == {"kind": "rule", "agent": "GPTBot", "url": "/", "intended": False, "allowed": False,
-                      "line": gptbot["line"], "effective": True, "ok": True}
+    assert gptbot == {
+        "kind": "rule",
+        "agent": "GPTBot",
+        "url": "/",
+        "intended": False,
+        "allowed": False,
+        "line": gptbot["line"],
+        "effective": True,
+        "ok": True,
+    }
     # Search and AI-search crawlers stay allowed, and the list says why each token is blocked.
     for agent in ("Googlebot", "bingbot", "Yeti", "OAI-SearchBot"):
         assert crawler_check(data, agent) | {"line": None} == {
-            "kind": "crawler", "agent": agent, "url": "/", "intended": True, "allowed": True, "line": None, "ok": True}
+            "kind": "crawler",
+            "agent": agent,
+            "url": "/",
+            "intended": True,
+            "allowed": True,
+            "line": None,
+            "ok": True,
+        }
     assert all(b["comment"] for b in data["spec"]["blocks"][:-1])
 
 
@@ -476,11 +523,23 @@ def test_generate_validates_the_request(app: Any) -> None:
 
 
 def test_analyse_notes_urls_on_another_origin_than_the_files(app: Any) -> None:
-    body = {"text": "User-agent: *\nDisallow: /x\n", "agent": "bot", "urls": ["https://elsewhere.example/x", "/x"], "origin": "https://www.example.com"}
+    body = {
+        "text": "User-agent: *\nDisallow: /x\n",
+        "agent": "bot",
+        "urls": ["https://elsewhere.example/x", "/x"],
+        "origin": "https://www.example.com",
+    }
     response = call(app, "POST", "/api/analyse", json=body)
     assert response.status_code == 200
     elsewhere, local = response.json()["verdicts"]
     assert [n["code"] for n in elsewhere["notes"]] == ["note.other-origin"] and local["notes"] == []
-    assert "https://www.example.com/robots.txt says nothing about https://elsewhere.example/x" in elsewhere["notes"][0]["text"]
+    assert (
+        "https://www.example.com/robots.txt says nothing about https://elsewhere.example/x"
+        in elsewhere["notes"][0]["text"]
+    )
     bad = call(app, "POST", "/api/analyse", json={**body, "origin": "javascript:alert(1)"})
-    assert bad.status_code == 422 and bad.json()["error"]["code"] == "bad-field" and "origin" in bad.json()["error"]["message"]
+    assert (
+        bad.status_code == 422
+        and bad.json()["error"]["code"] == "bad-field"
+        and "origin" in bad.json()["error"]["message"]
+    )

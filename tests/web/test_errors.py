@@ -78,7 +78,11 @@ def test_request_bodies_json_loads_reads_but_nothing_else_can_are_bad_json(
 
 
 def test_a_valid_surrogate_pair_is_text(app: Any) -> None:
-    r = raw(app, "/api/analyse", b'{"text": "User-agent: *\\nDisallow: /\\ud83d\\ude00\\n", "agent": "x", "urls": ["/\\ud83d\\ude00"]}')
+    r = raw(
+        app,
+        "/api/analyse",
+        b'{"text": "User-agent: *\\nDisallow: /\\ud83d\\ude00\\n", "agent": "x", "urls": ["/\\ud83d\\ude00"]}',
+    )
     assert r.status_code == 200, r.text
     assert r.json()["verdicts"][0]["target"] == "/%F0%9F%98%80" and r.json()["verdicts"][0]["allowed"] is False
 
@@ -87,9 +91,18 @@ async def _asgi(app: Any, headers: list[tuple[bytes, bytes]], body: bytes) -> tu
     """One request straight through the ASGI interface, with headers no HTTP client would send."""
     messages: list[dict[str, Any]] = []
     scope = {
-        "type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "POST", "scheme": "http",
-        "path": "/api/analyse", "raw_path": b"/api/analyse", "query_string": b"", "root_path": "",
-        "headers": [(b"host", b"127.0.0.1:8000"), *headers], "client": ("127.0.0.1", 1), "server": ("127.0.0.1", 8000),
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": "POST",
+        "scheme": "http",
+        "path": "/api/analyse",
+        "raw_path": b"/api/analyse",
+        "query_string": b"",
+        "root_path": "",
+        "headers": [(b"host", b"127.0.0.1:8000"), *headers],
+        "client": ("127.0.0.1", 1),
+        "server": ("127.0.0.1", 8000),
     }
     sent = False
 
@@ -127,15 +140,27 @@ def test_odd_headers(app: Any, headers: list[tuple[bytes, bytes]], status: int, 
         assert json.loads(content)["error"]["code"] == code
 
 
-def test_a_client_that_disconnects_mid_body_is_not_an_internal_error(app: Any, caplog: pytest.LogCaptureFixture) -> None:
+def test_a_client_that_disconnects_mid_body_is_not_an_internal_error(
+    app: Any, caplog: pytest.LogCaptureFixture
+) -> None:
     async def go() -> list[dict[str, Any]]:
         messages: list[dict[str, Any]] = []
         scope = {
-            "type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "POST", "scheme": "http",
-            "path": "/api/analyse", "raw_path": b"/api/analyse", "query_string": b"", "root_path": "",
+            "type": "http",
+            "asgi": {"version": "3.0"},
+            "http_version": "1.1",
+            "method": "POST",
+            "scheme": "http",
+            "path": "/api/analyse",
+            "raw_path": b"/api/analyse",
+            "query_string": b"",
+            "root_path": "",
             "headers": [(b"host", b"127.0.0.1"), (b"content-type", b"application/json")],
         }
-        chunks: list[dict[str, Any]] = [{"type": "http.request", "body": b'{"te', "more_body": True}, {"type": "http.disconnect"}]
+        chunks: list[dict[str, Any]] = [
+            {"type": "http.request", "body": b'{"te', "more_body": True},
+            {"type": "http.disconnect"},
+        ]
         parts = iter(chunks)
 
         async def receive() -> dict[str, Any]:
@@ -199,7 +224,8 @@ def test_method_not_allowed_keeps_its_allow_header(app: Any) -> None:
 
 
 @pytest.mark.parametrize(
-    "agent", ["Yeti\nDisallow: /", "Yeti\rDisallow: /", "Yeti#x"],
+    "agent",
+    ["Yeti\nDisallow: /", "Yeti\rDisallow: /", "Yeti#x"],
 )
 def test_the_allow_only_agent_cannot_write_extra_lines(app: Any, agent: str) -> None:
     r = call(app, "POST", "/api/generate", json={"preset": "allow-only", "agent": agent})

@@ -109,7 +109,13 @@ def _no_network(request: httpx.Request) -> httpx.Response:
 
 @pytest.mark.parametrize(
     ("address", "status"),
-    [("fec0::1", 403), ("64:ff9b::a00:1", 403), ("64:ff9b::7f00:1", 403), ("::ffff:10.0.0.1", 403), ("64:ff9b::808:808", 200)],
+    [
+        ("fec0::1", 403),
+        ("64:ff9b::a00:1", 403),
+        ("64:ff9b::7f00:1", 403),
+        ("::ffff:10.0.0.1", 403),
+        ("64:ff9b::808:808", 200),
+    ],
 )
 def test_the_fetch_endpoint_uses_the_table(address: str, status: int) -> None:
     async def resolve(host: str, port: int) -> list[str]:
@@ -123,10 +129,14 @@ def test_the_fetch_endpoint_uses_the_table(address: str, status: int) -> None:
     app = create_app(bound_to_loopback=False, resolve=resolve, transport=transport)
 
     async def go() -> httpx.Response:
-        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://robots.example") as client:
+        async with httpx.AsyncClient(
+            transport=httpx.ASGITransport(app=app), base_url="http://robots.example"
+        ) as client:
             return await client.post("/api/fetch", json={"url": "https://v6only.example/"})
 
     r = asyncio.run(go())
     assert r.status_code == status, r.text
     if status == 403:
-        assert r.json()["error"]["code"] == "refused-target" and r.json()["error"]["address"] == str(ipaddress.ip_address(address))
+        assert r.json()["error"]["code"] == "refused-target" and r.json()["error"]["address"] == str(
+            ipaddress.ip_address(address)
+        )

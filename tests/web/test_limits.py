@@ -138,7 +138,9 @@ def test_the_hostile_request_of_the_issue_stops_at_the_budget(make_app: Callable
     assert sleeping(fresh)
 
 
-def test_generate_and_selftest_run_in_the_workers(make_app: Callable[..., Any], monkeypatch: pytest.MonkeyPatch) -> None:
+def test_generate_and_selftest_run_in_the_workers(
+    make_app: Callable[..., Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
     active = Active(monkeypatch)
     app = make_app()
     r = post(app, {"preset": "staging"}, "/api/generate")
@@ -161,7 +163,9 @@ def test_at_most_max_analyses_run_at_once(make_app: Callable[..., Any], monkeypa
     assert len(active.pids) == 2  # two worker processes served all six
 
 
-def test_a_full_waiting_room_answers_503_busy_at_once(make_app: Callable[..., Any], monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_full_waiting_room_answers_503_busy_at_once(
+    make_app: Callable[..., Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
     active = Active(monkeypatch)
     app = make_app(max_analyses=1, max_waiting=0, time_budget=2.0)
 

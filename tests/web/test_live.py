@@ -86,10 +86,7 @@ def _assert_secured(headers: dict[str, str]) -> None:
     assert headers["x-content-type-options"] == "nosniff" and headers["x-frame-options"] == "DENY"
 
 
-HEAD = (
-    b"POST /api/analyse HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-    b"Content-Length: 100\r\n\r\n"
-)
+HEAD = b"POST /api/analyse HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n"
 
 
 # ---------- D12: a body that stalls or trickles ----------
@@ -177,7 +174,10 @@ def test_a_slow_analysis_does_not_hold_up_the_server() -> None:
         thread.join(GUARD)
         r = results["slow"]
         assert r.status_code == 422 and r.json()["error"] == {
-            "code": "too-complex", "limit": "time", "message": r.json()["error"]["message"]}
+            "code": "too-complex",
+            "limit": "time",
+            "message": r.json()["error"]["message"],
+        }
         _assert_secured({k.lower(): v for k, v in r.headers.items()})
 
 
@@ -186,7 +186,10 @@ def test_a_slow_analysis_does_not_hold_up_the_server() -> None:
 
 def _post(port: int, body: bytes) -> httpx.Response:
     return httpx.post(
-        f"http://127.0.0.1:{port}/api/analyse", content=body, headers={"content-type": "application/json"}, timeout=GUARD
+        f"http://127.0.0.1:{port}/api/analyse",
+        content=body,
+        headers={"content-type": "application/json"},
+        timeout=GUARD,
     )
 
 

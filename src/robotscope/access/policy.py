@@ -57,7 +57,6 @@ from typing import Any
 from ..messages import DEFAULT_LANG, Message, message
 
 
-
 class Action(enum.StrEnum):
     """What a crawler does with an origin after fetching its robots.txt."""
 
@@ -70,6 +69,7 @@ class Action(enum.StrEnum):
     def rules_apply(self) -> bool:
         """Whether the rules of a file apply after this action (the fetched one, or the cached copy)."""
         return self is Action.PARSE or self is Action.CACHED_COPY
+
 
 MAX_REDIRECTS = 5  # RFC 9309, Section 2.3.1.2: follow at least five consecutive redirects
 _HOUR = 3600.0
@@ -245,7 +245,9 @@ def decide(
         if outcome.loop:
             cause, case = message("cause.redirect-loop", status=status, hop=outcome.redirects + 1), "redirect-loop"
         elif outcome.redirects >= MAX_REDIRECTS:
-            cause = message("cause.redirects-exhausted", status=status, redirects=outcome.redirects, limit=MAX_REDIRECTS)
+            cause = message(
+                "cause.redirects-exhausted", status=status, redirects=outcome.redirects, limit=MAX_REDIRECTS
+            )
             case = "redirects-exhausted"
         else:
             why = outcome.unfollowable or message("redirect.no-location")
@@ -297,8 +299,6 @@ def span(seconds: float) -> Message:
     return message("span.minutes", n=round(seconds / 60))
 
 
-def decide_all(
-    outcome: Outcome, *, cached: Cached | None = None, now: float | None = None
-) -> dict[str, Decision]:
+def decide_all(outcome: Outcome, *, cached: Cached | None = None, now: float | None = None) -> dict[str, Decision]:
     """The decision of every policy, by name, in table order."""
     return {name: decide(outcome, row, cached=cached, now=now) for name, row in POLICIES.items()}

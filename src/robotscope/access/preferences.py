@@ -35,8 +35,8 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from ..syntax.model import Group, Preference, Record, Usage, Verdict
-from ..syntax.patterns import compile_pattern, matches
 from ..syntax.parsed import ParsedFile
+from ..syntax.patterns import compile_pattern, matches
 from ..syntax.structured import Item, Token, parse_dictionary
 from ..syntax.urls import normalise
 
@@ -73,7 +73,10 @@ def usage_rule(record: Record) -> UsageRule:
     preferences = {
         key: str(member.value)
         for key, member in members.items()
-        if key in CATEGORIES and isinstance(member, Item) and isinstance(member.value, Token) and member.value in ("y", "n")
+        if key in CATEGORIES
+        and isinstance(member, Item)
+        and isinstance(member.value, Token)
+        and member.value in ("y", "n")
     }
     return UsageRule(record.line, path, _normalised(path), preferences, True, _keys(rest))
 
@@ -126,10 +129,13 @@ def usage_for(robots: ParsedFile, verdict: Verdict) -> Usage | None:
 
 def _chosen(robots: ParsedFile, group_lines: tuple[int, ...]) -> tuple[list[UsageRule], list[SignalLine]]:
     """The Content-Usage rules and Content-Signal lines of the groups used (by their user-agent lines), once per file."""
+
     def find() -> tuple[list[UsageRule], list[SignalLine]]:
         usage_lines, signal_lines = preference_lines(robots)
         groups = robots.groups_at(group_lines)
-        return [usage_lines[r.line] for r in records_of(groups, USAGE)], [signal_lines[r.line] for r in records_of(groups, SIGNAL)]
+        return [usage_lines[r.line] for r in records_of(groups, USAGE)], [
+            signal_lines[r.line] for r in records_of(groups, SIGNAL)
+        ]
 
     return robots.remembered(_chosen, group_lines, find)
 

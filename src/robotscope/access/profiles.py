@@ -75,7 +75,9 @@ def profile_for(agent: str, named: frozenset[str]) -> tuple[str | None, Message]
     if crawler is None or product_token(agent) in named or crawler.token.lower() in named:
         return None
     if crawler.fallback and crawler.fallback.lower() in named:
-        return crawler.fallback, message("profile.fallback", token=crawler.token, operator=crawler.operator, fallback=crawler.fallback)
+        return crawler.fallback, message(
+            "profile.fallback", token=crawler.token, operator=crawler.operator, fallback=crawler.fallback
+        )
     if crawler.ignores_global and "*" in named:
         return None, message("profile.ignores-global", token=crawler.token, operator=crawler.operator)
     return None

@@ -16,9 +16,9 @@ from __future__ import annotations
 from ..messages import Message
 from ..syntax.model import Verdict
 from ..syntax.parsed import ParsedFile
+from ..syntax.parser import MAX_BYTES
 from ..syntax.tokens import product_token
 from ..syntax.urls import plain_target, target
-from ..syntax.parser import MAX_BYTES
 from .engines.base import Parsed
 from .engines.registry import DEFAULT, PROFILED, names, resolve, run
 from .engines.registry import engine as engine_named
@@ -43,7 +43,10 @@ class Robots(ParsedFile):
     __slots__ = ("_preferences", "_rulesets")
 
     def __init__(
-        self, data: str | bytes | bytearray | memoryview = "", limit: int = MAX_BYTES, cut_from: tuple[int, int] | None = None
+        self,
+        data: str | bytes | bytearray | memoryview = "",
+        limit: int = MAX_BYTES,
+        cut_from: tuple[int, int] | None = None,
     ) -> None:
         super().__init__(data, limit, cut_from)
         self._rulesets: RuleSets | None = None

@@ -71,7 +71,17 @@ def matched(
     if rule is None:
         reason = _NO_MATCH if grouped else _NO_GROUP
         return _verdict(True, None, None, reason, token, group_lines, candidates, url, target)
-    return _verdict(rule.allow if allowed is None else allowed, rule, rule.line, _BY_RULE, token, group_lines, candidates, url, target)
+    return _verdict(
+        rule.allow if allowed is None else allowed,
+        rule,
+        rule.line,
+        _BY_RULE,
+        token,
+        group_lines,
+        candidates,
+        url,
+        target,
+    )
 
 
 def blanket(allowed: bool, token: str, url: str, target: str) -> Verdict:
@@ -113,5 +123,7 @@ def _verdict(
     target: str,
 ) -> Verdict:
     # tuple.__new__: NamedTuple's generated __new__ costs twice as much, on every verdict.
-    result: Verdict = _new_tuple(Verdict, (allowed, rule, line, reason, token, group_lines, candidates, url, target, None))
+    result: Verdict = _new_tuple(
+        Verdict, (allowed, rule, line, reason, token, group_lines, candidates, url, target, None)
+    )
     return result

@@ -30,7 +30,9 @@ def main() -> None:
     except Exception as error:
         if os.environ.get("ROBOTSCOPE_DEBUG"):
             raise
-        sys.stderr.write(f"robotscope: internal error: {type(error).__name__}: {error} (set ROBOTSCOPE_DEBUG=1 for details)\n")
+        sys.stderr.write(
+            f"robotscope: internal error: {type(error).__name__}: {error} (set ROBOTSCOPE_DEBUG=1 for details)\n"
+        )
         sys.exit(EXIT_USAGE)
 
 

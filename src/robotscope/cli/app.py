@@ -49,5 +49,22 @@ def completion(shell: str) -> None:
     click.echo(completer(cli, {}, "robotscope", "_ROBOTSCOPE_COMPLETE").source())
 
 
-for command in (check, lint_command, fetch_command, matrix, diff_command, readings_command, bulk, survey_command, sitemap_command, page_command, generate, serve, build_site, selftest, explain, completion):
+for command in (
+    check,
+    lint_command,
+    fetch_command,
+    matrix,
+    diff_command,
+    readings_command,
+    bulk,
+    survey_command,
+    sitemap_command,
+    page_command,
+    generate,
+    serve,
+    build_site,
+    selftest,
+    explain,
+    completion,
+):
     cli.add_command(command)

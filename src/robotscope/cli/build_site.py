@@ -23,14 +23,21 @@ from pathlib import Path
 import click
 
 from .._version import __version__
-from ..reports.api import crawlers_answer, info_answer, policies_answer, strings_answer
 from ..cache import default_path
 from ..messages import LANGS
+from ..reports.api import crawlers_answer, info_answer, policies_answer, strings_answer
 from .output import fail
 
 PYODIDE_VERSION = "0.29.5"  # pinned: its Python (3.13) runs the core; change with the browser tests
 # What the page loads of a Pyodide release: the module, the runtime, the standard library, its lock file.
-PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json", "package.json")
+PYODIDE_FILES = (
+    "pyodide.mjs",
+    "pyodide.asm.js",
+    "pyodide.asm.wasm",
+    "python_stdlib.zip",
+    "pyodide-lock.json",
+    "package.json",
+)
 MARKER = "robotscope-site.json"  # what a built folder holds, so --force replaces only such a folder
 # Content-Security-Policy of the static page: its own folder only; WebAssembly may be compiled.
 CSP = (
@@ -103,15 +110,22 @@ def _pyodide(given: str | None) -> Path:
 def _npm_pack(folder: Path) -> None:
     npm = shutil.which("npm")
     if npm is None:
-        fail(f"npm not found: install Node.js and npm (Debian: apt-get install nodejs npm), or pass --pyodide DIR holding Pyodide {PYODIDE_VERSION}")
+        fail(
+            f"npm not found: install Node.js and npm (Debian: apt-get install nodejs npm), or pass --pyodide DIR holding Pyodide {PYODIDE_VERSION}"
+        )
     with tempfile.TemporaryDirectory() as tmp:
         done = subprocess.run(
             [npm, "pack", f"pyodide@{PYODIDE_VERSION}", "--pack-destination", tmp, "--silent"],
-            capture_output=True, text=True, timeout=600, check=False,
+            capture_output=True,
+            text=True,
+            timeout=600,
+            check=False,
         )
         tarballs = list(Path(tmp).glob("pyodide-*.tgz"))
         if done.returncode != 0 or not tarballs:
-            fail(f"npm pack pyodide@{PYODIDE_VERSION} failed: {(done.stderr.strip().splitlines() or ['no tarball'])[-1]}")
+            fail(
+                f"npm pack pyodide@{PYODIDE_VERSION} failed: {(done.stderr.strip().splitlines() or ['no tarball'])[-1]}"
+            )
         with tarfile.open(tarballs[0]) as archive:
             archive.extractall(tmp, filter="data")  # regular files under the folder only
         folder.parent.mkdir(parents=True, exist_ok=True)
@@ -125,7 +139,10 @@ def _index_html(source: str) -> str:
     server = '<meta name="robotscope-backend" content="server">'
     if server not in source:
         fail("index.html names no back end: the page and build-site are out of step")
-    return source.replace(server, f'<meta name="robotscope-backend" content="pyodide">\n<meta http-equiv="Content-Security-Policy" content="{CSP}">')
+    return source.replace(
+        server,
+        f'<meta name="robotscope-backend" content="pyodide">\n<meta http-equiv="Content-Security-Policy" content="{CSP}">',
+    )
 
 
 def _write_json(path: Path, data: object) -> None:
@@ -134,7 +151,12 @@ def _write_json(path: Path, data: object) -> None:
 
 @click.command("build-site")
 @click.argument("out_dir", type=click.Path(file_okay=False))
-@click.option("--pyodide", "pyodide_dir", type=click.Path(file_okay=False, exists=True), help=f"A folder holding Pyodide {PYODIDE_VERSION} (default: npm's `pyodide` package, fetched once and cached).")
+@click.option(
+    "--pyodide",
+    "pyodide_dir",
+    type=click.Path(file_okay=False, exists=True),
+    help=f"A folder holding Pyodide {PYODIDE_VERSION} (default: npm's `pyodide` package, fetched once and cached).",
+)
 @click.option("--force", is_flag=True, help="Replace OUT_DIR if it holds an earlier build.")
 def build_site(out_dir: str, pyodide_dir: str | None, force: bool) -> None:
     """Write the tester page as a static folder that runs robotscope in the browser (Pyodide).
@@ -176,7 +198,16 @@ def build_site(out_dir: str, pyodide_dir: str | None, force: bool) -> None:
         _write_json(api / f"strings-{lang}.json", strings_answer(lang))
         _write_json(api / f"policies-{lang}.json", policies_answer(lang))
     sizes = {str(p.relative_to(out)): p.stat().st_size for p in sorted(out.rglob("*")) if p.is_file()}
-    _write_json(out / MARKER, {"robotscope": __version__, "pyodide": json.loads((pyodide / "package.json").read_text())["version"], "bytes": sizes})
+    _write_json(
+        out / MARKER,
+        {
+            "robotscope": __version__,
+            "pyodide": json.loads((pyodide / "package.json").read_text())["version"],
+            "bytes": sizes,
+        },
+    )
     total = sum(sizes.values())
-    click.echo(f"{out}: {len(sizes)} files, {total / 2**20:.1f} MiB ({modules} robotscope modules, Pyodide {PYODIDE_VERSION})")
+    click.echo(
+        f"{out}: {len(sizes)} files, {total / 2**20:.1f} MiB ({modules} robotscope modules, Pyodide {PYODIDE_VERSION})"
+    )
     click.echo(f"serve it with any static file server, e.g.: python3 -m http.server -d {out} 8000")

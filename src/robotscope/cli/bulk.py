@@ -24,10 +24,10 @@ from ..access.robots import Robots
 from ..reports.compare import BulkRow, bulk_row, verdict_row
 from ..reports.views import origin_note
 from ..syntax.urls import is_checkable
-from .parallel import cores
 from .options import FetchSettings, engine_option, fetch_options, require_agents
-from .sources import Origins, Source, load, open_cache
 from .output import console, fail
+from .parallel import cores
+from .sources import Origins, Source, load, open_cache
 
 _FIELDS = ["url", "agent_token", "allowed", "reason", "line", "rule", "engine", "note", "robots_url"]
 # URLs a worker process checks per task: large enough that sending them costs little
@@ -70,7 +70,10 @@ class _Checked:
             return [row._replace(note=notes) if notes else row]
         # Another engine's reading, or a fetch that decided allow-all or disallow-all.
         notes = "other-origin" if self._elsewhere(url) else ""
-        return [verdict_row(self.source.answer(self.agent, url, name).verdict, name)._replace(note=notes) for name in self.engines]
+        return [
+            verdict_row(self.source.answer(self.agent, url, name).verdict, name)._replace(note=notes)
+            for name in self.engines
+        ]
 
     def _notes(self, url: str, row: BulkRow) -> str:
         """What `check` would say besides the verdict, as `BulkRow.note` codes."""
@@ -87,7 +90,6 @@ class _Checked:
         return self.home is not None and origin_note(url, self.home) is not None
 
 
-
 def _rows(checked: _Checked | None, url: str) -> list[BulkRow]:
     """The rows for one URL: its verdicts, or one `invalid-url` row."""
     if checked is None or not is_checkable(url):
@@ -101,7 +103,9 @@ def _render(rows: Iterable[tuple[BulkRow, str]], output_format: str) -> str:
         out = io.StringIO()
         csv.writer(out, lineterminator="\n").writerows([*row, origin] for row, origin in rows)
         return out.getvalue()
-    return "".join(json.dumps({**row.as_dict(), "robots_url": origin or None}, ensure_ascii=False) + "\n" for row, origin in rows)
+    return "".join(
+        json.dumps({**row.as_dict(), "robots_url": origin or None}, ensure_ascii=False) + "\n" for row, origin in rows
+    )
 
 
 # The worker side of `--jobs`: each worker process answers from its own copy of the file.
@@ -119,7 +123,9 @@ def _check_chunk(urls: list[str]) -> str:
     return _render(((row, "") for url in urls for row in _rows(checked, url)), output_format)
 
 
-def _parallel(checked: _Checked, chunks: Iterator[list[tuple[str, int]]], jobs: int, output_format: str) -> Iterator[tuple[str, int, int]]:
+def _parallel(
+    checked: _Checked, chunks: Iterator[list[tuple[str, int]]], jobs: int, output_format: str
+) -> Iterator[tuple[str, int, int]]:
     """Each chunk's output, URL count and bytes, in input order, checked by `jobs` worker processes.
 
     At most two chunks per worker are in flight, so memory stays flat
@@ -129,12 +135,16 @@ def _parallel(checked: _Checked, chunks: Iterator[list[tuple[str, int]]], jobs: 
     context = multiprocessing.get_context("spawn")
     source = checked.source
     with ProcessPoolExecutor(
-        jobs, mp_context=context, initializer=_start_worker,
+        jobs,
+        mp_context=context,
+        initializer=_start_worker,
         initargs=(source.name, source.robots, checked.agent, checked.engine, checked.home, output_format),
     ) as pool:
         pending: deque[tuple[Future[str], int, int]] = deque()
         for chunk in chunks:
-            pending.append((pool.submit(_check_chunk, [url for url, _ in chunk]), len(chunk), sum(size for _, size in chunk)))
+            pending.append(
+                (pool.submit(_check_chunk, [url for url, _ in chunk]), len(chunk), sum(size for _, size in chunk))
+            )
             if len(pending) >= 2 * jobs:
                 future, count, size = pending.popleft()
                 yield future.result(), count, size
@@ -145,14 +155,24 @@ def _parallel(checked: _Checked, chunks: Iterator[list[tuple[str, int]]], jobs: 
 
 @click.command()
 @click.argument("robots_file", metavar="[ROBOTS]", required=False)
-@click.option("--urls", "urls_file", required=True, metavar="FILE|-", help="URLs to check, one a line (`-` for standard input).")
+@click.option(
+    "--urls", "urls_file", required=True, metavar="FILE|-", help="URLs to check, one a line (`-` for standard input)."
+)
 @click.option("--agent", default="*", show_default=True, help="Product token or User-Agent string of the crawler.")
 @click.option("--format", "output_format", type=click.Choice(["csv", "jsonl"]), default="csv", show_default=True)
 @click.option("--json", "as_json", is_flag=True, help="Same as --format jsonl: one JSON object a line.")
-@click.option("--fetch", "fetch", is_flag=True, help="Fetch each URL's own origin's robots.txt (once per origin, through the cache).")
+@click.option(
+    "--fetch",
+    "fetch",
+    is_flag=True,
+    help="Fetch each URL's own origin's robots.txt (once per origin, through the cache).",
+)
 @click.option("--no-progress", is_flag=True, help="No progress bar on stderr.")
 @click.option(
-    "--jobs", type=click.IntRange(min=1), default=None, metavar="N",
+    "--jobs",
+    type=click.IntRange(min=1),
+    default=None,
+    metavar="N",
     help="Worker processes checking URLs against ROBOTS (default: every core); output order is input order. "
     "With --fetch, one process.",
 )
@@ -212,8 +232,14 @@ def bulk(
     if output_format == "csv":
         out.write(",".join(_FIELDS) + "\n")
     progress = Progress(
-        TextColumn("checking"), BarColumn(), TaskProgressColumn(), TextColumn("{task.fields[count]:,} URLs"), TimeElapsedColumn(),
-        console=console(stderr=True), disable=no_progress or not sys.stderr.isatty(), transient=True,
+        TextColumn("checking"),
+        BarColumn(),
+        TaskProgressColumn(),
+        TextColumn("{task.fields[count]:,} URLs"),
+        TimeElapsedColumn(),
+        console=console(stderr=True),
+        disable=no_progress or not sys.stderr.isatty(),
+        transient=True,
     )
     workers = jobs or cores()
     count = done = 0
@@ -252,7 +278,9 @@ def _prepend(first: list[tuple[str, int]], rest: Iterator[list[tuple[str, int]]]
     yield from rest
 
 
-def _in_process(chunk: list[tuple[str, int]], fixed: _Checked | None, origins: Origins[_Checked], output_format: str) -> tuple[str, int, int]:
+def _in_process(
+    chunk: list[tuple[str, int]], fixed: _Checked | None, origins: Origins[_Checked], output_format: str
+) -> tuple[str, int, int]:
     """One chunk's output, URL count and bytes, checked here (against ROBOTS, or each URL's own origin)."""
     rows: list[tuple[BulkRow, str]] = []
     for url, _ in chunk:

@@ -9,10 +9,10 @@ import click
 
 from ..access.engines.registry import ALL, names, resolve
 from ..reports.linter import lint
-from ..syntax.model import Finding
 from ..reports.render import render_readings, render_verdict
-from ..syntax.urls import InvalidURL, robots_url
 from ..reports.views import readings_view, verdict_view
+from ..syntax.model import Finding
+from ..syntax.urls import InvalidURL, robots_url
 from .options import (
     FetchSettings,
     engine_option,
@@ -22,8 +22,8 @@ from .options import (
     require_agents,
     require_checkable,
 )
-from .sources import Source, is_url, load
 from .output import echo_json, echo_text, fail
+from .sources import Source, is_url, load
 
 
 def findings_for(view: dict[str, Any], findings: list[Finding]) -> list[Finding]:
@@ -114,7 +114,11 @@ def _side_by_side(source: Source, agent: str, urls: tuple[str, ...], as_json: bo
     """`--engine all`: every engine's verdict on each URL; exit code 1 when any engine disallows one."""
     views = []
     for url in urls:
-        verdicts = source.robots.readings(agent, url) if source.rules_apply else {n: source.verdict(agent, url) for n in names()}
+        verdicts = (
+            source.robots.readings(agent, url)
+            if source.rules_apply
+            else {n: source.verdict(agent, url) for n in names()}
+        )
         views.append(readings_view(url, verdicts, lang, source.answer(agent, url).usage))
     if as_json:
         echo_json(views)

@@ -8,15 +8,22 @@ import click
 from rich.markup import escape
 from rich.table import Table
 
-from ..syntax import crawlers
-from ..reports.compare import ANY_CRAWLER, Answers, Flip, agents_named, diff, probe_urls
 from ..access.engines.registry import ALL, DEFAULT, OPERATOR, PROFILED, names, operator_engine
 from ..messages import Message, message
+from ..reports.compare import ANY_CRAWLER, Answers, Flip, agents_named, diff, probe_urls
+from ..syntax import crawlers
 from ..syntax.model import Verdict
-from .options import FetchSettings, engine_option, fetch_options, json_option, lang_option, require_checkable
-from .sources import Source, load
+from .options import (
+    FetchSettings,
+    agents_option,
+    engine_option,
+    fetch_options,
+    json_option,
+    lang_option,
+    require_checkable,
+)
 from .output import console, echo_json, fail
-from .options import agents_option
+from .sources import Source, load
 
 # Flips shown at most: a hostile pair of files can flip thousands of crawlers at
 # thousands of URLs each.
@@ -44,7 +51,9 @@ def _notes(new: Source, flip: Flip) -> tuple[Message, ...]:
     if flip.engine not in (DEFAULT, PROFILED) or flip.agent == ANY_CRAWLER:
         return ()
     shown = new.answer(flip.agent, flip.url, flip.engine)
-    return tuple(n for n in (shown.note, *shown.extra) if n is not None) + new.notes(flip.agent, flip.url, shown, flip.engine)
+    return tuple(n for n in (shown.note, *shown.extra) if n is not None) + new.notes(
+        flip.agent, flip.url, shown, flip.engine
+    )
 
 
 def _read_urls(path: str) -> list[str]:
@@ -61,7 +70,9 @@ def _read_urls(path: str) -> list[str]:
 @click.command("diff")
 @click.argument("old_file", metavar="OLD")
 @click.argument("new_file", metavar="NEW")
-@click.option("--urls", "urls_file", metavar="FILE", help="URLs to compare, one a line (default: derived from both files' rules).")
+@click.option(
+    "--urls", "urls_file", metavar="FILE", help="URLs to compare, one a line (default: derived from both files' rules)."
+)
 @agents_option("named")
 @engine_option
 @json_option
@@ -104,7 +115,9 @@ def diff_command(
     notes = [_notes(new, flip) for flip in flips]
     # Pairs that flip only as the crawlers' own operators read the files: counted, as `check` would note each.
     hidden = 0
-    operated = [t for t in tokens if operator_engine(t) not in (DEFAULT, PROFILED)]  # the crawlers an operator's engine reads
+    operated = [
+        t for t in tokens if operator_engine(t) not in (DEFAULT, PROFILED)
+    ]  # the crawlers an operator's engine reads
     if engine in (DEFAULT, PROFILED) and operated and not truncated:
         shown = {(f.agent, f.url) for f in flips}
         theirs = diff(_answers(old), _answers(new), urls, operated, limit=MAX_FLIPS, engine=OPERATOR)
@@ -116,7 +129,10 @@ def diff_command(
                 "new": new.name,
                 "urls": len(urls),
                 "agents": tokens,
-                "flips": [{**f.as_dict(), "notes": [n.as_dict(lang) for n in said]} for f, said in zip(flips, notes)],
+                "flips": [
+                    {**f.as_dict(), "notes": [n.as_dict(lang) for n in said]}
+                    for f, said in zip(flips, notes, strict=True)
+                ],
                 "truncated": truncated,
                 "operator_only_flips": hidden,
             }
@@ -138,7 +154,7 @@ def diff_command(
                 table.add_column(message(f"diff.column.{column}").render(lang))
             others = message("diff.others").render(lang)
             marks: dict[str, int] = {}
-            for flip, said in zip(flips, notes):
+            for flip, said in zip(flips, notes, strict=True):
                 agent = others if flip.agent == ANY_CRAWLER else flip.agent
                 new_side = _side(flip.new, lang) + "".join(
                     f" [yellow]({marks.setdefault(note.render(lang), len(marks) + 1)})[/]" for note in said

@@ -7,10 +7,10 @@ import difflib
 import click
 from rich.cells import cell_len
 
-from ..syntax import crawlers
 from ..messages import Message, message
-from .output import console, echo_json, fail
+from ..syntax import crawlers
 from .options import json_option, lang_option
+from .output import console, echo_json, fail
 
 
 @click.command()

@@ -7,10 +7,10 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from ..reports.linter import lint
 from ..messages import message
-from ..syntax.model import Finding
+from ..reports.linter import lint
 from ..reports.render import printable, render_findings
+from ..syntax.model import Finding
 from .options import FetchSettings, fetch_options, json_option, lang_option
 from .output import echo_json, echo_text
 from .sources import fetch
@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 
 def render_fetch(result: FetchResult, findings: list[Finding], lang: str) -> str:
     """A fetch as text: the chain, the response, every policy's decision side by side, the findings."""
+
     def text(code: str, **params: Any) -> str:
         return message(code, **params).render(lang)
 

@@ -10,12 +10,12 @@ from typing import Any
 
 import click
 
-from ..reports.generator import PRESETS, Generated, InvalidSpec, Spec, build, preset
 from ..messages import message
-from ..syntax.model import Severity
+from ..reports.generator import PRESETS, Generated, InvalidSpec, Spec, build, preset
 from ..reports.render import render_findings
-from .output import echo_json, fail
+from ..syntax.model import Severity
 from .options import json_option, lang_option
+from .output import echo_json, fail
 
 
 def _spec_from_flags(allow: tuple[str, ...], disallow: tuple[str, ...], sitemaps: tuple[str, ...]) -> dict[str, Any]:
@@ -78,10 +78,15 @@ def _report(result: Generated, lang: str) -> None:
     failed = [c for c in result.checks if not c.ok]
     for check in failed:
         if not check.effective:
-            click.echo(message("generate.round-trip.ineffective", agent=check.agent, url=check.url).render(lang), err=True)
+            click.echo(
+                message("generate.round-trip.ineffective", agent=check.agent, url=check.url).render(lang), err=True
+            )
         else:
             want = message("answer.allowed" if check.intended else "answer.disallowed")
-            click.echo(message("generate.round-trip.failed", agent=check.agent, url=check.url, want=want).render(lang), err=True)
+            click.echo(
+                message("generate.round-trip.failed", agent=check.agent, url=check.url, want=want).render(lang),
+                err=True,
+            )
     if not failed:
         click.echo(message("generate.round-trip.ok", count=len(result.checks)).render(lang), err=True)
     name = message("generate.file").render(lang)
@@ -91,11 +96,18 @@ def _report(result: Generated, lang: str) -> None:
 @click.command()
 @click.option("--preset", "preset_name", type=click.Choice(PRESETS), help="Start from a preset.")
 @click.option("--only", "only_agent", metavar="AGENT", help="The crawler the allow-only preset allows.")
-@click.option("--spec", "spec_file", metavar="FILE", help="A spec as TOML or JSON (.json); `-` reads TOML from standard input.")
+@click.option(
+    "--spec", "spec_file", metavar="FILE", help="A spec as TOML or JSON (.json); `-` reads TOML from standard input."
+)
 @click.option("--allow", multiple=True, metavar="AGENT=PATH", help="Add an Allow rule (repeatable).")
 @click.option("--disallow", multiple=True, metavar="AGENT=PATH", help="Add a Disallow rule (repeatable).")
 @click.option("--sitemap", "sitemaps", multiple=True, metavar="URL", help="Add a Sitemap line (repeatable).")
-@click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), help="Write the file here instead of standard output.")
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, writable=True),
+    help="Write the file here instead of standard output.",
+)
 @json_option
 @lang_option
 def generate(

@@ -7,10 +7,10 @@ import sys
 import click
 
 from .._version import __version__
-from ..reports.linter import lint
 from ..messages import message
-from ..syntax.model import Severity
+from ..reports.linter import lint
 from ..reports.render import render_findings, sarif
+from ..syntax.model import Severity
 from .options import FetchSettings, fetch_options, lang_option
 from .output import echo_json, echo_text
 from .sources import load

@@ -2,21 +2,29 @@
 
 from __future__ import annotations
 
-
 import click
 from rich.markup import escape
 from rich.table import Table
 
-from ..syntax import crawlers
-from ..reports.compare import MatrixRow
-from ..syntax.crawlers import Crawler
 from ..access.engines.registry import ALL, PROFILED, resolve
-from ..messages import message
 from ..access.profiles import Answer
+from ..messages import message
+from ..reports.compare import MatrixRow
 from ..reports.views import usage_text
-from .options import FetchSettings, agents_option, engine_option, fetch_options, json_option, lang_option, require_checkable
-from .sources import Source, load
+from ..syntax import crawlers
+from ..syntax.crawlers import Crawler
+from .options import (
+    FetchSettings,
+    agents_option,
+    engine_option,
+    fetch_options,
+    json_option,
+    lang_option,
+    require_checkable,
+)
 from .output import console, echo_json
+from .sources import Source, load
+
 
 def cell_of(source: Source, crawler: Crawler, path: str, engine: str = PROFILED) -> Answer:
     """One matrix cell: the answer `check --engine` gives for the crawler, or the fetch decision.
@@ -82,7 +90,13 @@ def _summary(rows: list[MatrixRow], paths: tuple[str, ...], lang: str) -> list[s
 @lang_option
 @fetch_options
 def matrix(
-    robots_file: str, paths: tuple[str, ...], agents: str, engine: str, as_json: bool, lang: str, fetching: FetchSettings
+    robots_file: str,
+    paths: tuple[str, ...],
+    agents: str,
+    engine: str,
+    as_json: bool,
+    lang: str,
+    fetching: FetchSettings,
 ) -> None:
     """Which known crawlers may fetch which paths, grouped by purpose.
 

@@ -92,7 +92,13 @@ def fetch_options(command: _Command) -> _Command:
 
     @functools.wraps(command)
     def with_settings(
-        *args: Any, policy: str | None, no_cache: bool, forget: bool, cache_path: str | None, timeout: float, **kwargs: Any
+        *args: Any,
+        policy: str | None,
+        no_cache: bool,
+        forget: bool,
+        cache_path: str | None,
+        timeout: float,
+        **kwargs: Any,
     ) -> Any:
         if policy is None:  # the reading's own: Google's statuses for --engine google
             # check and bulk ask for one crawler (`agent`); matrix and diff for many.
@@ -113,10 +119,20 @@ def fetch_options(command: _Command) -> _Command:
             is_flag=True,
             help="Fetch robots.txt even if a fresh copy is cached (the answer is still stored, and the last good copy kept).",
         ),
-        click.option("--forget", is_flag=True, help="Drop what the cache holds for the origin first, the last good copy included."),
-        click.option("--cache", "cache_path", metavar="PATH", help="The cache file (default: the user's cache directory)."),
         click.option(
-            "--timeout", type=click.FloatRange(min=0.1), default=10.0, show_default=True, help="Seconds for each whole fetch."
+            "--forget",
+            is_flag=True,
+            help="Drop what the cache holds for the origin first, the last good copy included.",
+        ),
+        click.option(
+            "--cache", "cache_path", metavar="PATH", help="The cache file (default: the user's cache directory)."
+        ),
+        click.option(
+            "--timeout",
+            type=click.FloatRange(min=0.1),
+            default=10.0,
+            show_default=True,
+            help="Seconds for each whole fetch.",
         ),
     ]
     wrapped: Any = with_settings

@@ -19,14 +19,32 @@ from .sources import open_cache
 
 @click.command("page")
 @click.argument("url")
-@click.option("--agent", "agents", multiple=True, default=("Googlebot",), show_default=True, help="A crawler to ask for (repeatable).")
-@click.option("--user-agent", "user_agent", default=None, help="The User-Agent string to send (default: each crawler's documented one).")
+@click.option(
+    "--agent",
+    "agents",
+    multiple=True,
+    default=("Googlebot",),
+    show_default=True,
+    help="A crawler to ask for (repeatable).",
+)
+@click.option(
+    "--user-agent",
+    "user_agent",
+    default=None,
+    help="The User-Agent string to send (default: each crawler's documented one).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @one_engine_option
 @lang_option
 @fetch_options
 def page_command(
-    url: str, agents: tuple[str, ...], user_agent: str | None, as_json: bool, engine: str, lang: str, fetching: FetchSettings
+    url: str,
+    agents: tuple[str, ...],
+    user_agent: str | None,
+    as_json: bool,
+    engine: str,
+    lang: str,
+    fetching: FetchSettings,
 ) -> None:
     """Check one page for each crawler: robots.txt, the server's answer, and its indexing directives.
 
@@ -50,7 +68,14 @@ def page_command(
     cache = open_cache(fetching)
     try:
         checking = check_page(
-            url, list(agents), engine=engine, policy=fetching.policy, timeout=fetching.timeout, lang=lang, cache=cache, user_agent=user_agent
+            url,
+            list(agents),
+            engine=engine,
+            policy=fetching.policy,
+            timeout=fetching.timeout,
+            lang=lang,
+            cache=cache,
+            user_agent=user_agent,
         )
         result = run(checking)
     except InvalidURL as error:
@@ -74,7 +99,11 @@ def _as_text(url: str, home: str, results: list[dict[str, Any]], lang: str) -> s
         v, resp, page = r["verdict"], r["response"], r["page"]
         out.append(f"{r['agent']} ({r['user_agent']})")
         word = text("verdict.allowed") if v["allowed"] else text("verdict.disallowed")
-        where = text("pagecheck.line", line=v["line"], rule=v["rule"]) if v["line"] is not None else text(f"reason.{v['reason']}")
+        where = (
+            text("pagecheck.line", line=v["line"], rule=v["rule"])
+            if v["line"] is not None
+            else text(f"reason.{v['reason']}")
+        )
         out.append(f"  {text('pagecheck.robots')}: {word}, {where}")
         if resp["status"] is None:
             status = text("pagecheck.no-response", error=resp["error"])
@@ -84,16 +113,20 @@ def _as_text(url: str, home: str, results: list[dict[str, Any]], lang: str) -> s
             status = text("pagecheck.status", status=resp["status"])
         out.append(f"  {text('pagecheck.response')}: {status}")
         if page is not None:
-            said = [f"{d} ({s})" for d, s in zip(page["directives"], page["sources"])] or [text("pagecheck.none")]
+            said = [f"{d} ({s})" for d, s in zip(page["directives"], page["sources"], strict=True)] or [
+                text("pagecheck.none")
+            ]
             out.append(f"  {text('pagecheck.directives')}: {', '.join(said)}")
             if page["canonical"]:
                 allowed = r["canonical_allowed"]
-                state = "" if allowed is None else f" ({text('verdict.allowed') if allowed else text('verdict.disallowed')})"
+                state = (
+                    ""
+                    if allowed is None
+                    else f" ({text('verdict.allowed') if allowed else text('verdict.disallowed')})"
+                )
                 out.append(f"  {text('pagecheck.canonical')}: {page['canonical']}{state}")
             if page["content_usage"]:
                 out.append(f"  Content-Usage: {', '.join(f'{k}={v}' for k, v in page['content_usage'].items())}")
         for f in r["findings"]:
             out.append(f"  {f['code']}: {f['message']['text']}")
     return "\n".join(out)
-
-

@@ -17,7 +17,13 @@ from .sources import load
 @click.command("readings")
 @click.argument("robots_file", metavar="ROBOTS")
 @click.argument("agents", nargs=-1, metavar="[AGENT...]")
-@click.option("--url", "urls", multiple=True, metavar="URL", help="A URL to compare too (repeatable); URLs from the file's rules are always compared.")
+@click.option(
+    "--url",
+    "urls",
+    multiple=True,
+    metavar="URL",
+    help="A URL to compare too (repeatable); URLs from the file's rules are always compared.",
+)
 @json_option
 @lang_option
 @fetch_options

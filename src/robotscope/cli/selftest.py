@@ -9,8 +9,8 @@ from rich.markup import escape
 
 from ..messages import message
 from ..reports.selftest import outcome, run_cases
-from .output import console, echo_json
 from .options import json_option, lang_option
+from .output import console, echo_json
 
 
 @click.command()

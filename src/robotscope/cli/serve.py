@@ -131,7 +131,9 @@ def serve(host: str, port: int, no_browser: bool, allow_private_fetch: bool) -> 
 
         from ..web.app import create_app, is_loopback_host
     except ImportError as error:
-        raise click.ClickException(f"the web tester needs the web extra: pip install 'robotscope[web]' ({error})") from None
+        raise click.ClickException(
+            f"the web tester needs the web extra: pip install 'robotscope[web]' ({error})"
+        ) from None
 
     loopback = is_loopback_host(host)
     # Bound here, before saying "serving on": a port in use is one clear line, not a traceback.
@@ -140,7 +142,9 @@ def serve(host: str, port: int, no_browser: bool, allow_private_fetch: bool) -> 
     app = create_app(allow_private_fetch=allow_private_fetch, bound_to_loopback=loopback)
     url = _browser_url(host, port)
     if not loopback and not allow_private_fetch:
-        click.echo("robotscope: listening on a non-loopback address; the fetch panel refuses private targets.", err=True)
+        click.echo(
+            "robotscope: listening on a non-loopback address; the fetch panel refuses private targets.", err=True
+        )
     click.echo(f"robotscope: serving on {url} (Ctrl+C to stop)", err=True)
     if not no_browser:
         open_browser_later(url)
@@ -150,7 +154,9 @@ def serve(host: str, port: int, no_browser: bool, allow_private_fetch: bool) -> 
 def _listen(host: str, port: int) -> socket.socket:
     """A socket bound to `host:port` and listening, or one line on stderr and exit code 2."""
     try:
-        family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)[0]
+        family, kind, proto, _, address = socket.getaddrinfo(
+            host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+        )[0]
         sock = socket.socket(family, kind, proto)
     except OSError as error:
         fail(f"cannot listen on {host}:{port}: {error.strerror or error}")

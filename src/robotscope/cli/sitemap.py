@@ -10,28 +10,50 @@ from urllib.parse import urlsplit
 
 import click
 
-from ..download import get
 from ..access.engines.registry import PROFILED, resolve
+from ..download import get
 from ..fetch import DEFAULT_UA
 from ..messages import Message, message
 from ..syntax.sitemap import MAX_BYTES, read_sitemap
 from ..syntax.urls import InvalidURL, robots_url
 from .options import FetchSettings, fetch_options, lang_option, one_engine_option, require_agents
-from .sources import Origins, Source, open_cache
 from .output import fail
+from .sources import Origins, Source, open_cache
 
 
 @click.command("sitemap")
 @click.argument("target", metavar="ROBOTS_OR_SITEMAP_URL")
-@click.option("--agent", "agents", multiple=True, default=("Googlebot",), show_default=True, help="A crawler to check the listed URLs for (repeatable).")
-@click.option("--max-sitemaps", type=click.IntRange(min=1), default=100, show_default=True, help="Sitemap files read at most (an index counts).")
-@click.option("--max-urls", type=click.IntRange(min=1), default=100_000, show_default=True, help="Listed URLs checked at most.")
+@click.option(
+    "--agent",
+    "agents",
+    multiple=True,
+    default=("Googlebot",),
+    show_default=True,
+    help="A crawler to check the listed URLs for (repeatable).",
+)
+@click.option(
+    "--max-sitemaps",
+    type=click.IntRange(min=1),
+    default=100,
+    show_default=True,
+    help="Sitemap files read at most (an index counts).",
+)
+@click.option(
+    "--max-urls", type=click.IntRange(min=1), default=100_000, show_default=True, help="Listed URLs checked at most."
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @one_engine_option
 @lang_option
 @fetch_options
 def sitemap_command(
-    target: str, agents: tuple[str, ...], max_sitemaps: int, max_urls: int, as_json: bool, engine: str, lang: str, fetching: FetchSettings
+    target: str,
+    agents: tuple[str, ...],
+    max_sitemaps: int,
+    max_urls: int,
+    as_json: bool,
+    engine: str,
+    lang: str,
+    fetching: FetchSettings,
 ) -> None:
     """Check every URL a site's sitemaps list against the robots.txt of its own origin.
 
@@ -65,7 +87,13 @@ def sitemap_command(
 
 
 def _survey(
-    target: str, agents: list[str], max_sitemaps: int, max_urls: int, settings: FetchSettings, cache: Any, engine: str = PROFILED
+    target: str,
+    agents: list[str],
+    max_sitemaps: int,
+    max_urls: int,
+    settings: FetchSettings,
+    cache: Any,
+    engine: str = PROFILED,
 ) -> dict[str, Any]:
     robots: Origins[Source] = Origins(settings, cache, lambda source: source)
     try:
@@ -93,7 +121,9 @@ def _survey(
     while queue and len(files) < max_sitemaps:
         url, parent = queue.popleft()
         if url in seen:
-            files.append({"url": url, "parent": parent, "kind": "repeat", "urls": 0, "problem": message("sitemap.repeat")})
+            files.append(
+                {"url": url, "parent": parent, "kind": "repeat", "urls": 0, "problem": message("sitemap.repeat")}
+            )
             continue
         seen.add(url)
         got = get(url, user_agent=DEFAULT_UA, timeout=settings.timeout, limit=MAX_BYTES)
@@ -129,14 +159,29 @@ def _survey(
                 verdict = source.answer(agent, loc, resolve(engine, agent)).verdict
                 if not verdict.allowed:
                     rule = None if verdict.rule is None else verdict.rule.text
-                    blocked.append({
-                        "url": loc, "agent": agent, "engine": resolve(engine, agent), "line": verdict.line, "rule": rule,
-                        "reason": verdict.reason.value, "robots_url": source.name, "sitemap": url,
-                    })
+                    blocked.append(
+                        {
+                            "url": loc,
+                            "agent": agent,
+                            "engine": resolve(engine, agent),
+                            "line": verdict.line,
+                            "rule": rule,
+                            "reason": verdict.reason.value,
+                            "robots_url": source.name,
+                            "sitemap": url,
+                        }
+                    )
     skipped = len(queue)
     return {
-        "target": target, "listed_by": listed_by, "unread": unread, "files": files, "checked": checked,
-        "blocked": blocked, "elsewhere": elsewhere, "agents": agents, "skipped": skipped,
+        "target": target,
+        "listed_by": listed_by,
+        "unread": unread,
+        "files": files,
+        "checked": checked,
+        "blocked": blocked,
+        "elsewhere": elsewhere,
+        "agents": agents,
+        "skipped": skipped,
     }
 
 
@@ -154,20 +199,46 @@ def _as_text(report: dict[str, Any], lang: str) -> str:
     if report["unread"] is not None:
         out.append(report["unread"].render(lang))
     elif report["listed_by"] is not None:
-        out.append(text("sitemap.listed", robots=report["listed_by"], n=sum(1 for f in report["files"] if f["parent"] is None)))
+        out.append(
+            text("sitemap.listed", robots=report["listed_by"], n=sum(1 for f in report["files"] if f["parent"] is None))
+        )
     for f in report["files"]:
-        line = "  " + text(f"sitemap.file.{f['kind']}" if f["kind"] in ("urlset", "sitemapindex", "text") else "sitemap.file.other", url=f["url"], n=f["urls"])
+        line = "  " + text(
+            f"sitemap.file.{f['kind']}" if f["kind"] in ("urlset", "sitemapindex", "text") else "sitemap.file.other",
+            url=f["url"],
+            n=f["urls"],
+        )
         problem = f["problem"]
         out.append(line + ("" if problem is None else f" ({problem.render(lang)})"))
     if report["blocked"]:
         out.append(text("sitemap.blocked-heading", n=len(report["blocked"])))
         for b in report["blocked"]:
             code = "sitemap.blocked" if b["line"] is not None else "sitemap.blocked-status"
-            out.append("  " + text(code, agent=b["agent"], url=b["url"], line=b["line"] or 0, rule=b["rule"] or "", robots=b["robots_url"], sitemap=b["sitemap"], reason=b["reason"]))
+            out.append(
+                "  "
+                + text(
+                    code,
+                    agent=b["agent"],
+                    url=b["url"],
+                    line=b["line"] or 0,
+                    rule=b["rule"] or "",
+                    robots=b["robots_url"],
+                    sitemap=b["sitemap"],
+                    reason=b["reason"],
+                )
+            )
     if report["elsewhere"]:
         out.append(text("sitemap.elsewhere-heading", n=len(report["elsewhere"])))
         out.extend("  " + text("sitemap.elsewhere", url=e["url"], sitemap=e["sitemap"]) for e in report["elsewhere"])
     if report["skipped"]:
         out.append(text("sitemap.skipped", n=report["skipped"]))
-    out.append(text("sitemap.summary", urls=report["checked"], files=len(report["files"]), blocked=len(report["blocked"]), agents=report["agents"]))
+    out.append(
+        text(
+            "sitemap.summary",
+            urls=report["checked"],
+            files=len(report["files"]),
+            blocked=len(report["blocked"]),
+            agents=report["agents"],
+        )
+    )
     return "\n".join(out)

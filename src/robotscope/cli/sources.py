@@ -107,7 +107,9 @@ class Source:
             return self.robots.answer(agent, url, engine)
         return self.fetched.result.answer(agent, url, engine)
 
-    def notes(self, agent: str, url: str, shown: Answer, engine: str = PROFILED, home: str | None = None) -> tuple[Message, ...]:
+    def notes(
+        self, agent: str, url: str, shown: Answer, engine: str = PROFILED, home: str | None = None
+    ) -> tuple[Message, ...]:
         """What a verdict needs said besides itself: another origin, a rule past the limit, the operator reading otherwise."""
         found = [origin_note(url, home or self.robots_url)]
         if self.rules_apply:

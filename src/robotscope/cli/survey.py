@@ -17,13 +17,12 @@ import click
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from ..syntax.crawlers import select
 from ..access.policy import POLICIES
 from ..reports.survey import CLASSIFICATIONS, SURVEY_COLUMNS, HostFile, summarise, survey_rows, tally
-from .parallel import cores
+from ..syntax.crawlers import select
+from .options import agents_option, one_engine_option
 from .output import console, fail
-from .options import one_engine_option
-from .options import agents_option
+from .parallel import cores
 
 _CHUNK = 64  # hosts per task of a worker process
 OUTPUTS = (".parquet", ".csv", ".jsonl")
@@ -45,7 +44,9 @@ def _survey_chunk(hosts: list[HostFile], agents: list[str], engine: str, policy:
     return [row for host in hosts for row in survey_rows(host, agents, engine, policy)]
 
 
-def _local(hosts: Iterator[HostFile], agents: list[str], engine: str, policy: str, jobs: int) -> Iterator[tuple[int, list[dict[str, Any]]]]:
+def _local(
+    hosts: Iterator[HostFile], agents: list[str], engine: str, policy: str, jobs: int
+) -> Iterator[tuple[int, list[dict[str, Any]]]]:
     """(hosts done, rows) per chunk, in input order; `jobs` worker processes, at most two chunks each in flight."""
     chunks = iter(lambda: list(islice(hosts, _CHUNK)), [])
     if jobs == 1:
@@ -64,7 +65,9 @@ def _local(hosts: Iterator[HostFile], agents: list[str], engine: str, policy: st
             yield count, future.result()
 
 
-def _spark(hosts: Iterator[HostFile], agents: list[str], engine: str, policy: str, master: str) -> Iterator[tuple[int, list[dict[str, Any]]]]:
+def _spark(
+    hosts: Iterator[HostFile], agents: list[str], engine: str, policy: str, master: str
+) -> Iterator[tuple[int, list[dict[str, Any]]]]:
     """The same rows from `robotscope.integrations.spark.survey`, run by a Spark session at `master`."""
     import os
 
@@ -76,7 +79,10 @@ def _spark(hosts: Iterator[HostFile], agents: list[str], engine: str, policy: st
     running = SparkSession.getActiveSession()  # a caller's session (a notebook, a test) is used, and left running
     spark = running or SparkSession.builder.master(master).appName("robotscope survey").getOrCreate()
     try:
-        table = [(h.host, h.status, h.body if isinstance(h.body, bytes) else h.body.encode("utf-8", "surrogatepass")) for h in hosts]
+        table = [
+            (h.host, h.status, h.body if isinstance(h.body, bytes) else h.body.encode("utf-8", "surrogatepass"))
+            for h in hosts
+        ]
         frame = spark.createDataFrame(table, "host string, status int, body binary")
         rows = [row.asDict() for row in survey(frame, agents, engine, policy).collect()]
         order = {host: index for index, (host, _, _) in enumerate(table)}
@@ -99,8 +105,14 @@ class _Writer:
 
             from ..integrations.arrow import arrow_schema
 
-            self.parquet = pq.ParquetWriter(path, arrow_schema(SURVEY_COLUMNS))  # opened now: fails here, not on the first rows
-        self.csv = csv.DictWriter(self.stream, SURVEY_COLUMNS, lineterminator="\n") if self.kind == ".csv" and self.stream else None
+            self.parquet = pq.ParquetWriter(
+                path, arrow_schema(SURVEY_COLUMNS)
+            )  # opened now: fails here, not on the first rows
+        self.csv = (
+            csv.DictWriter(self.stream, SURVEY_COLUMNS, lineterminator="\n")
+            if self.kind == ".csv" and self.stream
+            else None
+        )
         if self.csv is not None:
             self.csv.writeheader()
 
@@ -126,17 +138,46 @@ class _Writer:
 @click.command("survey")
 @click.argument("sources", nargs=-1, required=True, metavar="SOURCE...")
 @agents_option("ai")
-@click.option("--out", "out", required=True, type=click.Path(dir_okay=False), help="The rows: .parquet, .csv or .jsonl.")
-@click.option("--on", "where", type=click.Choice(["local", "spark"]), default="local", show_default=True, help="Every core of this machine, or Spark.")
+@click.option(
+    "--out", "out", required=True, type=click.Path(dir_okay=False), help="The rows: .parquet, .csv or .jsonl."
+)
+@click.option(
+    "--on",
+    "where",
+    type=click.Choice(["local", "spark"]),
+    default="local",
+    show_default=True,
+    help="Every core of this machine, or Spark.",
+)
 @click.option("--master", default="local[*]", show_default=True, help="With --on spark: the Spark master URL.")
-@click.option("--jobs", type=click.IntRange(min=1), default=None, metavar="N", help="With --on local: worker processes (default: every core).")
+@click.option(
+    "--jobs",
+    type=click.IntRange(min=1),
+    default=None,
+    metavar="N",
+    help="With --on local: worker processes (default: every core).",
+)
 @one_engine_option
-@click.option("--policy", type=click.Choice(list(POLICIES)), default="rfc9309", show_default=True, help="How a fetch's HTTP status is read.")
+@click.option(
+    "--policy",
+    type=click.Choice(list(POLICIES)),
+    default="rfc9309",
+    show_default=True,
+    help="How a fetch's HTTP status is read.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 @click.option("--no-progress", is_flag=True, help="No progress bar on stderr.")
 def survey_command(
-    sources: tuple[str, ...], agents: str, out: str, where: str, master: str, jobs: int | None, engine: str, policy: str,
-    as_json: bool, no_progress: bool,
+    sources: tuple[str, ...],
+    agents: str,
+    out: str,
+    where: str,
+    master: str,
+    jobs: int | None,
+    engine: str,
+    policy: str,
+    as_json: bool,
+    no_progress: bool,
 ) -> None:
     """Survey which hosts block which crawlers: one row per host and crawler, and a summary per crawler.
 
@@ -167,10 +208,19 @@ def survey_command(
     except OSError as error:
         fail(f"cannot write {out!r}: {error.strerror or error}")
     hosts = _hosts(sources)
-    parts = _spark(hosts, tokens, engine, policy, master) if where == "spark" else _local(hosts, tokens, engine, policy, jobs or cores())
+    parts = (
+        _spark(hosts, tokens, engine, policy, master)
+        if where == "spark"
+        else _local(hosts, tokens, engine, policy, jobs or cores())
+    )
     progress = Progress(
-        TextColumn("surveying"), BarColumn(), TextColumn("{task.completed:,} hosts"), TimeElapsedColumn(),
-        console=console(stderr=True), disable=no_progress or not sys.stderr.isatty(), transient=True,
+        TextColumn("surveying"),
+        BarColumn(),
+        TextColumn("{task.completed:,} hosts"),
+        TimeElapsedColumn(),
+        console=console(stderr=True),
+        disable=no_progress or not sys.stderr.isatty(),
+        transient=True,
     )
     counts: Counter[tuple[str, str]] = Counter()
     try:

@@ -46,10 +46,7 @@ def _failure(error: BaseException) -> TransportFailure:
     elif isinstance(error, (Undecodable, zlib.error, httpx.DecodingError)):
         kind = "decode"
     elif isinstance(error, httpx.ConnectError):
-        if any(
-            s in lowered
-            for s in ("name or service", "nodename", "getaddrinfo", "name resolution", "no address")
-        ):
+        if any(s in lowered for s in ("name or service", "nodename", "getaddrinfo", "name resolution", "no address")):
             kind = "dns"
         elif any(s in lowered for s in ("ssl", "tls", "certificate")):
             kind = "tls"
@@ -225,7 +222,9 @@ async def _exchange(client: httpx.AsyncClient, fetch: Fetch) -> None:
     """Request each hop of the chain and read the final body, as `fetch` directs."""
     while fetch.next_url is not None:
         async with client.stream("GET", fetch.next_url) as response:
-            body = fetch.on_response(str(response.request.url), response.status_code, response.headers, location_of(response))
+            body = fetch.on_response(
+                str(response.request.url), response.status_code, response.headers, location_of(response)
+            )
             if body is None:
                 continue
             chunks = response.aiter_raw()

@@ -137,7 +137,9 @@ class Fetch:
             "hops": [list(hop) for hop in self.hops],
             "redirects": self.redirects,
             "loop": self.loop,
-            "unfollowable": None if self.unfollowable is None else [self.unfollowable.code, dict(self.unfollowable.params)],
+            "unfollowable": None
+            if self.unfollowable is None
+            else [self.unfollowable.code, dict(self.unfollowable.params)],
             "bytes_received": len(body),
             "truncated": truncated,
             # The whole body as far as it was counted (exact when `counted_all`).

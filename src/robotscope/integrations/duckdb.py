@@ -23,12 +23,18 @@ import duckdb
 import pyarrow as pa
 
 from ..access.engines.registry import PROFILED
-from ..syntax.model import Verdict
 from ..access.robots import Robots, parse
+from ..syntax.model import Verdict
 
 VERDICT_FIELDS = {"allowed": "BOOLEAN", "reason": "VARCHAR", "line": "INTEGER", "rule": "VARCHAR", "token": "VARCHAR"}
 _ARROW_FIELDS = pa.struct(
-    [("allowed", pa.bool_()), ("reason", pa.string()), ("line", pa.int32()), ("rule", pa.string()), ("token", pa.string())]
+    [
+        ("allowed", pa.bool_()),
+        ("reason", pa.string()),
+        ("line", pa.int32()),
+        ("rule", pa.string()),
+        ("token", pa.string()),
+    ]
 )
 
 
@@ -36,7 +42,9 @@ def _verdicts(engines: Any, bodies: Any, agents: Any, urls: Any) -> list[Verdict
     """Each row's verdict (None where a value is NULL), every distinct body of the batch parsed once."""
     parsed: dict[str, Robots] = {}
     found: list[Verdict | None] = []
-    for engine, body, agent, url in zip(engines, bodies.to_pylist(), agents.to_pylist(), urls.to_pylist()):
+    for engine, body, agent, url in zip(
+        engines, bodies.to_pylist(), agents.to_pylist(), urls.to_pylist(), strict=True
+    ):
         if body is None or agent is None or url is None or engine is None:
             found.append(None)
             continue
@@ -48,14 +56,22 @@ def _verdicts(engines: Any, bodies: Any, agents: Any, urls: Any) -> list[Verdict
 
 
 def _allowed(bodies: Any, agents: Any, urls: Any) -> pa.Array:
-    return pa.array([None if v is None else v.allowed for v in _verdicts([PROFILED] * len(bodies), bodies, agents, urls)], pa.bool_())
+    return pa.array(
+        [None if v is None else v.allowed for v in _verdicts([PROFILED] * len(bodies), bodies, agents, urls)],
+        pa.bool_(),
+    )
 
 
 def _as_struct(verdicts: list[Verdict | None]) -> pa.Array:
     rows = [
-        None if v is None else {
-            "allowed": v.allowed, "reason": v.reason.value, "line": v.line,
-            "rule": None if v.rule is None else v.rule.text, "token": v.agent_token,
+        None
+        if v is None
+        else {
+            "allowed": v.allowed,
+            "reason": v.reason.value,
+            "line": v.line,
+            "rule": None if v.rule is None else v.rule.text,
+            "token": v.agent_token,
         }
         for v in verdicts
     ]

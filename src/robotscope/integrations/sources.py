@@ -46,7 +46,9 @@ def read(source: Path) -> Iterator[HostFile]:
 
 
 def read_folder(folder: Path) -> Iterator[HostFile]:
-    for path in sorted(p for p in folder.iterdir() if p.is_file() and not p.name.startswith(".") and p.name != "README.md"):
+    for path in sorted(
+        p for p in folder.iterdir() if p.is_file() and not p.name.startswith(".") and p.name != "README.md"
+    ):
         yield HostFile(path.name, 200, path.read_bytes())
 
 

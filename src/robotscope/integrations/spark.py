@@ -74,7 +74,9 @@ def verdicts(
 def _with_origin(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
     for batch in batches:
         urls = batch.column("url").to_pylist()
-        yield pa.RecordBatch.from_arrays([pa.array(urls, pa.string()), pa.array([_origin(u or "") for u in urls], pa.string())], ["url", "origin"])
+        yield pa.RecordBatch.from_arrays(
+            [pa.array(urls, pa.string()), pa.array([_origin(u or "") for u in urls], pa.string())], ["url", "origin"]
+        )
 
 
 def survey(hosts: DataFrame, agents: Sequence[str], engine: str = PROFILED, policy: str = "rfc9309") -> DataFrame:

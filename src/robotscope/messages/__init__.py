@@ -140,7 +140,18 @@ _PARTICLES = {
 }
 # How the last digit of a number is read: 0 영, 1 일, 2 이, 3 삼, 4 사, 5 오, 6 육, 7 칠, 8 팔, 9 구
 # (None: no final consonant; "ㄹ" for 일, 칠, 팔). Trailing zeros: 십, 백, 천, 만.
-_DIGIT_END = {"0": "ㅇ", "1": "ㄹ", "2": None, "3": "ㅁ", "4": None, "5": None, "6": "ㄱ", "7": "ㄹ", "8": "ㄹ", "9": None}
+_DIGIT_END = {
+    "0": "ㅇ",
+    "1": "ㄹ",
+    "2": None,
+    "3": "ㅁ",
+    "4": None,
+    "5": None,
+    "6": "ㄱ",
+    "7": "ㄹ",
+    "8": "ㄹ",
+    "9": None,
+}
 _TENS_END = {1: "ㅂ", 2: "ㄱ", 3: "ㄴ"}  # 십, 백, 천; 만 and beyond end in ㄴ
 # Latin letters as Korean readers sound them out at the end of a word: b, c(k), k, m, n, p, t and
 # -ng end in a consonant (`bot` 봇, `Googlebot` 구글봇); l in ㄹ (`html` 에이치티엠엘).

@@ -13,18 +13,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from .compare import matrix
-from ..syntax.crawlers import catalogue, recognise
 from ..access.engines.registry import DEFAULT, OPERATOR, PROFILED, choices, engine, resolve
-from .generator import Spec, build, spec_allows
-from .linter import lint
+from ..access.robots import Robots, parse
 from ..messages import DEFAULT_LANG, Message, message
 from ..messages import catalogue as texts
+from ..syntax.crawlers import catalogue, recognise
 from ..syntax.model import LineKind
-from .compare.readings import differences
-from ..access.robots import Robots, parse
-from .selftest import run_cases
 from ..syntax.urls import InvalidURL, checked_url, is_checkable
+from .compare import matrix
+from .compare.readings import differences
+from .generator import Spec, build, spec_allows
+from .linter import lint
+from .selftest import run_cases
 from .views import origin_note, overflow_note, readings_view, split_note, verdict_view
 
 MAX_LINE_READINGS = 200  # lines read differently sent to the page: a whole file read otherwise would be every line
@@ -106,7 +106,11 @@ def analyse(
             result = robots.answer(agent, url, chosen)
             notes = tuple(
                 n
-                for n in (origin_note(url, origin), overflow_note(robots, result, agent, url), split_note(robots, agent, url, result.verdict, chosen))
+                for n in (
+                    origin_note(url, origin),
+                    overflow_note(robots, result, agent, url),
+                    split_note(robots, agent, url, result.verdict, chosen),
+                )
                 if n is not None
             )
             view = verdict_view(result, lang, notes)
@@ -116,11 +120,17 @@ def analyse(
             # The reading among them that gave the verdict shown: RFC 9309's, where no profile chose the groups.
             shown = DEFAULT if chosen == PROFILED and result.profile is None else chosen
             side_by_side.append(
-                {**readings_view(url, found, lang, usage), "shown": shown if shown in found else None, "shown_allowed": result.verdict.allowed}
+                {
+                    **readings_view(url, found, lang, usage),
+                    "shown": shown if shown in found else None,
+                    "shown_allowed": result.verdict.allowed,
+                }
             )
             positions = (robots.lines[n - 1].group for n in result.verdict.group_lines if n <= len(robots.lines))
             groups = sorted({g for g in positions if g is not None})
-            verdicts.append({**view, "groups": groups, "agents": sorted({a for g in groups for a in robots.groups[g].agents})})
+            verdicts.append(
+                {**view, "groups": groups, "agents": sorted({a for g in groups for a in robots.groups[g].agents})}
+            )
     crawler = recognise(agent) if agent.strip() else None
     valid_paths = [p for p in paths if is_checkable(p)]
     rows = matrix(robots, catalogue(), valid_paths, engine) if valid_paths else []
@@ -135,7 +145,10 @@ def analyse(
         "verdicts": verdicts,
         "engine": engine,
         "engines": engines_list(lang),
-        "readings": {"urls": side_by_side, "lines": [found.as_dict() for found in differences(robots)[:MAX_LINE_READINGS]]},
+        "readings": {
+            "urls": side_by_side,
+            "lines": [found.as_dict() for found in differences(robots)[:MAX_LINE_READINGS]],
+        },
         "matrix": {
             "paths": valid_paths,
             "invalid_paths": [p for p in paths if p not in valid_paths],
@@ -147,7 +160,6 @@ def analyse(
 def engines_list(lang: str = DEFAULT_LANG) -> list[dict[str, Any]]:
     """Every reading the page may choose (the default first; `operator` aside), with its title and summary in `lang`."""
     return [engine(name).as_dict(lang) for name in choices(side_by_side=False) if name != OPERATOR]
-
 
 
 def spec_limits(spec: Spec) -> Message | None:
@@ -168,7 +180,10 @@ def spec_data(spec: Spec) -> dict[str, Any]:
     return {
         "blocks": [
             {
-                "agent": b.agent, "allow": list(b.allow), "disallow": list(b.disallow), "comment": b.comment,
+                "agent": b.agent,
+                "allow": list(b.allow),
+                "disallow": list(b.disallow),
+                "comment": b.comment,
                 **({"content_usage": list(b.content_usage)} if b.content_usage else {}),
                 **({"content_signal": b.content_signal} if b.content_signal else {}),
             }
@@ -192,8 +207,15 @@ def generate_answer(spec: Spec, lang: str = DEFAULT_LANG) -> dict[str, Any]:
         intended = spec_allows(spec, agent, "/")
         verdict = generated.robots.answer(agent, "/").verdict
         checks.append(
-            {"kind": "crawler", "agent": agent, "url": "/", "intended": intended, "allowed": verdict.allowed,
-             "line": verdict.line, "ok": intended == verdict.allowed}
+            {
+                "kind": "crawler",
+                "agent": agent,
+                "url": "/",
+                "intended": intended,
+                "allowed": verdict.allowed,
+                "line": verdict.line,
+                "ok": intended == verdict.allowed,
+            }
         )
     return {
         "text": generated.text,

@@ -15,6 +15,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from .._version import __version__
+from ..access.engines.registry import PROFILED as DEFAULT_ENGINE
+from ..access.engines.registry import choices
+from ..access.policy import POLICIES
+from ..messages import DEFAULT_LANG, LANGS, language
+from ..syntax.crawlers import PURPOSES, catalogue
+from ..syntax.urls import InvalidURL, robots_url
 from .analysis import (
     LIMITS,
     analyse,
@@ -24,13 +30,7 @@ from .analysis import (
     selftest_answer,
     spec_limits,
 )
-from ..syntax.crawlers import PURPOSES, catalogue
-from ..access.engines.registry import PROFILED as DEFAULT_ENGINE
-from ..access.engines.registry import choices
 from .generator import DEFAULT_SPEC, PRESETS, InvalidSpec, Spec, preset
-from ..messages import DEFAULT_LANG, LANGS, language
-from ..access.policy import POLICIES
-from ..syntax.urls import InvalidURL, robots_url
 
 MAX_FIELD = LIMITS["max_field"]
 
@@ -109,7 +109,7 @@ def generate_args(data: Mapping[str, Any]) -> tuple[Spec, str]:
     try:
         if raw is not None:
             if not isinstance(raw, dict):
-                raise RequestError(422, "bad-spec", "`spec` must be an object: {\"blocks\": [...], \"sitemaps\": [...]}")
+                raise RequestError(422, "bad-spec", '`spec` must be an object: {"blocks": [...], "sitemaps": [...]}')
             spec = Spec.from_data(raw)
         else:
             spec = preset(name, agent or None) if name else DEFAULT_SPEC
@@ -166,7 +166,9 @@ def call(endpoint: str, request: str) -> str:
     except RequestError as error:
         return json.dumps({"status": error.status, "body": error.as_dict()})
     except (ValueError, RecursionError):
-        return json.dumps({"status": 400, "body": RequestError(400, "bad-json", "the request body is not valid JSON").as_dict()})
+        return json.dumps(
+            {"status": 400, "body": RequestError(400, "bad-json", "the request body is not valid JSON").as_dict()}
+        )
     return json.dumps({"status": 200, "body": body})
 
 

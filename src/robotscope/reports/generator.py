@@ -13,14 +13,14 @@ import difflib
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
-from ..syntax import crawlers
-from .linter import lint
-from ..messages import Message, message
-from ..syntax.model import Finding, Record
-from ..syntax.patterns import example_target
 from ..access.preferences import CATEGORIES, SIGNAL, SIGNALS, USAGE, signal_line, usage_rule
 from ..access.robots import Robots, parse
+from ..messages import Message, message
+from ..syntax import crawlers
+from ..syntax.model import Finding, Record
+from ..syntax.patterns import example_target
 from ..syntax.tokens import group_token, product_token
+from .linter import lint
 
 # The control tokens whose operators document that they govern AI training
 # (Google-Extended: Gemini training and grounding; Applebot-Extended: Apple's
@@ -96,14 +96,23 @@ class Spec(NamedTuple):
             agent = raw["agent"].strip()
             # A line break would write lines the spec does not hold; `#` would cut the agent short.
             if any(c in agent for c in "\r\n#") or any(c in comment for c in "\r\n"):
-                raise InvalidSpec(message("spec.line-break", block=i), "agent" if any(c in agent for c in "\r\n#") else "comment", i)
+                raise InvalidSpec(
+                    message("spec.line-break", block=i), "agent" if any(c in agent for c in "\r\n#") else "comment", i
+                )
             usage = _paths(raw.get("content_usage", []), "content_usage", i)
             signal = raw.get("content_signal", "")
             if not isinstance(signal, str) or any(c in signal for c in "\r\n#"):
                 raise InvalidSpec(message("spec.not-string", block=i, key="content_signal"), "content_signal", i)
             _check_preferences(usage, signal.strip(), i)
             blocks.append(
-                Block(agent, _paths(raw.get("allow", []), "allow", i), _paths(raw.get("disallow", []), "disallow", i), comment, usage, signal.strip())
+                Block(
+                    agent,
+                    _paths(raw.get("allow", []), "allow", i),
+                    _paths(raw.get("disallow", []), "disallow", i),
+                    comment,
+                    usage,
+                    signal.strip(),
+                )
             )
         sitemaps = _paths(data.get("sitemaps", []), "sitemaps", None)
         if not blocks and not sitemaps:
@@ -115,12 +124,20 @@ def _check_preferences(usage: tuple[str, ...], signal: str, block: int) -> None:
     """Every Content-Usage value must read as the preferences it seems to state, the Content-Signal too."""
     for value in usage:
         rule = usage_rule(Record(USAGE, value, 0, None))
-        if not rule.parsed or any(key not in CATEGORIES for key in rule.keys) or len(rule.preferences) != len(rule.keys):
-            raise InvalidSpec(message("spec.bad-usage", block=block, value=value, categories=list(CATEGORIES)), "content_usage", block)
+        if (
+            not rule.parsed
+            or any(key not in CATEGORIES for key in rule.keys)
+            or len(rule.preferences) != len(rule.keys)
+        ):
+            raise InvalidSpec(
+                message("spec.bad-usage", block=block, value=value, categories=list(CATEGORIES)), "content_usage", block
+            )
     if signal:
         line = signal_line(Record(SIGNAL, signal, 0, None))
         if not line.parsed or line.unknown:
-            raise InvalidSpec(message("spec.bad-signal", block=block, value=signal, keys=list(SIGNALS)), "content_signal", block)
+            raise InvalidSpec(
+                message("spec.bad-signal", block=block, value=signal, keys=list(SIGNALS)), "content_signal", block
+            )
 
 
 def _unknown(key: str, known: tuple[str, ...], block: int | None) -> Message:
@@ -166,8 +183,13 @@ def preset(name: str, agent: str | None = None) -> Spec:
         return Spec((Block(agent.strip()), Block("*", disallow=("/",))))
     if name == "block-ai-training":
         return Spec(
-            tuple(Block(c.token, disallow=("/",), comment=crawlers.blocking_cost(c).render("en")) for c in training_crawlers())
-            + (Block("*"),)
+            (
+                *tuple(
+                    Block(c.token, disallow=("/",), comment=crawlers.blocking_cost(c).render("en"))
+                    for c in training_crawlers()
+                ),
+                Block("*"),
+            )
         )
     raise InvalidSpec(message("spec.unknown-preset", name=name, presets=list(PRESETS)))
 
@@ -251,7 +273,9 @@ def build(spec: Spec | Mapping[str, Any]) -> Generated:
         for path, allow in rules:
             if path and path[0] not in "/*":
                 verdict = robots.verdict(block.agent, example_target(path))
-                checks.append(RoundTrip(block.agent, example_target(path), allow, verdict.allowed, verdict.line, effective=False))
+                checks.append(
+                    RoundTrip(block.agent, example_target(path), allow, verdict.allowed, verdict.line, effective=False)
+                )
         effective = [(path, allow) for path, allow in rules if path[:1] in ("/", "*")]
         for url in dict.fromkeys(u for path, _ in effective for u in _probes(path)):
             # A longer rule of the same block may win a URL, so the intended verdict is

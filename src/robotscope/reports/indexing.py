@@ -32,7 +32,9 @@ from ..syntax.structured import Item, Token, parse_dictionary
 MAX_HTML = 1024 * 1024  # bytes of the page read for its <head>: robots meta tags come early
 # Markers of a bot challenge served instead of the page (Cloudflare's interstitials): a heuristic,
 # so a page that merely mentions them could be taken for one.
-_CHALLENGE = re.compile(rb"/cdn-cgi/challenge-platform/|<title>\s*(?:Just a moment\.\.\.|Attention Required! \| Cloudflare)", re.IGNORECASE)
+_CHALLENGE = re.compile(
+    rb"/cdn-cgi/challenge-platform/|<title>\s*(?:Just a moment\.\.\.|Attention Required! \| Cloudflare)", re.IGNORECASE
+)
 _INDEX_BLOCKING = {"noindex", "none"}
 _AI_TOKENS = {"noai", "noimageai"}
 
@@ -51,8 +53,14 @@ class PageFacts(NamedTuple):
         return any(d in _INDEX_BLOCKING for d in self.directives)
 
     def as_dict(self) -> dict[str, Any]:
-        return {"directives": list(self.directives), "sources": list(self.sources), "noindex": self.noindex,
-                "canonical": self.canonical, "content_usage": self.content_usage, "challenge": self.challenge}
+        return {
+            "directives": list(self.directives),
+            "sources": list(self.sources),
+            "noindex": self.noindex,
+            "canonical": self.canonical,
+            "content_usage": self.content_usage,
+            "challenge": self.challenge,
+        }
 
 
 class _Head(HTMLParser):
@@ -107,7 +115,11 @@ def page_facts(url: str, headers: Iterable[tuple[str, str]], body: bytes, token:
     usage_lines = [value for name, value in fields if name.lower() == "content-usage"]
     if usage_lines:
         members = parse_dictionary(", ".join(usage_lines)) or {}
-        usage = {k: str(m.value) for k, m in members.items() if isinstance(m, Item) and isinstance(m.value, Token) and m.value in ("y", "n")}
+        usage = {
+            k: str(m.value)
+            for k, m in members.items()
+            if isinstance(m, Item) and isinstance(m.value, Token) and m.value in ("y", "n")
+        }
     challenge = _CHALLENGE.search(body[:MAX_HTML]) is not None
     return PageFacts(tuple(d for d, _ in found), tuple(s for _, s in found), canonical, usage, challenge)
 
@@ -121,7 +133,11 @@ class PageFinding(NamedTuple):
 
 
 def findings(
-    verdict: Verdict, status: int | None, facts: PageFacts | None, canonical_verdict: Verdict | None, robots_noindex: bool
+    verdict: Verdict,
+    status: int | None,
+    facts: PageFacts | None,
+    canonical_verdict: Verdict | None,
+    robots_noindex: bool,
 ) -> list[PageFinding]:
     """What the robots.txt verdict and the page's own answer mean together, for one crawler."""
     out = []
@@ -137,9 +153,15 @@ def findings(
     if not blocked and facts is not None and facts.noindex:
         out.append(PageFinding("noindex", message("pagecheck.noindex", sources=list(dict.fromkeys(facts.sources)))))
     if canonical_verdict is not None and not canonical_verdict.allowed:
-        out.append(PageFinding("canonicalBlocked", _blocked("pagecheck.canonicalBlocked", canonical_verdict, url=canonical_verdict.url)))
+        out.append(
+            PageFinding(
+                "canonicalBlocked", _blocked("pagecheck.canonicalBlocked", canonical_verdict, url=canonical_verdict.url)
+            )
+        )
     if facts is not None and _AI_TOKENS & set(facts.directives):
-        out.append(PageFinding("aiToken", message("pagecheck.aiToken", tokens=sorted(_AI_TOKENS & set(facts.directives)))))
+        out.append(
+            PageFinding("aiToken", message("pagecheck.aiToken", tokens=sorted(_AI_TOKENS & set(facts.directives))))
+        )
     if robots_noindex:
         out.append(PageFinding("noindexInRobotsTxt", message("pagecheck.noindexInRobotsTxt")))
     return out

@@ -10,12 +10,12 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from .linter.registry import CHECKS
 from ..access.engines.registry import PROFILED as DEFAULT_ENGINE
 from ..access.engines.registry import engine
+from ..access.robots import Robots
 from ..messages import DEFAULT_LANG, message
 from ..syntax.model import Finding, Severity
-from ..access.robots import Robots
+from .linter.registry import CHECKS
 
 _CONTEXT = 2  # lines shown before and after the deciding line
 
@@ -39,7 +39,9 @@ def printable(text: str) -> str:
     """`text` safe to print on a terminal: control characters (NUL, ESC, ...) shown as \\xNN escapes."""
     if text.isprintable():
         return text
-    return _CONTROL.sub(lambda m: "".join(f"\\x{ord(c):02x}" if ord(c) < 256 else f"\\u{ord(c):04x}" for c in m.group()), text)
+    return _CONTROL.sub(
+        lambda m: "".join(f"\\x{ord(c):02x}" if ord(c) < 256 else f"\\u{ord(c):04x}" for c in m.group()), text
+    )
 
 
 # C0 and C1 controls, DEL, and the bidirectional overrides that can hide text on a terminal.
@@ -48,6 +50,7 @@ _CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]+"
 
 def render_verdict(robots: Robots, view: Mapping[str, Any], agent: str, lang: str = DEFAULT_LANG) -> str:
     """A verdict view (`views.verdict_view`) as text: the answer, why, notes, token and group, the deciding line."""
+
     def text(code: str, **params: Any) -> str:
         return message(code, **params).render(lang)
 
@@ -60,7 +63,9 @@ def render_verdict(robots: Robots, view: Mapping[str, Any], agent: str, lang: st
     if view.get("usage_text") is not None:
         out.append(f"  {text('label.usage')}: {printable(view['usage_text'])}")
     token = view["agent_token"] or text("label.no-token")
-    source = "" if view["agent_token"] == agent.strip().lower() else f" ({text('label.agent-from', agent=printable(agent))})"
+    source = (
+        "" if view["agent_token"] == agent.strip().lower() else f" ({text('label.agent-from', agent=printable(agent))})"
+    )
     out.append(f"  {text('label.agent-token')}: {token}{source}")
     lines = view["group_lines"]
     used = text("label.group-lines", count=len(lines), lines=lines) if lines else text("label.no-group")
@@ -71,7 +76,15 @@ def render_verdict(robots: Robots, view: Mapping[str, Any], agent: str, lang: st
     if len(candidates) > 1 or (candidates and view["rule"] is None):
         out.append(f"  {text('label.candidates')}:")
         out.extend(
-            "    " + printable(text("label.candidate", line=c["line"], rule=f"{c['kind'].capitalize()}: {c['pattern']}", length=c["length"]))
+            "    "
+            + printable(
+                text(
+                    "label.candidate",
+                    line=c["line"],
+                    rule=f"{c['kind'].capitalize()}: {c['pattern']}",
+                    length=c["length"],
+                )
+            )
             for c in candidates
         )
     return "\n".join(out)
@@ -79,6 +92,7 @@ def render_verdict(robots: Robots, view: Mapping[str, Any], agent: str, lang: st
 
 def render_readings(view: Mapping[str, Any], lang: str = DEFAULT_LANG) -> str:
     """A readings view (`views.readings_view`) as text: one line per engine, the split marked."""
+
     def text(code: str, **params: Any) -> str:
         return message(code, **params).render(lang)
 

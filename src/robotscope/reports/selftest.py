@@ -15,9 +15,9 @@ import re
 from importlib.resources import files
 from typing import Any, NamedTuple
 
+from ..access.robots import parse
 from ..messages import DEFAULT_LANG, Message, message
 from ..syntax.model import Verdict
-from ..access.robots import parse
 
 _SECTION = re.compile(r"^RFC 9309, Section (\d+(?:\.\d+)*)$")
 

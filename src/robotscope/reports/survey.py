@@ -94,7 +94,9 @@ def verdict_rows(
 SURVEY_COLUMNS = ("host", "agent", "status", "decision", "classification", "group", "line", "rule", "lint")
 
 
-def survey_rows(host: HostFile, agents: Sequence[str], engine: str = PROFILED, policy: str = "rfc9309") -> list[dict[str, Any]]:
+def survey_rows(
+    host: HostFile, agents: Sequence[str], engine: str = PROFILED, policy: str = "rfc9309"
+) -> list[dict[str, Any]]:
     """The survey's rows for one host: per crawler, what it may do at `/` and with the rest of the site.
 
     `group` is `named` when a group names the crawler (or the token its

@@ -91,7 +91,8 @@ def usage_text(usage: Mapping[str, Any], lang: str = DEFAULT_LANG) -> str:
         if not stated:
             continue
         items = [
-            message("usage.unknown", key=key).render(lang) if found["value"] == "unknown"
+            message("usage.unknown", key=key).render(lang)
+            if found["value"] == "unknown"
             else message("usage.value", key=key, value=found["value"], lines=found["lines"]).render(lang)
             for key, found in stated.items()
         ]
@@ -154,19 +155,27 @@ def split_note(robots: Robots, agent: str, url: str, shown: Verdict, reading: st
         # The deciding line is no rule at all for the reading shown: say that first.
         raw = robots.line(theirs.line).raw.strip()
         code = "engine.split.reads-allow" if theirs.allowed else "engine.split.reads-disallow"
-        return message(code, engine=title, shown=shown_title, token=theirs.agent_token, url=url, line=theirs.line, raw=raw)
+        return message(
+            code, engine=title, shown=shown_title, token=theirs.agent_token, url=url, line=theirs.line, raw=raw
+        )
     return message("engine.split", engine=title, theirs=_side(theirs, url), shown=shown_title, ours=_side(shown, url))
 
 
 def _side(found: Verdict, url: str) -> Message:
     """How one reading decides `url`: by which line, or for want of a matching rule."""
     if found.line is None:
-        return message("engine.side.allowed-none" if found.allowed else "engine.side.blocked-none", token=found.agent_token, url=url)
+        return message(
+            "engine.side.allowed-none" if found.allowed else "engine.side.blocked-none",
+            token=found.agent_token,
+            url=url,
+        )
     code = "engine.side.allowed" if found.allowed else "engine.side.blocked"
     return message(code, token=found.agent_token, url=url, line=found.line)
 
 
-def readings_view(url: str, verdicts: Mapping[str, Verdict], lang: str = DEFAULT_LANG, usage: Usage | None = None) -> dict[str, Any]:
+def readings_view(
+    url: str, verdicts: Mapping[str, Verdict], lang: str = DEFAULT_LANG, usage: Usage | None = None
+) -> dict[str, Any]:
     """Every engine's verdict on one URL, side by side: whether they split, and each one's deciding line.
 
     `usage` is the default reading's usage preferences for the URL, shown beside the verdicts.

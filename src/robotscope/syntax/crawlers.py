@@ -175,7 +175,9 @@ def blocking_cost(crawler: Crawler) -> Message:
     if crawler.purpose in ("ai-training", "ai-control-token", "dataset"):
         searchers = [c.token for c in siblings(crawler) if c.purpose in ("search", "search-vertical", "ai-search")]
         if searchers:
-            return message("explain.cost.searchers-unaffected", cost=cost, operator=crawler.operator, searchers=searchers[:3])
+            return message(
+                "explain.cost.searchers-unaffected", cost=cost, operator=crawler.operator, searchers=searchers[:3]
+            )
     return cost
 
 

@@ -16,7 +16,7 @@ from typing import Any, NamedTuple
 from ..messages import Message
 
 
-class LineKind(str, enum.Enum):
+class LineKind(enum.StrEnum):
     """What one line of a robots.txt file is."""
 
     USER_AGENT = "user-agent"
@@ -28,7 +28,7 @@ class LineKind(str, enum.Enum):
     INVALID = "invalid"  # content without a colon: ignored under RFC 9309
 
 
-class Reason(str, enum.Enum):
+class Reason(enum.StrEnum):
     """Why a verdict came out the way it did."""
 
     RULE = "rule"  # the longest matching rule decided
@@ -209,7 +209,7 @@ class Verdict(NamedTuple):
         }
 
 
-class Severity(str, enum.Enum):
+class Severity(enum.StrEnum):
     """How bad a lint finding is."""
 
     ERROR = "error"  # a line is ignored, or does something other than it says

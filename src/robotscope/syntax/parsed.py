@@ -57,7 +57,10 @@ class ParsedFile:
     )
 
     def __init__(
-        self, data: str | bytes | bytearray | memoryview = "", limit: int = MAX_BYTES, cut_from: tuple[int, int] | None = None
+        self,
+        data: str | bytes | bytearray | memoryview = "",
+        limit: int = MAX_BYTES,
+        cut_from: tuple[int, int] | None = None,
     ) -> None:
         if not isinstance(data, str | bytes):
             data = bytes(data)  # a bytearray or memoryview could change after parsing

@@ -24,8 +24,8 @@ from operator import itemgetter
 from typing import NamedTuple
 
 from .model import Group, Line, LineKind, Record, Rule
-from .urls import normalise
 from .tokens import group_token
+from .urls import normalise
 
 # RFC 9309, Section 2.5: crawlers must parse at least the first 500 KiB.
 MAX_BYTES = 512_000

@@ -33,7 +33,12 @@ class Sitemap(NamedTuple):
     problem: Message | None  # why it is invalid, or what was cut
 
     def as_dict(self, lang: str = "en") -> dict[str, object]:
-        return {"kind": self.kind, "urls": len(self.locs), "more": self.more, "problem": None if self.problem is None else self.problem.as_dict(lang)}
+        return {
+            "kind": self.kind,
+            "urls": len(self.locs),
+            "more": self.more,
+            "problem": None if self.problem is None else self.problem.as_dict(lang),
+        }
 
 
 def inflate(data: bytes) -> tuple[bytes, bool]:
@@ -80,7 +85,11 @@ def read_sitemap(data: bytes) -> Sitemap:
     except ParseError as error:
         if not cut:
             return Sitemap("invalid", tuple(locs), more, message("sitemap.xml", error=str(error)))
-    problem = message("sitemap.cut", limit=MAX_BYTES) if cut else (message("sitemap.too-many", limit=MAX_URLS, more=more) if more else None)
+    problem = (
+        message("sitemap.cut", limit=MAX_BYTES)
+        if cut
+        else (message("sitemap.too-many", limit=MAX_URLS, more=more) if more else None)
+    )
     return Sitemap(kind or "invalid", tuple(loc for loc in locs if loc), more, problem)
 
 
@@ -90,5 +99,9 @@ def _text(body: bytes, cut: bool) -> Sitemap:
     if not urls:
         return Sitemap("invalid", (), 0, message("sitemap.not-sitemap"))
     more = max(0, len(urls) - MAX_URLS)
-    problem = message("sitemap.cut", limit=MAX_BYTES) if cut else (message("sitemap.too-many", limit=MAX_URLS, more=more) if more else None)
+    problem = (
+        message("sitemap.cut", limit=MAX_BYTES)
+        if cut
+        else (message("sitemap.too-many", limit=MAX_URLS, more=more) if more else None)
+    )
     return Sitemap("text", tuple(urls[:MAX_URLS]), more, problem)

@@ -24,7 +24,36 @@ _PRODUCT = re.compile(r"(?:^|[\s(;,])([A-Za-z0-9_-]+)/[0-9A-Za-z]")
 # Products that name a browser engine or platform rather than a crawler.
 _NOT_CRAWLERS = frozenset(
     name.lower()
-    for name in ["Mozilla", "AppleWebKit", "Chrome", "Chromium", "Safari", "Gecko", "Firefox", "Version", "Mobile", "Build", "KHTML", "Edg", "Edge", "EdgA", "OPR", "Opera", "Trident", "CriOS", "FxiOS", "SamsungBrowser", "YaBrowser", "UCBrowser", "Linux", "Android", "Windows", "compatible", "like", "Dalvik"]
+    for name in [
+        "Mozilla",
+        "AppleWebKit",
+        "Chrome",
+        "Chromium",
+        "Safari",
+        "Gecko",
+        "Firefox",
+        "Version",
+        "Mobile",
+        "Build",
+        "KHTML",
+        "Edg",
+        "Edge",
+        "EdgA",
+        "OPR",
+        "Opera",
+        "Trident",
+        "CriOS",
+        "FxiOS",
+        "SamsungBrowser",
+        "YaBrowser",
+        "UCBrowser",
+        "Linux",
+        "Android",
+        "Windows",
+        "compatible",
+        "like",
+        "Dalvik",
+    ]
 )
 
 

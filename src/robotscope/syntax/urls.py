@@ -57,14 +57,21 @@ def normalise(text: str) -> str:
     # Fast path: printable ASCII without `%` or space is already normal
     # (four C-level checks, twice as fast as one regex search); with `%`, one
     # search says whether an escape would change (a callback per escape costs 5 µs a pattern).
-    if text.isascii() and text.isprintable() and " " not in text and ("%" not in text or not _ESCAPE_TO_FIX.search(text)):
+    if (
+        text.isascii()
+        and text.isprintable()
+        and " " not in text
+        and ("%" not in text or not _ESCAPE_TO_FIX.search(text))
+    ):
         return text
     return _normalised(text)
 
 
 # An escape `_fix_escape` changes: a `%` that starts none, a lower-case hex digit, or an
 # unreserved character (digits %30-%39, letters %41-%5A and %61-%7A, `-` `.` `_` `~`).
-_ESCAPE_TO_FIX = re.compile(r"%(?![0-9A-Fa-f]{2})|%(?:[a-f][0-9A-Fa-f]|[0-9A-F][a-f])|%(?:3[0-9]|4[1-9A-F]|5[0-9A]|6[1-9A-F]|7[0-9A]|2[DE]|5F|7E)")
+_ESCAPE_TO_FIX = re.compile(
+    r"%(?![0-9A-Fa-f]{2})|%(?:[a-f][0-9A-Fa-f]|[0-9A-F][a-f])|%(?:3[0-9]|4[1-9A-F]|5[0-9A]|6[1-9A-F]|7[0-9A]|2[DE]|5F|7E)"
+)
 
 
 def _normalised(text: str) -> str:
@@ -214,4 +221,6 @@ def is_checkable(url: str) -> bool:
 _ABSOLUTE = re.compile(r"https?://", re.IGNORECASE)
 # An http(s) URL whose authority is a plain ASCII host name (labels of 1 to 63 letters,
 # digits and hyphens) with at most a four-digit port: always a valid origin.
-_PLAIN_ORIGIN = re.compile(r"https?://[a-z0-9-]{1,63}(?:\.[a-z0-9-]{1,63})*\.?(?::[0-9]{1,4})?(?=[/?#]|\Z)", re.IGNORECASE)
+_PLAIN_ORIGIN = re.compile(
+    r"https?://[a-z0-9-]{1,63}(?:\.[a-z0-9-]{1,63})*\.?(?::[0-9]{1,4})?(?=[/?#]|\Z)", re.IGNORECASE
+)

@@ -15,7 +15,9 @@ from ..reports.api import RequestError
 class ApiError(HTTPException):
     """An API error: answered as {"error": {"code", "message", ...}} with its status."""
 
-    def __init__(self, status: int, code: str, message: str, headers: dict[str, str] | None = None, **extra: Any) -> None:
+    def __init__(
+        self, status: int, code: str, message: str, headers: dict[str, str] | None = None, **extra: Any
+    ) -> None:
         super().__init__(status, message, headers)
         self.code = code
         self.extra = extra

@@ -18,7 +18,9 @@ if TYPE_CHECKING:
 TIMEOUT = 10.0
 
 
-async def fetch(url: str, policy: str, transport: httpx.AsyncBaseTransport | None = None, timeout: float = TIMEOUT) -> FetchResult:
+async def fetch(
+    url: str, policy: str, transport: httpx.AsyncBaseTransport | None = None, timeout: float = TIMEOUT
+) -> FetchResult:
     """Fetch `url`'s robots.txt through `transport`; raises what the guard raises, and `InvalidURL`."""
     from ..fetch import fetch_robots_async
 

@@ -133,7 +133,9 @@ async def api_fetch(request: Request) -> Response:
         raise ApiError(422, "bad-url", error.reason.render(lang)) from None
     except RefusedTarget as refused:
         hops = [{"url": u, "status": s} for u, s in refused.hops]
-        raise ApiError(403, "refused-target", str(refused), host=refused.host, address=refused.address, hops=hops) from None
+        raise ApiError(
+            403, "refused-target", str(refused), host=refused.host, address=refused.address, hops=hops
+        ) from None
     body = result.body.decode("utf-8", "replace") if result.status is not None and 200 <= result.status < 300 else ""
     return JSONResponse({**result.as_dict(lang), "text": body})
 

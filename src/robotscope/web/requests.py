@@ -32,7 +32,9 @@ def _refuse_lone_surrogates(data: object) -> None:
                     item.encode("utf-8")
                 except UnicodeEncodeError:
                     raise ApiError(
-                        400, "bad-json", "the request body holds a lone surrogate escape such as \\ud800, which is not text"
+                        400,
+                        "bad-json",
+                        "the request body holds a lone surrogate escape such as \\ud800, which is not text",
                     ) from None
         elif isinstance(item, dict):
             stack.extend(item)
@@ -71,7 +73,9 @@ async def read_json(request: Request, timeout: float = BODY_TIMEOUT) -> dict[str
     except TimeoutError:
         # Connection: close, because the rest of the body may still come and is never read.
         raise ApiError(
-            408, "body-timeout", f"the request body did not arrive within {timeout:g} seconds",
+            408,
+            "body-timeout",
+            f"the request body did not arrive within {timeout:g} seconds",
             headers={"Connection": "close"},
         ) from None
     except ClientDisconnect:

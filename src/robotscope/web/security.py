@@ -76,7 +76,7 @@ class Guard:
                     await response(scope, receive, send_with_headers)
                     return
             await self.app(scope, receive, send_with_headers)
-        except Exception as failure:  # noqa: BLE001 - every failure must still be an API answer
+        except Exception as failure:
             logger.error("internal error on %s %r: %s", scope.get("method"), scope.get("path"), describe(failure))
             if not started:  # once a response has begun, the server can only close the connection
                 await internal_error()(scope, receive, send_with_headers)

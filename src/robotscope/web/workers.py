@@ -10,6 +10,7 @@ run at once and `waiting` wait; past that, 503 `busy`. Stdlib only.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import os
@@ -45,7 +46,6 @@ def describe(error: BaseException) -> str:
     if len(text) > 500:
         text = text[:500] + "..."
     return text + where
-
 
 
 class PoolBusy(Exception):
@@ -128,7 +128,7 @@ def _worker_main(memory: int) -> None:
             reply = ("ok", len(body))
         except MemoryError:
             reply = ("memory", None)  # the job's objects are freed once this block is left
-        except Exception as error:  # noqa: BLE001 - reported to the server, which logs it
+        except Exception as error:
             reply = ("error", describe(error))
         try:
             _write_frame(answers, pickle.dumps(reply))
@@ -230,10 +230,8 @@ class _Worker:
             self.process.kill()
         self.process.wait(5)
         for stream in (self.jobs, self.answers):
-            try:
+            with contextlib.suppress(OSError):
                 stream.close()
-            except OSError:
-                pass
 
 
 class WorkerPool:
@@ -291,7 +289,9 @@ class WorkerPool:
             if self._closed:
                 raise PoolBusy("the server is shutting down")
             if self._admitted >= self.size + self.waiting:
-                raise PoolBusy(f"the server is busy: {self._admitted} requests are running or waiting; try again shortly")
+                raise PoolBusy(
+                    f"the server is busy: {self._admitted} requests are running or waiting; try again shortly"
+                )
             self._admitted += 1
         try:
             if not self._slots.acquire(timeout=self.budget):

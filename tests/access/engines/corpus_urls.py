@@ -17,9 +17,8 @@ import collections
 import random
 from collections.abc import Iterator
 
-from tests.corpus_files import CorpusFile, corpus_files
-
 from robotscope.access.robots import Robots
+from tests.corpus_files import CorpusFile, corpus_files
 
 CORPUS_FILES = 4_231
 
@@ -96,7 +95,21 @@ _VALUES = (
     "/%2A", "/a=b", "/a%3db", "5", "1/5", "mozilla", "Google%62ot", "foo", "x", "/robots.txt", "//[x",
 )  # fmt: skip
 _AGENT_VALUES = ("*", "*", "", "googlebot", "bot", "* foo", "googlebot*", "mozilla", "foo", "a", "x")
-_PATH_VALUES = ("/", "/a", "/a*", "/a$", "/a$b", "/*.pdf$", "/index.html", "/a/index.html", "/a%2fb", "/a?", "/", "", "/%E9")
+_PATH_VALUES = (
+    "/",
+    "/a",
+    "/a*",
+    "/a$",
+    "/a$b",
+    "/*.pdf$",
+    "/index.html",
+    "/a/index.html",
+    "/a%2fb",
+    "/a?",
+    "/",
+    "",
+    "/%E9",
+)
 _ENDS = ("\n", "\n", "\n", "\r\n", "\r", "\x0c\n", "\x85", "\u2028", " \n", "\n\n", "\x0b")
 SNIPPET_URLS = (
     "/", "/a", "/a/", "/ab", "/a$", "/a$b", "/a/index.html", "/index.html", "/x.pdf", "/x.pdf?y", "/robots.txt",

@@ -18,15 +18,14 @@ import re
 from collections.abc import Callable
 from typing import NamedTuple
 
-from tests.access.engines.google_library import Library
-from tests.access.engines.known_differences import DIFFERENCES, KnownDifference
-
 import robotscope
 from robotscope.access.engines import google
 from robotscope.access.engines.base import Parsed, Selection
 from robotscope.access.engines.registry import run
 from robotscope.syntax.crawlers import recognise
 from robotscope.syntax.tokens import product_token
+from tests.access.engines.google_library import Library
+from tests.access.engines.known_differences import DIFFERENCES, KnownDifference
 
 
 def listed() -> dict[str, KnownDifference]:
@@ -81,7 +80,9 @@ def mine(data: bytes, agent: str, url: str, profiles: bool = True) -> tuple[bool
 
 
 def outcome(trial: Trial) -> Outcome:
-    return Outcome(*mine(trial.mine, trial.agent, trial.url, trial.profiles), *library(trial.theirs).ask(trial.agent, trial.url))
+    return Outcome(
+        *mine(trial.mine, trial.agent, trial.url, trial.profiles), *library(trial.theirs).ask(trial.agent, trial.url)
+    )
 
 
 # --------------------------------------------------------------------------

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
+from robotscope.access.engines.registry import engines
 from tests.access.engines.known_differences import DIFFERENCES
 from tests.paths import DOCS
-
-from robotscope.access.engines.registry import engines
 
 DOC = (DOCS / "readings.md").read_text(encoding="utf-8")
 

@@ -34,12 +34,16 @@ B_2008 = (
 B_2008_TABLE = "https://webmasters.googleblog.com/2008/06/improving-on-robots-exclusion-protocol.html"
 B_2010 = "https://blogs.bing.com/webmaster/September-2010/Bingbot-is-coming-to-town"
 B_2012 = "https://blogs.bing.com/webmaster/2012/05/03/to-crawl-or-not-to-crawl-that-is-bingbots-question"
-B_DUBUT = "https://thrivesearch.com/robots-txt-tip-from-bing-include-all-relevant-directives-if-you-have-a-bingbot-section/"
+B_DUBUT = (
+    "https://thrivesearch.com/robots-txt-tip-from-bing-include-all-relevant-directives-if-you-have-a-bingbot-section/"
+)
 B_HELP = "https://www.boldtechinfo.com/how-to-create-a-bing-robots-txt-file/"
 
 # Naver
 N_TABLE = "https://blog.chulgil.me/robots-txt-seoljeonghagi"
-N_EXAMPLE = "https://query.tistory.com/entry/robotstxt-%EA%B8%B0%EB%B3%B8%EC%84%A4%EC%A0%95%EA%B0%92-snippet?category=962915"
+N_EXAMPLE = (
+    "https://query.tistory.com/entry/robotstxt-%EA%B8%B0%EB%B3%B8%EC%84%A4%EC%A0%95%EA%B0%92-snippet?category=962915"
+)
 N_NAVER_COM = "https://minsup.gnuok.com:443/15sir/so_ok365/7871?page=16"
 N_OLD_HELP = "http://adminplay.com/LETC/8449"
 
@@ -286,9 +290,7 @@ def test_size_limit_fixtures_are_what_they_say() -> None:
 
 def test_yandex_reads_clean_param_as_a_record_of_its_group() -> None:
     # Source: https://yandex.ru/support/webmaster/en/robot-workings/clean-param (settled: not an access rule).
-    robots = parse(
-        "User-agent: Yandex\nClean-param: ref /some_dir/get_book.pl\nDisallow: /tmp\n\nDisallow: /lost\n"
-    )
+    robots = parse("User-agent: Yandex\nClean-param: ref /some_dir/get_book.pl\nDisallow: /tmp\n\nDisallow: /lost\n")
     (group,) = yandex.ENGINE.read(robots).groups
     assert group.agents == ("yandex",)
     assert [rule.pattern for rule in group.rules] == ["/tmp"]  # /lost stands after an empty line

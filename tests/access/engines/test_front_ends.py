@@ -20,7 +20,6 @@ from typing import Any
 import httpx
 import pytest
 from click.testing import CliRunner
-from tests.conftest import Server
 
 from robotscope import parse
 from robotscope.access.engines.registry import (
@@ -39,6 +38,7 @@ from robotscope.reports.compare import diff, matrix
 from robotscope.syntax.crawlers import select
 from robotscope.syntax.model import Reason
 from robotscope.web.app import create_app
+from tests.conftest import Server
 
 # Seed 001: RFC 9309 and Protego allow `/` by line 3 (`/$` is longer); Python 3.12's first-match
 # robotparser blocks it by line 2 (and reads `$` literally).
@@ -75,7 +75,9 @@ def written(tmp_path: Path, text: str, name: str = "robots.txt") -> str:
 
 @pytest.mark.parametrize("choice", CHOICES)
 @pytest.mark.parametrize(("text", "agent", "url"), CASES)
-def test_every_front_end_gives_the_engines_verdict_and_line(tmp_path: Path, text: str, agent: str, url: str, choice: str) -> None:
+def test_every_front_end_gives_the_engines_verdict_and_line(
+    tmp_path: Path, text: str, agent: str, url: str, choice: str
+) -> None:
     robots = parse(text)
     name = resolve(choice, agent)
     expected = robots.verdict(agent, url, engine=name)
@@ -98,10 +100,34 @@ def test_every_front_end_gives_the_engines_verdict_and_line(tmp_path: Path, text
     assert bool(flips) is (not expected.allowed)
     if flips:
         assert flips[0].engine == name and flips[0].new.line == expected.line
-    code, out, _ = run("diff", written(tmp_path, "", "empty.txt"), robots_file, "--agents", agent, "--urls", written(tmp_path, url + "\n", "urls.txt"), "--engine", choice, "--json")
-    assert [(f["engine"], f["new"]["line"]) for f in json.loads(out)["flips"]] == ([] if expected.allowed else [(name, expected.line)])
+    code, out, _ = run(
+        "diff",
+        written(tmp_path, "", "empty.txt"),
+        robots_file,
+        "--agents",
+        agent,
+        "--urls",
+        written(tmp_path, url + "\n", "urls.txt"),
+        "--engine",
+        choice,
+        "--json",
+    )
+    assert [(f["engine"], f["new"]["line"]) for f in json.loads(out)["flips"]] == (
+        [] if expected.allowed else [(name, expected.line)]
+    )
     # bulk
-    _, out, _ = run("bulk", robots_file, "--urls", str(tmp_path / "urls.txt"), "--agent", agent, "--engine", choice, "--json", "--no-progress")
+    _, out, _ = run(
+        "bulk",
+        robots_file,
+        "--urls",
+        str(tmp_path / "urls.txt"),
+        "--agent",
+        agent,
+        "--engine",
+        choice,
+        "--json",
+        "--no-progress",
+    )
     line = json.loads(out.splitlines()[0])
     assert (line["allowed"], line["line"], line["engine"]) == (*want, name)
     # the page
@@ -112,15 +138,29 @@ def test_every_front_end_gives_the_engines_verdict_and_line(tmp_path: Path, text
 def test_operator_reads_each_crawler_by_its_operators_engine() -> None:
     # A catalogue crawler of an operator without an engine of its own: RFC 9309 with its documented profile.
     agents = ("Googlebot", "Googlebot-Image", "bingbot", "Yeti", "YandexBot", "GPTBot", "Applebot", "somebot")
-    assert [operator_engine(a) for a in agents] == ["google", "google", "bing", "naver", "yandex", PROFILED, PROFILED, DEFAULT]
+    assert [operator_engine(a) for a in agents] == [
+        "google",
+        "google",
+        "bing",
+        "naver",
+        "yandex",
+        PROFILED,
+        PROFILED,
+        DEFAULT,
+    ]
     full = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"
     assert operator_engine(full) == "google"
 
 
 def test_the_library_takes_the_same_engine_choices() -> None:
     robots = parse("User-agent: *\nDisallow /oops\n")
-    assert robots.verdict("Googlebot", "/oops", engine=OPERATOR) == robots.verdict("Googlebot", "/oops", engine="google")
-    assert not robots.verdict("Googlebot", "/oops", engine=OPERATOR).allowed and robots.verdict("somebot", "/oops", engine=OPERATOR).allowed
+    assert robots.verdict("Googlebot", "/oops", engine=OPERATOR) == robots.verdict(
+        "Googlebot", "/oops", engine="google"
+    )
+    assert (
+        not robots.verdict("Googlebot", "/oops", engine=OPERATOR).allowed
+        and robots.verdict("somebot", "/oops", engine=OPERATOR).allowed
+    )
     with pytest.raises(ValueError, match="readings"):
         robots.verdict("Googlebot", "/oops", engine=ALL)
     with pytest.raises(ValueError) as unknown:
@@ -140,7 +180,9 @@ def test_engine_all_shows_every_reading_of_seed_001(tmp_path: Path) -> None:
     assert out.splitlines()[0] == "/: the engines disagree"
     assert "  legacy   DISALLOWED line 2 (Disallow: /)" in out and "  protego  ALLOWED    line 3 (Allow: /$)" in out
     # A URL no rule matches names why, in words, not a code.
-    code, out, _ = run("check", written(tmp_path, "User-agent: *\nDisallow /oops\n"), "Googlebot", "/x", "--engine", ALL)
+    code, out, _ = run(
+        "check", written(tmp_path, "User-agent: *\nDisallow /oops\n"), "Googlebot", "/x", "--engine", ALL
+    )
     assert code == 0 and "  rfc9309  ALLOWED    no rule matches" in out and "no-matching-rule" not in out
     assert out.splitlines()[0] == "/x: every engine agrees"
 
@@ -156,7 +198,10 @@ def test_allow_above_disallow_for_first_match_crawlers(tmp_path: Path) -> None:
     above = "User-agent: *\nAllow: /dir/page\nDisallow: /dir/\n"
     for text in (below, above):
         assert parse(text).verdict("bot", "/dir/page").allowed is True
-    assert (parse(below).verdict("bot", "/dir/page", engine="legacy").line, parse(below).verdict("bot", "/dir/page", engine="legacy").allowed) == (2, False)
+    assert (
+        parse(below).verdict("bot", "/dir/page", engine="legacy").line,
+        parse(below).verdict("bot", "/dir/page", engine="legacy").allowed,
+    ) == (2, False)
     assert parse(above).verdict("bot", "/dir/page", engine="legacy").allowed is True
 
 
@@ -164,11 +209,25 @@ def test_allow_above_disallow_for_first_match_crawlers(tmp_path: Path) -> None:
     ("text", "url", "allowed", "code", "words"),
     [
         (SEED, "/", False, "explain.first-only", "the only rule of the group that matches /"),
-        ("User-agent: *\nDisallow: /dir/\nAllow: /dir/page\n", "/dir/page", False, "explain.first", "stands first in the group"),
-        ("User-agent: *\nDisallow:\nDisallow: /\n", "/x", True, "explain.first-empty", "an empty Disallow matches every URL and allows it"),
+        (
+            "User-agent: *\nDisallow: /dir/\nAllow: /dir/page\n",
+            "/dir/page",
+            False,
+            "explain.first",
+            "stands first in the group",
+        ),
+        (
+            "User-agent: *\nDisallow:\nDisallow: /\n",
+            "/x",
+            True,
+            "explain.first-empty",
+            "an empty Disallow matches every URL and allows it",
+        ),
     ],
 )
-def test_first_match_explanations_speak_of_order_not_length(tmp_path: Path, text: str, url: str, allowed: bool, code: str, words: str) -> None:
+def test_first_match_explanations_speak_of_order_not_length(
+    tmp_path: Path, text: str, url: str, allowed: bool, code: str, words: str
+) -> None:
     _, out, _ = run("check", written(tmp_path, text), "bot", url, "--engine", "legacy", "--json")
     (view,) = json.loads(out)
     assert view["allowed"] is allowed and view["explanation"]["code"] == code and words in view["explanation"]["text"]
@@ -186,7 +245,10 @@ def test_the_default_reading_names_the_operators_other_answer(tmp_path: Path) ->
     assert view["allowed"] is True and code == 0
     (note,) = [n for n in view["notes"] if n["code"].startswith("engine.split")]
     assert note["code"] == "engine.split.reads-disallow" and note["params"]["line"] == 2
-    assert note["text"] == "Google reads line 2 `Disallow /oops` as a rule, so googlebot is blocked from /oops; RFC 9309 ignores that line"
+    assert (
+        note["text"]
+        == "Google reads line 2 `Disallow /oops` as a rule, so googlebot is blocked from /oops; RFC 9309 ignores that line"
+    )
     # Both deciding lines when the line is a rule for both readings.
     _, out, _ = run("check", robots_file, "Googlebot", "/dir/page", "--engine", "legacy", "--json")
     (view,) = json.loads(out)
@@ -202,7 +264,9 @@ def test_matrix_and_diff_say_what_check_says(tmp_path: Path) -> None:
     # matrix, in the CLI and in the core the page uses: the same note as `check`
     _, out, _ = run("matrix", robots_file, "/oops", "--agents", "Googlebot,GPTBot", "--json")
     cells = {row["crawler"]["token"]: row["cells"][0] for row in json.loads(out)["rows"]}
-    assert [n["code"] for n in cells["Googlebot"]["notes"]] == ["engine.split.reads-disallow"] and cells["GPTBot"]["notes"] == []
+    assert [n["code"] for n in cells["Googlebot"]["notes"]] == ["engine.split.reads-disallow"] and cells["GPTBot"][
+        "notes"
+    ] == []
     (row,) = matrix(parse("User-agent: *\nDisallow /oops\n"), select("Googlebot"), ["/oops"])
     assert [n.code for n in row.cells[0].extra] == ["engine.split.reads-disallow"]
     # --engine all: each engine that reads it otherwise, with its deciding line
@@ -210,7 +274,11 @@ def test_matrix_and_diff_say_what_check_says(tmp_path: Path) -> None:
     assert "read otherwise by google L2, protego L2" in out
     # diff: a flip's note (the profile that changed the answer), and the pairs only the operators' engines flip
     old = written(tmp_path, "User-agent: *\nDisallow: /private/\n", "old.txt")
-    new = written(tmp_path, "User-agent: *\nDisallow: /private/\n\nUser-agent: Googlebot\nDisallow: /img/\nDisallow /oops\n", "new.txt")
+    new = written(
+        tmp_path,
+        "User-agent: *\nDisallow: /private/\n\nUser-agent: Googlebot\nDisallow: /img/\nDisallow /oops\n",
+        "new.txt",
+    )
     urls = written(tmp_path, "/oops\n/img/a.png\n", "urls.txt")
     code, out, _ = run("diff", old, new, "--urls", urls, "--agents", "Googlebot-Image,Googlebot", "--json")
     data = json.loads(out)
@@ -239,7 +307,11 @@ def test_readings_command_lists_lines_and_splits_and_fails_for_ci(tmp_path: Path
     assert lines[3]["google"] == "Disallow: /typo" and lines[3]["legacy"] == "-"
     split = next(s for s in data["splits"] if s["url"] == "/oops")
     assert split["agent"] == "somebot" and split["split"] is True
-    assert {name: (r["allowed"], r["line"], r["reason"]) for name, r in split["readings"].items() if name in ("rfc9309", "google")} == {
+    assert {
+        name: (r["allowed"], r["line"], r["reason"])
+        for name, r in split["readings"].items()
+        if name in ("rfc9309", "google")
+    } == {
         "rfc9309": (True, None, "no-matching-rule"),
         "google": (False, 2, "rule"),
     }
@@ -249,11 +321,16 @@ def test_readings_command_lists_lines_and_splits_and_fails_for_ci(tmp_path: Path
 
 
 def test_lint_points_at_a_line_engines_read_differently(tmp_path: Path) -> None:
-    _code, out, _ = run("lint", written(tmp_path, "User-agent: *\nDisallow: /a\n\nDisallow: /b\nDisallow: /c\n"), "--json")
+    _code, out, _ = run(
+        "lint", written(tmp_path, "User-agent: *\nDisallow: /a\n\nDisallow: /b\nDisallow: /c\n"), "--json"
+    )
     found = [f for f in json.loads(out) if f["code"] == "readsDifferently"]
     (finding,) = found  # one finding for the run of lines the blank line cuts off, not one per rule
     assert finding["line"] == 4 and finding["message"]["code"] == "lint.readsDifferently.run"
-    assert "lines 4\u20135 (2 rules)" in finding["message"]["text"] and "Yandex, urllib.robotparser ignore them" in finding["message"]["text"]
+    assert (
+        "lines 4\u20135 (2 rules)" in finding["message"]["text"]
+        and "Yandex, urllib.robotparser ignore them" in finding["message"]["text"]
+    )
     assert finding["fix"]["code"] == "fix.readsDifferently.blank" and finding["fix"]["params"]["line"] == 3
     assert finding["fix"]["text"].startswith("delete the empty line 3: Yandex, urllib.robotparser end the group there")
     # A second `*` group, which the first-match reading drops whole, gets the general fix.
@@ -263,10 +340,22 @@ def test_lint_points_at_a_line_engines_read_differently(tmp_path: Path) -> None:
 
 
 @pytest.mark.usefixtures("isolated")
-@pytest.mark.parametrize(("args", "policy"), [((), "rfc9309"), (("--engine", "naver"), "naver"), (("--engine", "operator"), "google"), (("--engine", "google", "--policy", "bing"), "bing")])
-def test_the_fetch_policy_follows_the_engine(server: Server, tmp_path: Path, args: tuple[str, ...], policy: str) -> None:
+@pytest.mark.parametrize(
+    ("args", "policy"),
+    [
+        ((), "rfc9309"),
+        (("--engine", "naver"), "naver"),
+        (("--engine", "operator"), "google"),
+        (("--engine", "google", "--policy", "bing"), "bing"),
+    ],
+)
+def test_the_fetch_policy_follows_the_engine(
+    server: Server, tmp_path: Path, args: tuple[str, ...], policy: str
+) -> None:
     server.serve("/robots.txt", 200, b"User-agent: *\nDisallow: /private/\n")
-    code, out, _ = run("check", server.url("/private/x"), "Googlebot", "--cache", str(tmp_path / "c.sqlite3"), "--json", *args)
+    code, out, _ = run(
+        "check", server.url("/private/x"), "Googlebot", "--cache", str(tmp_path / "c.sqlite3"), "--json", *args
+    )
     assert code == 1 and json.loads(out)[0]["robots_txt"]["policy"] == policy
 
 
@@ -275,7 +364,9 @@ def api(method: str, path: str, **kwargs: Any) -> httpx.Response:
     app = create_app()
 
     async def go() -> httpx.Response:
-        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://127.0.0.1:8000") as client:
+        async with httpx.AsyncClient(
+            transport=httpx.ASGITransport(app=app), base_url="http://127.0.0.1:8000"
+        ) as client:
             return await client.request(method, path, **kwargs)
 
     try:

@@ -30,16 +30,16 @@ import time
 from typing import NamedTuple
 
 import pytest
-from tests.access.engines.google_differences import TRANSFORMS, Trial, classify, listed, mine, outcome
-from tests.access.engines.google_library import Library, allowed_by_robots, crash_free
-from tests.corpus_files import corpus_files
-from tests.paths import CORPUS
 
 import robotscope
 from robotscope.access.engines import google
 from robotscope.access.engines import registry as engines
 from robotscope.messages import message, render
 from robotscope.syntax.model import Reason
+from tests.access.engines.google_differences import TRANSFORMS, Trial, classify, listed, mine, outcome
+from tests.access.engines.google_library import Library, allowed_by_robots, crash_free
+from tests.corpus_files import corpus_files
+from tests.paths import CORPUS
 
 HOST = "https://example.com"
 
@@ -254,7 +254,12 @@ DIFFERENCE_EXAMPLES = {
         (False, 2),
     ),
     "adsbot-ignores-star": Example(
-        "google-catalogue-profiles", b"User-agent: *\nDisallow: /\n", "AdsBot-Google", "/landing", (True, None), (False, 2)
+        "google-catalogue-profiles",
+        b"User-agent: *\nDisallow: /\n",
+        "AdsBot-Google",
+        "/landing",
+        (True, None),
+        (False, 2),
     ),
     "latin-1-pattern": Example(
         "gpyrobotstxt-invalid-utf8",
@@ -273,7 +278,12 @@ DIFFERENCE_EXAMPLES = {
         (False, 2),
     ),
     "two-spaces-for-the-colon": Example(
-        "gpyrobotstxt-separator-run", b"User-agent: *\nDisallow   /oops\n", "Googlebot", "/oops", (False, 2), (True, None)
+        "gpyrobotstxt-separator-run",
+        b"User-agent: *\nDisallow   /oops\n",
+        "Googlebot",
+        "/oops",
+        (False, 2),
+        (True, None),
     ),
     "nul-ends-the-line": Example(
         "gpyrobotstxt-nul-byte", b"User-agent: *\nDisallow: /a\x00b\n", "Googlebot", "/ax", (False, 2), (True, None)
@@ -341,7 +351,14 @@ URL_MATCHING = {
         ["/fish", "/fish.html", "/animals/fish/", "/Fish/Salmon.asp"],
     ),
     "/*.php": (
-        ["/index.php", "/filename.php", "/folder/filename.php", "/folder/filename.php?parameters", "/folder/any.php.file.html", "/filename.php/"],
+        [
+            "/index.php",
+            "/filename.php",
+            "/folder/filename.php",
+            "/folder/filename.php?parameters",
+            "/folder/any.php.file.html",
+            "/filename.php/",
+        ],
         ["/", "/windows.PHP"],
     ),
     "/*.php$": (
@@ -534,7 +551,9 @@ def test_star_followed_by_more_is_the_global_group() -> None:
     rfc = robots.verdict("SomeRandomBot", HOST + "/x")
     assert rfc.allowed and rfc.reason is Reason.NO_GROUP and robots.groups[0].agents == ()
     (finding,) = [f for f in robotscope.lint(robots) if f.code == "agentWildcard"]
-    assert "names no crawler" in finding.message.render() and "Google's parser reads it as `*`" in finding.message.render()
+    assert (
+        "names no crawler" in finding.message.render() and "Google's parser reads it as `*`" in finding.message.render()
+    )
 
 
 def test_a_user_agent_line_after_rules_starts_a_group_other_records_do_not() -> None:
@@ -597,7 +616,9 @@ def test_index_html_allows_the_directory() -> None:
     robots = robotscope.parse(robots_txt)
     verdict = robots.verdict("Googlebot", HOST + "/dir/", "google")
     assert verdict.allowed and verdict.line == 3
-    assert verdict.rule is not None and verdict.rule.pattern == "/dir/index.html" and verdict.rule.normalised == "/dir/$"
+    assert (
+        verdict.rule is not None and verdict.rule.pattern == "/dir/index.html" and verdict.rule.normalised == "/dir/$"
+    )
     assert [c.line for c in verdict.candidates] == [3, 2]
     assert not robots.verdict("Googlebot", HOST + "/dir/x", "google").allowed
     assert not robots.verdict("Googlebot", HOST + "/dir/", "rfc9309").allowed

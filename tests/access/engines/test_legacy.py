@@ -26,6 +26,13 @@ from urllib.robotparser import RobotFileParser
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+
+from robotscope import parse
+from robotscope.access.engines import legacy
+from robotscope.access.engines import registry as engines
+from robotscope.access.robots import Robots
+from robotscope.messages import LANGS
+from robotscope.syntax.model import Reason, Rule
 from tests.access.engines.corpus_urls import (
     CORPUS_FILES,
     Tally,
@@ -36,13 +43,6 @@ from tests.access.engines.corpus_urls import (
     urls_for,
 )
 from tests.access.engines.known_differences import DIFFERENCES
-
-from robotscope import parse
-from robotscope.access.engines import legacy
-from robotscope.access.engines import registry as engines
-from robotscope.access.robots import Robots
-from robotscope.messages import LANGS
-from robotscope.syntax.model import Reason, Rule
 
 ENGINE = "legacy"
 CODES = [d.code for d in DIFFERENCES if d.engine == ENGINE]
@@ -89,7 +89,9 @@ def reference(data: str | bytes) -> tuple[RobotFileParser | None, str | None]:
         return None, "urlparse-error"
 
 
-def compare(tally: Tally, name: str, robots: Robots, real: RobotFileParser | None, cause: str | None, agent: str, url: str) -> None:
+def compare(
+    tally: Tally, name: str, robots: Robots, real: RobotFileParser | None, cause: str | None, agent: str, url: str
+) -> None:
     """One check: the engine's verdict against urllib's answer, then the deciding line."""
     verdict = robots.verdict(agent, url, ENGINE)
     example = f"{name}: {agent!r} {url!r}: legacy {verdict.allowed} (line {verdict.line})"
@@ -127,7 +129,9 @@ def compare(tally: Tally, name: str, robots: Robots, real: RobotFileParser | Non
 def test_legacy_agrees_with_urllib_on_the_whole_corpus() -> None:
     # The reference is the first-match robotparser of Python <= 3.12 (3.11's, here); the RFC 9309 one of
     # gh-138907 would allow `/` on the seed file.
-    assert not stdlib(SEED).can_fetch("a", "/"), f"Python {sys.version.split()[0]}'s urllib.robotparser is not first-match"
+    assert not stdlib(SEED).can_fetch("a", "/"), (
+        f"Python {sys.version.split()[0]}'s urllib.robotparser is not first-match"
+    )
     tally = Tally(ENGINE, CODES)
     start = time.perf_counter()
     for name, data, robots in corpus():
@@ -164,6 +168,7 @@ def test_legacy_agrees_with_urllib_on_seeded_snippets() -> None:
 # --------------------------------------------------------------------------
 # The seed case
 # --------------------------------------------------------------------------
+
 
 def test_seed_case_three_readings() -> None:
     """RFC 9309 and Protego allow `/` (longest match: `/$` is longer); urllib <= 3.12 blocks it (first match)."""
@@ -203,13 +208,53 @@ ROWS = [
     Row("a BOM in bytes spoils line 1", b"\xef\xbb\xbfUser-agent: *\nDisallow: /\n", "a", "/x", True, None, ()),
     Row("without the BOM the same file blocks", b"User-agent: *\nDisallow: /\n", "a", "/x", False, 2, (1,)),
     Row("a BOM in text spoils line 1 too", "\ufeffUser-agent: *\nDisallow: /\n", "a", "/x", True, None, ()),
-    Row("splitlines breaks at form feed: same robotscope line", "User-agent: *\x0cDisallow: /x\n", "a", "/x", False, 1, (1,)),
-    Row("form feed before LF makes an empty line: a record end", "User-agent: *\x0c\nDisallow: /x\n", "a", "/x", True, None, ()),
+    Row(
+        "splitlines breaks at form feed: same robotscope line",
+        "User-agent: *\x0cDisallow: /x\n",
+        "a",
+        "/x",
+        False,
+        1,
+        (1,),
+    ),
+    Row(
+        "form feed before LF makes an empty line: a record end",
+        "User-agent: *\x0c\nDisallow: /x\n",
+        "a",
+        "/x",
+        True,
+        None,
+        (),
+    ),
     Row("U+2028 breaks a line", "User-agent: *\nDisallow: /a\u2028Disallow: /x\n", "a", "/x", False, 2),
-    Row("line numbers count CR and CRLF", "User-agent: *\r\n\rUser-agent: b\rDisallow: /x\r\n", "b", "/x", False, 4, (3,)),
+    Row(
+        "line numbers count CR and CRLF",
+        "User-agent: *\r\n\rUser-agent: b\rDisallow: /x\r\n",
+        "b",
+        "/x",
+        False,
+        4,
+        (3,),
+    ),
     Row("a blank line ends the record", "User-agent: *\nDisallow: /a\n\nDisallow: /x\n", "a", "/x", True, None, (1,)),
-    Row("user-agent lines without a rule are dropped at a blank line", "User-agent: a\n\nDisallow: /\n", "a", "/x", True, None, ()),
-    Row("... and a later * record applies instead", "User-agent: a\n\nUser-agent: *\nDisallow: /x\n", "a", "/x", False, 4, (3,)),
+    Row(
+        "user-agent lines without a rule are dropped at a blank line",
+        "User-agent: a\n\nDisallow: /\n",
+        "a",
+        "/x",
+        True,
+        None,
+        (),
+    ),
+    Row(
+        "... and a later * record applies instead",
+        "User-agent: a\n\nUser-agent: *\nDisallow: /x\n",
+        "a",
+        "/x",
+        False,
+        4,
+        (3,),
+    ),
     Row("a line of spaces is no record end", "User-agent: *\n  \nDisallow: /\n", "a", "/x", False, 3),
     Row("a comment line is no record end", "User-agent: *\n# note\nDisallow: /\n", "a", "/x", False, 3),
     Row("a comment ends the value", "User-agent: *\nDisallow: /x # not /y\n", "a", "/x", False, 2),
@@ -217,18 +262,114 @@ ROWS = [
     Row("keys are case-insensitive and stripped", "USER-AGENT : *\nDISALLOW :  /x\n", "a", "/x", False, 2),
     Row("typos are not keys", "User-agent: *\nDissallow: /x\nUser agent: a\nDisallow: /y\n", "a", "/y", False, 4, (1,)),
     Row("user-agent values are percent-decoded", "User-agent: Google%62ot\nDisallow: /\n", "Googlebot", "/x", False, 2),
-    Row("a user-agent after rules starts a record", "User-agent: a\nDisallow: /x\nUser-agent: b\nDisallow: /y\n", "b", "/x", True, None, (3,)),
-    Row("... which gets its own rules", "User-agent: a\nDisallow: /x\nUser-agent: b\nDisallow: /y\n", "b", "/y", False, 4, (3,)),
-    Row("consecutive user-agent lines share a record", "User-agent: a\nUser-agent: b\nDisallow: /\n", "b", "/x", False, 3, (1, 2)),
-    Row("rules before any user-agent are ignored", "Disallow: /\nUser-agent: *\nDisallow: /x\n", "a", "/y", True, None, (2,)),
-    Row("crawl-delay ends the user-agent run", "User-agent: a\nCrawl-delay: 5\nUser-agent: b\nDisallow: /\n", "a", "/x", True, None, (1,)),
-    Row("... so the rule is b's only", "User-agent: a\nCrawl-delay: 5\nUser-agent: b\nDisallow: /\n", "b", "/x", False, 4, (3,)),
-    Row("an invalid request-rate ends it too", "User-agent: a\nRequest-rate: x\nUser-agent: b\nDisallow: /\n", "a", "/x", True, None, (1,)),
-    Row("a record with only a crawl-delay is kept", "User-agent: a\nCrawl-delay: 1\n\nUser-agent: *\nDisallow: /\n", "a", "/x", True, None, (1,)),
-    Row("sitemap changes nothing", "User-agent: a\nSitemap: https://e.com/s.xml\nUser-agent: b\nDisallow: /\n", "a", "/x", False, 4, (1, 3)),
-    Row("an unknown key changes nothing", "User-agent: a\nNoindex: /\nUser-agent: b\nDisallow: /\n", "a", "/x", False, 4, (1, 3)),
-    Row("the first * record is the default", "User-agent: *\nDisallow: /a\n\nUser-agent: *\nDisallow: /b\n", "x", "/a", False, 2, (1,)),
-    Row("a later * record is dropped", "User-agent: *\nDisallow: /a\n\nUser-agent: *\nDisallow: /b\n", "x", "/b", True, None, (1,)),
+    Row(
+        "a user-agent after rules starts a record",
+        "User-agent: a\nDisallow: /x\nUser-agent: b\nDisallow: /y\n",
+        "b",
+        "/x",
+        True,
+        None,
+        (3,),
+    ),
+    Row(
+        "... which gets its own rules",
+        "User-agent: a\nDisallow: /x\nUser-agent: b\nDisallow: /y\n",
+        "b",
+        "/y",
+        False,
+        4,
+        (3,),
+    ),
+    Row(
+        "consecutive user-agent lines share a record",
+        "User-agent: a\nUser-agent: b\nDisallow: /\n",
+        "b",
+        "/x",
+        False,
+        3,
+        (1, 2),
+    ),
+    Row(
+        "rules before any user-agent are ignored",
+        "Disallow: /\nUser-agent: *\nDisallow: /x\n",
+        "a",
+        "/y",
+        True,
+        None,
+        (2,),
+    ),
+    Row(
+        "crawl-delay ends the user-agent run",
+        "User-agent: a\nCrawl-delay: 5\nUser-agent: b\nDisallow: /\n",
+        "a",
+        "/x",
+        True,
+        None,
+        (1,),
+    ),
+    Row(
+        "... so the rule is b's only",
+        "User-agent: a\nCrawl-delay: 5\nUser-agent: b\nDisallow: /\n",
+        "b",
+        "/x",
+        False,
+        4,
+        (3,),
+    ),
+    Row(
+        "an invalid request-rate ends it too",
+        "User-agent: a\nRequest-rate: x\nUser-agent: b\nDisallow: /\n",
+        "a",
+        "/x",
+        True,
+        None,
+        (1,),
+    ),
+    Row(
+        "a record with only a crawl-delay is kept",
+        "User-agent: a\nCrawl-delay: 1\n\nUser-agent: *\nDisallow: /\n",
+        "a",
+        "/x",
+        True,
+        None,
+        (1,),
+    ),
+    Row(
+        "sitemap changes nothing",
+        "User-agent: a\nSitemap: https://e.com/s.xml\nUser-agent: b\nDisallow: /\n",
+        "a",
+        "/x",
+        False,
+        4,
+        (1, 3),
+    ),
+    Row(
+        "an unknown key changes nothing",
+        "User-agent: a\nNoindex: /\nUser-agent: b\nDisallow: /\n",
+        "a",
+        "/x",
+        False,
+        4,
+        (1, 3),
+    ),
+    Row(
+        "the first * record is the default",
+        "User-agent: *\nDisallow: /a\n\nUser-agent: *\nDisallow: /b\n",
+        "x",
+        "/a",
+        False,
+        2,
+        (1,),
+    ),
+    Row(
+        "a later * record is dropped",
+        "User-agent: *\nDisallow: /a\n\nUser-agent: *\nDisallow: /b\n",
+        "x",
+        "/b",
+        True,
+        None,
+        (1,),
+    ),
     Row(
         "a later record naming * and foo is dropped, for foo too",
         "User-agent: *\nDisallow: /a\n\nUser-agent: foo\nUser-agent: *\nDisallow: /b\n",
@@ -238,7 +379,15 @@ ROWS = [
         None,
         (1,),
     ),
-    Row("a first record naming * and foo is the default", "User-agent: foo\nUser-agent: *\nDisallow: /b\n", "x", "/b", False, 3, (1, 2)),
+    Row(
+        "a first record naming * and foo is the default",
+        "User-agent: foo\nUser-agent: *\nDisallow: /b\n",
+        "x",
+        "/b",
+        False,
+        3,
+        (1, 2),
+    ),
     # Rule paths
     Row("`*` is literal", "User-agent: *\nDisallow: /*.pdf\n", "a", "/x.pdf", True, None, (1,)),
     Row("... and matches a literal `*`", "User-agent: *\nDisallow: /*.pdf\n", "a", "/*.pdf", False, 2),
@@ -253,18 +402,66 @@ ROWS = [
     Row("Allow exists", "User-agent: *\nAllow: /a/b\nDisallow: /a\n", "a", "/a/b", True, 2),
     # Choosing the record
     Row("substring match of the crawler's name", "User-agent: bot\nDisallow: /\n", "Googlebot", "/x", False, 2, (1,)),
-    Row("the name is cut at `/`", "User-agent: googlebot\nDisallow: /\n", "Mozilla/5.0 (compatible; Googlebot/2.1)", "/x", True, None, ()),
-    Row("... so a whole User-Agent is `mozilla`", "User-agent: Mozilla\nDisallow: /\n", "Mozilla/5.0 (compatible; Googlebot/2.1)", "/x", False, 2),
-    Row("a value with a version matches nothing", "User-agent: Googlebot/2.1\nDisallow: /\n", "Googlebot", "/x", True, None, ()),
+    Row(
+        "the name is cut at `/`",
+        "User-agent: googlebot\nDisallow: /\n",
+        "Mozilla/5.0 (compatible; Googlebot/2.1)",
+        "/x",
+        True,
+        None,
+        (),
+    ),
+    Row(
+        "... so a whole User-Agent is `mozilla`",
+        "User-agent: Mozilla\nDisallow: /\n",
+        "Mozilla/5.0 (compatible; Googlebot/2.1)",
+        "/x",
+        False,
+        2,
+    ),
+    Row(
+        "a value with a version matches nothing",
+        "User-agent: Googlebot/2.1\nDisallow: /\n",
+        "Googlebot",
+        "/x",
+        True,
+        None,
+        (),
+    ),
     Row("an empty user-agent applies to everyone", "User-agent:\nDisallow: /\n", "Googlebot", "/x", False, 2, (1,)),
-    Row("the first record that applies, alone", "User-agent: google\nDisallow: /a\n\nUser-agent: googlebot\nDisallow: /b\n", "Googlebot", "/b", True, None, (1,)),
-    Row("a named record beats * wherever it stands", "User-agent: *\nDisallow: /\n\nUser-agent: googlebot\nDisallow: /p\n", "Googlebot", "/x", True, None, (4,)),
+    Row(
+        "the first record that applies, alone",
+        "User-agent: google\nDisallow: /a\n\nUser-agent: googlebot\nDisallow: /b\n",
+        "Googlebot",
+        "/b",
+        True,
+        None,
+        (1,),
+    ),
+    Row(
+        "a named record beats * wherever it stands",
+        "User-agent: *\nDisallow: /\n\nUser-agent: googlebot\nDisallow: /p\n",
+        "Googlebot",
+        "/x",
+        True,
+        None,
+        (4,),
+    ),
     Row("no record: everything allowed", "User-agent: a\nDisallow: /\n", "b", "/x", True, None, ()),
     # Matching
-    Row("the first matching rule in file order decides", "User-agent: *\nDisallow: /a\nAllow: /a/b\n", "a", "/a/b", False, 2),
+    Row(
+        "the first matching rule in file order decides",
+        "User-agent: *\nDisallow: /a\nAllow: /a/b\n",
+        "a",
+        "/a/b",
+        False,
+        2,
+    ),
     Row("prefix match", "User-agent: *\nDisallow: /a\n", "a", "/abc", False, 2),
     Row("URLs are decoded before they are compared", "User-agent: *\nDisallow: /a/b\n", "a", "/a%2fb", False, 2),
-    Row("full URLs: scheme and host dropped", "User-agent: *\nDisallow: /a\n", "a", "https://example.com/a?x", False, 2),
+    Row(
+        "full URLs: scheme and host dropped", "User-agent: *\nDisallow: /a\n", "a", "https://example.com/a?x", False, 2
+    ),
     Row("the fragment is compared", "User-agent: *\nDisallow: /a%23b\n", "a", "/a#b", False, 2),
     Row("... as part of the path", "User-agent: *\nDisallow: /a%23b\n", "a", "/a", True, None),
     Row("no implicit /robots.txt", "User-agent: *\nDisallow: /\n", "a", "/robots.txt", False, 2),

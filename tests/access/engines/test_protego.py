@@ -25,6 +25,13 @@ from urllib.parse import urlparse
 import pytest
 from protego import Protego
 from scrapy.robotstxt import decode_robotstxt
+
+from robotscope import parse
+from robotscope.access.engines import protego
+from robotscope.access.engines import registry as engines
+from robotscope.access.robots import Robots
+from robotscope.messages import LANGS
+from robotscope.syntax.model import Reason, Rule
 from tests.access.engines.corpus_urls import (
     CORPUS_FILES,
     Tally,
@@ -35,13 +42,6 @@ from tests.access.engines.corpus_urls import (
     urls_for,
 )
 from tests.access.engines.known_differences import DIFFERENCES
-
-from robotscope import parse
-from robotscope.access.engines import protego
-from robotscope.access.engines import registry as engines
-from robotscope.access.robots import Robots
-from robotscope.messages import LANGS
-from robotscope.syntax.model import Reason, Rule
 
 ENGINE = "protego"
 CODES = [d.code for d in DIFFERENCES if d.engine == ENGINE]
@@ -176,7 +176,16 @@ ROWS = [
     # Reading the file
     Row("a BOM in bytes is dropped (Scrapy)", b"\xef\xbb\xbfUser-agent: *\nDisallow: /\n", "a", "/x", False, 2, (1,)),
     Row("a BOM in text spoils line 1", "\ufeffUser-agent: *\nDisallow: /\n", "a", "/x", True, None, ()),
-    Row("bytes that are not UTF-8 are dropped", b"User-agent: *\nDisallow: /caf\xe9\n", "a", "/caf", False, 2, None, "/caf"),
+    Row(
+        "bytes that are not UTF-8 are dropped",
+        b"User-agent: *\nDisallow: /caf\xe9\n",
+        "a",
+        "/caf",
+        False,
+        2,
+        None,
+        "/caf",
+    ),
     Row("splitlines breaks at U+0085: same robotscope line", "User-agent: *\x85Disallow: /x\n", "a", "/x", False, 1),
     Row("line numbers count CR and CRLF", "User-agent: *\r\n\rDisallow: /x\r\n", "a", "/x", False, 3),
     Row("blank lines do not end a group", "User-agent: a\n\nDisallow: /\n", "a", "/x", False, 3, (1,)),
@@ -185,37 +194,176 @@ ROWS = [
     Row("typos of disallow are read", "User-agent: *\nDissallow: /x\n", "a", "/x", False, 2),
     Row("`user agent` is read", "User agent: *\nDisallow: /x\n", "a", "/x", False, 2, (1,)),
     Row("a line without a colon is read by words", "User-agent: *\nDisallow /x\n", "a", "/x", False, 2),
-    Row("... its value joined by single spaces", "User-agent: *\nDisallow /a   b\n", "a", "/a%20b", False, 2, None, "/a%20b"),
+    Row(
+        "... its value joined by single spaces",
+        "User-agent: *\nDisallow /a   b\n",
+        "a",
+        "/a%20b",
+        False,
+        2,
+        None,
+        "/a%20b",
+    ),
     Row("... and `user agent foo` too", "User agent foo\nDisallow: /\n", "foo", "/x", False, 2, (1,)),
-    Row("a known key with a colon inside its value", "User-agent: *\nSitemap https://e.com/s\nDisallow: /x\n", "a", "/x", False, 3),
-    Row("an unknown directive ends a run of user-agents", "User-agent: a\nNoindex: /\nUser-agent: b\nDisallow: /\n", "a", "/x", True, None, (1,)),
-    Row("... even written `key:value`", "User-agent: a\nx:y\nUser-agent: b\nDisallow: /\n", "a", "/x", True, None, (1,)),
-    Row("crawl-delay ends a run of user-agents", "User-agent: a\nCrawl-delay: 1\nUser-agent: b\nDisallow: /\n", "a", "/x", True, None, (1,)),
-    Row("sitemap does not", "User-agent: a\nSitemap: https://e.com/s.xml\nUser-agent: b\nDisallow: /\n", "a", "/x", False, 4, (1,)),
+    Row(
+        "a known key with a colon inside its value",
+        "User-agent: *\nSitemap https://e.com/s\nDisallow: /x\n",
+        "a",
+        "/x",
+        False,
+        3,
+    ),
+    Row(
+        "an unknown directive ends a run of user-agents",
+        "User-agent: a\nNoindex: /\nUser-agent: b\nDisallow: /\n",
+        "a",
+        "/x",
+        True,
+        None,
+        (1,),
+    ),
+    Row(
+        "... even written `key:value`", "User-agent: a\nx:y\nUser-agent: b\nDisallow: /\n", "a", "/x", True, None, (1,)
+    ),
+    Row(
+        "crawl-delay ends a run of user-agents",
+        "User-agent: a\nCrawl-delay: 1\nUser-agent: b\nDisallow: /\n",
+        "a",
+        "/x",
+        True,
+        None,
+        (1,),
+    ),
+    Row(
+        "sitemap does not",
+        "User-agent: a\nSitemap: https://e.com/s.xml\nUser-agent: b\nDisallow: /\n",
+        "a",
+        "/x",
+        False,
+        4,
+        (1,),
+    ),
     Row("host does not", "User-agent: a\nHost: e.com\nUser-agent: b\nDisallow: /\n", "a", "/x", False, 4),
-    Row("an empty Disallow adds no rule but ends the run", "User-agent: a\nDisallow:\nUser-agent: b\nDisallow: /\n", "a", "/x", True, None, (1,)),
-    Row("an empty User-agent after rules leaves no group", "User-agent: *\nDisallow: /x\nUser-agent:\nDisallow: /y\n", "a", "/y", True, None, (1,)),
-    Row("rules before any user-agent are ignored", "Disallow: /\nUser-agent: *\nDisallow: /x\n", "a", "/y", True, None, (2,)),
-    Row("user-agent values are not decoded", "User-agent: Google%62ot\nDisallow: /\n", "Googlebot", "/x", True, None, ()),
-    Row("`*` in a value: the value without it names a set too", "User-agent: googlebot*\nDisallow: /\n", "Googlebot", "/x", False, 2, (1,)),
+    Row(
+        "an empty Disallow adds no rule but ends the run",
+        "User-agent: a\nDisallow:\nUser-agent: b\nDisallow: /\n",
+        "a",
+        "/x",
+        True,
+        None,
+        (1,),
+    ),
+    Row(
+        "an empty User-agent after rules leaves no group",
+        "User-agent: *\nDisallow: /x\nUser-agent:\nDisallow: /y\n",
+        "a",
+        "/y",
+        True,
+        None,
+        (1,),
+    ),
+    Row(
+        "rules before any user-agent are ignored",
+        "Disallow: /\nUser-agent: *\nDisallow: /x\n",
+        "a",
+        "/y",
+        True,
+        None,
+        (2,),
+    ),
+    Row(
+        "user-agent values are not decoded", "User-agent: Google%62ot\nDisallow: /\n", "Googlebot", "/x", True, None, ()
+    ),
+    Row(
+        "`*` in a value: the value without it names a set too",
+        "User-agent: googlebot*\nDisallow: /\n",
+        "Googlebot",
+        "/x",
+        False,
+        2,
+        (1,),
+    ),
     Row("`* foo` names ` foo`, its space kept", "User-agent: * foo\nDisallow: /\n", "foo", "/x", True, None, ()),
-    Row("... which fits after a `; `", "User-agent: * foo\nDisallow: /\n", "Mozilla/5.0 (compatible; foo/1.0)", "/x", False, 2, (1,)),
-    Row("groups of the same name are merged", "User-agent: a\nDisallow: /x\n\nUser-agent: b\nDisallow: /z\n\nUser-agent: a\nDisallow: /y\n", "a", "/y", False, 8, (1, 7)),
+    Row(
+        "... which fits after a `; `",
+        "User-agent: * foo\nDisallow: /\n",
+        "Mozilla/5.0 (compatible; foo/1.0)",
+        "/x",
+        False,
+        2,
+        (1,),
+    ),
+    Row(
+        "groups of the same name are merged",
+        "User-agent: a\nDisallow: /x\n\nUser-agent: b\nDisallow: /z\n\nUser-agent: a\nDisallow: /y\n",
+        "a",
+        "/y",
+        False,
+        8,
+        (1, 7),
+    ),
     # Patterns
-    Row("percent-escapes are normalised", "User-agent: *\nDisallow: /caf%c3%a9\n", "a", "/caf\u00e9/x", False, 2, None, "/caf%C3%A9"),
+    Row(
+        "percent-escapes are normalised",
+        "User-agent: *\nDisallow: /caf%c3%a9\n",
+        "a",
+        "/caf\u00e9/x",
+        False,
+        2,
+        None,
+        "/caf%C3%A9",
+    ),
     Row("an escaped slash stays escaped", "User-agent: *\nDisallow: /a%2Fb\n", "a", "/a/b", True, None),
-    Row("... and matches its escape in any case", "User-agent: *\nDisallow: /a%2Fb\n", "a", "/a%2fb", False, 2, None, "/a%2Fb"),
+    Row(
+        "... and matches its escape in any case",
+        "User-agent: *\nDisallow: /a%2Fb\n",
+        "a",
+        "/a%2fb",
+        False,
+        2,
+        None,
+        "/a%2Fb",
+    ),
     Row("`%3D` is `=`", "User-agent: *\nDisallow: /a=b\n", "a", "/a%3Db", False, 2),
-    Row("`%2A` in a pattern is a literal `*`", "User-agent: *\nDisallow: /a%2Ab\n", "a", "/a*b", False, 2, None, "/a%2Ab"),
+    Row(
+        "`%2A` in a pattern is a literal `*`",
+        "User-agent: *\nDisallow: /a%2Ab\n",
+        "a",
+        "/a*b",
+        False,
+        2,
+        None,
+        "/a%2Ab",
+    ),
     Row("... and not a wildcard", "User-agent: *\nDisallow: /a%2Ab\n", "a", "/axb", True, None),
-    Row("an absolute URL as a pattern gets a leading /", "User-agent: *\nDisallow: https://e.com/x\n", "a", "/https://e.com/x", False, 2, None, "/https%3A//e.com/x"),
+    Row(
+        "an absolute URL as a pattern gets a leading /",
+        "User-agent: *\nDisallow: https://e.com/x\n",
+        "a",
+        "/https://e.com/x",
+        False,
+        2,
+        None,
+        "/https%3A//e.com/x",
+    ),
     Row("a `?` in a pattern", "User-agent: *\nDisallow: /a?\n", "a", "/a?", False, 2, None, "/a%3F"),
     Row("... does not match the URL without it", "User-agent: *\nDisallow: /a?\n", "a", "/a", True, None),
     Row("`$` in the middle is literal", "User-agent: *\nDisallow: /a$b\n", "a", "/a$b", False, 2, None, "/a%24b"),
     Row("a final `$` anchors", "User-agent: *\nDisallow: /a$\n", "a", "/ab", True, None),
     Row("... and matches the whole target", "User-agent: *\nDisallow: /a$\n", "a", "/a", False, 2, None, "/a$"),
-    Row("... and its literal twin matches a `$`", "User-agent: *\nDisallow: /a$\n", "a", "/a$x", False, 2, None, "/a%24"),
-    Row("Allow /index.html allows the directory", "User-agent: *\nDisallow: /\nAllow: /d/index.html\n", "a", "/d/", True, 3, None, "/d/$"),
+    Row(
+        "... and its literal twin matches a `$`", "User-agent: *\nDisallow: /a$\n", "a", "/a$x", False, 2, None, "/a%24"
+    ),
+    Row(
+        "Allow /index.html allows the directory",
+        "User-agent: *\nDisallow: /\nAllow: /d/index.html\n",
+        "a",
+        "/d/",
+        True,
+        3,
+        None,
+        "/d/$",
+    ),
     Row("... only the directory itself", "User-agent: *\nDisallow: /\nAllow: /d/index.html\n", "a", "/d/x", False, 2),
     Row("wildcards", "User-agent: *\nDisallow: /*.pdf$\n", "a", "/a/b.pdf", False, 2),
     Row("... anchored", "User-agent: *\nDisallow: /*.pdf$\n", "a", "/a/b.pdf?x", True, None),
@@ -224,11 +372,42 @@ ROWS = [
     Row("* scores 1", "User-agent: *\nDisallow: /\n", "anything", "/x", False, 2, (1,)),
     Row("a name at the start of the crawler's", "User-agent: foo\nDisallow: /\n", "foobar/2.0", "/x", False, 2),
     Row("not inside a word", "User-agent: bot\nDisallow: /\n", "Googlebot", "/x", True, None, ()),
-    Row("after a word boundary", "User-agent: googlebot\nDisallow: /\n", "Mozilla/5.0 (compatible; Googlebot/2.1)", "/x", False, 2),
+    Row(
+        "after a word boundary",
+        "User-agent: googlebot\nDisallow: /\n",
+        "Mozilla/5.0 (compatible; Googlebot/2.1)",
+        "/x",
+        False,
+        2,
+    ),
     Row("`-` and `_` are part of a word", "User-agent: bot\nDisallow: /\n", "my-bot", "/x", True, None, ()),
-    Row("the longest name wins", "User-agent: google\nDisallow: /a\n\nUser-agent: googlebot\nDisallow: /b\n", "Googlebot", "/a", True, None, (4,)),
-    Row("a named set beats *", "User-agent: *\nDisallow: /\n\nUser-agent: googlebot\nDisallow: /p\n", "Googlebot", "/x", True, None, (4,)),
-    Row("on a tie the first set wins: `a` ties with `*`", "User-agent: *\nDisallow: /x\n\nUser-agent: a\nDisallow: /y\n", "a", "/y", True, None, (1,)),
+    Row(
+        "the longest name wins",
+        "User-agent: google\nDisallow: /a\n\nUser-agent: googlebot\nDisallow: /b\n",
+        "Googlebot",
+        "/a",
+        True,
+        None,
+        (4,),
+    ),
+    Row(
+        "a named set beats *",
+        "User-agent: *\nDisallow: /\n\nUser-agent: googlebot\nDisallow: /p\n",
+        "Googlebot",
+        "/x",
+        True,
+        None,
+        (4,),
+    ),
+    Row(
+        "on a tie the first set wins: `a` ties with `*`",
+        "User-agent: *\nDisallow: /x\n\nUser-agent: a\nDisallow: /y\n",
+        "a",
+        "/y",
+        True,
+        None,
+        (1,),
+    ),
     Row("no set fits: everything allowed", "User-agent: a\nDisallow: /\n", "b", "/x", True, None, ()),
     # Matching
     Row("the longest pattern wins", "User-agent: *\nAllow: /a/b\nDisallow: /a\n", "a", "/a/b", True, 2),

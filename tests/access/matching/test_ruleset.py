@@ -126,7 +126,11 @@ def test_crawlers_selecting_the_same_groups_share_one_index_but_keep_their_token
     google = robots.rules_for("Googlebot/2.1")
     assert bing._buckets is gpt._buckets and bing._buckets is not google._buckets
     assert robots.rules_for("bingbot") is bing  # same token, same object
-    for agent, token, allowed in (("Bingbot", "bingbot", False), ("GPTBot/1.1", "gptbot", False), ("Googlebot", "googlebot", True)):
+    for agent, token, allowed in (
+        ("Bingbot", "bingbot", False),
+        ("GPTBot/1.1", "gptbot", False),
+        ("Googlebot", "googlebot", True),
+    ):
         verdict = robots.verdict(agent, "/private/x")
         assert (verdict.agent_token, verdict.allowed) == (token, allowed)
     assert robots.verdict("GPTBot", "/private/x").line == 2 and not robots.can_fetch("Googlebot", "/nogoogle/")

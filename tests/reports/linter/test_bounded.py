@@ -20,12 +20,11 @@ from types import ModuleType
 
 import pytest
 from click.testing import CliRunner
-from tests.paths import ROOT
 
 from robotscope import lint, parse
 from robotscope.access.engines import protego
 from robotscope.cli import cli
-
+from tests.paths import ROOT
 
 
 def _module(path: Path) -> ModuleType:
@@ -51,7 +50,9 @@ def test_bracketed_hosts_are_findings_not_errors() -> None:
 
 
 @pytest.mark.parametrize(
-    "value", ["https://ex\uff0fample.com/s.xml", "http://[::1", "https://a]/x", "http://[v1.x/"], ids=["nfkc", "unclosed", "stray", "ipvfuture"]
+    "value",
+    ["https://ex\uff0fample.com/s.xml", "http://[::1", "https://a]/x", "http://[v1.x/"],
+    ids=["nfkc", "unclosed", "stray", "ipvfuture"],
 )
 def test_every_host_urlsplit_rejects_is_an_invalid_sitemap(value: str) -> None:
     assert [f.code for f in lint(parse(f"Sitemap: {value}\n"))] == ["sitemapInvalid"]

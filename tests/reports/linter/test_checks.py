@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import pytest
-from tests.paths import CORPUS, DOCS
 
 import robotscope.reports.linter.registry
 from robotscope import Severity, lint, parse
 from robotscope.reports.linter.registry import CHECKS
 from robotscope.syntax.parser import MAX_BYTES
+from tests.paths import CORPUS, DOCS
 
 # (code, file that triggers it, the lines it must name, a similar file that must not trigger it)
 CASES = [
@@ -16,7 +16,12 @@ CASES = [
     ("invalidLine", "User-agent: *\nthis is not a record\n", [2], "User-agent: *\n# this is a comment\n"),
     ("unknownDirective", "User-agent: *\nDissallow: /x\nFoo: bar\n", [2, 3], "User-agent: *\nDisallow: /x\n"),
     ("nonStandardDirective", "User-agent: *\nCrawl-delay: 5\nNoindex: /x\n", [2, 3], "User-agent: *\nDisallow: /x\n"),
-    ("sitemapInvalid", "Sitemap: /sitemap.xml\nSitemap: ftp://x/s.xml\n", [1, 2], "Sitemap: https://example.com/sitemap.xml\n"),
+    (
+        "sitemapInvalid",
+        "Sitemap: /sitemap.xml\nSitemap: ftp://x/s.xml\n",
+        [1, 2],
+        "Sitemap: https://example.com/sitemap.xml\n",
+    ),
     ("ruleOutsideGroup", "Disallow: /a\nUser-agent: *\nDisallow: /b\n", [1], "User-agent: *\nDisallow: /a\n"),
     ("emptyDisallow", "User-agent: *\nDisallow:\n", [2], "User-agent: *\nDisallow: /\n"),
     ("emptyAllow", "User-agent: *\nAllow:\nDisallow: /x\n", [2], "User-agent: *\nAllow: /x\n"),
@@ -26,13 +31,28 @@ CASES = [
         [7],
         "User-agent: Googlebot\nUser-agent: Bingbot\nDisallow: /a\n",
     ),
-    ("agentNotToken", "User-agent: Googlebot/2.1\nUser-agent: Googlebot Images\nDisallow: /\n", [1, 2], "User-agent: Googlebot-Image\nDisallow: /x\n"),
+    (
+        "agentNotToken",
+        "User-agent: Googlebot/2.1\nUser-agent: Googlebot Images\nDisallow: /\n",
+        [1, 2],
+        "User-agent: Googlebot-Image\nDisallow: /x\n",
+    ),
     ("agentWildcard", "User-agent: *bot\nDisallow: /\n", [1], "User-agent: *\nDisallow: /x\n"),
     ("agentInvalid", "User-agent:\nUser-agent: /bot\nDisallow: /x\n", [1, 2], "User-agent: bot\nDisallow: /x\n"),
     ("emptyGroup", "User-agent: *\nDisallow: /x\n\nUser-agent: quxbot\n", [4], "User-agent: quxbot\nDisallow:\n"),
-    ("patternNoSlash", "User-agent: *\nDisallow: private\nDisallow: https://example.com/x\n", [2, 3], "User-agent: *\nDisallow: /private\nDisallow: *.pdf\n"),
+    (
+        "patternNoSlash",
+        "User-agent: *\nDisallow: private\nDisallow: https://example.com/x\n",
+        [2, 3],
+        "User-agent: *\nDisallow: /private\nDisallow: *.pdf\n",
+    ),
     ("dollarNotAtEnd", "User-agent: *\nDisallow: /a$b\n", [2], "User-agent: *\nDisallow: /a$\n"),
-    ("redundantWildcard", "User-agent: *\nDisallow: /a**b\nDisallow: /c*\n", [2, 3], "User-agent: *\nDisallow: /a*b\nDisallow: /*\n"),
+    (
+        "redundantWildcard",
+        "User-agent: *\nDisallow: /a**b\nDisallow: /c*\n",
+        [2, 3],
+        "User-agent: *\nDisallow: /a*b\nDisallow: /*\n",
+    ),
     ("invalidPercentEncoding", "User-agent: *\nDisallow: /100%\n", [2], "User-agent: *\nDisallow: /100%25\n"),
     ("patternWithSpace", "User-agent: *\nDisallow: /a /b\n", [2], "User-agent: *\nDisallow: /a-b\n"),
     ("blocksAll", "User-agent: *\nDisallow: /\n", [2], "User-agent: *\nDisallow: /\nAllow: /$\n"),
@@ -42,12 +62,37 @@ CASES = [
         [5],
         "User-agent: *\nDisallow: /cart/\n\nUser-agent: Yeti\nDisallow: /cart/\nDisallow: /search/\n",
     ),
-    ("shadowedRule", "User-agent: *\nDisallow: /a\nDisallow: /a\nDisallow: /b\nAllow: /b\n", [3, 4], "User-agent: *\nDisallow: /a\nAllow: /a/b\n"),
-    ("firstMatchOrder", "User-agent: *\nDisallow: /wp-admin/\nAllow: /wp-admin/admin-ajax.php\n", [3], "User-agent: *\nAllow: /wp-admin/admin-ajax.php\nDisallow: /wp-admin/\n"),
-    ("blocksAssets", "User-agent: *\nDisallow: /assets/\nDisallow: /*.css$\n", [2, 3], "User-agent: *\nDisallow: /assets/\nAllow: /assets/*.js\nDisallow: /admin/\n"),
-    ("htmlContent", "<!DOCTYPE html>\n<html><body>Not found: sorry</body></html>\n", [None], "User-agent: *\nDisallow: /html\n"),
+    (
+        "shadowedRule",
+        "User-agent: *\nDisallow: /a\nDisallow: /a\nDisallow: /b\nAllow: /b\n",
+        [3, 4],
+        "User-agent: *\nDisallow: /a\nAllow: /a/b\n",
+    ),
+    (
+        "firstMatchOrder",
+        "User-agent: *\nDisallow: /wp-admin/\nAllow: /wp-admin/admin-ajax.php\n",
+        [3],
+        "User-agent: *\nAllow: /wp-admin/admin-ajax.php\nDisallow: /wp-admin/\n",
+    ),
+    (
+        "blocksAssets",
+        "User-agent: *\nDisallow: /assets/\nDisallow: /*.css$\n",
+        [2, 3],
+        "User-agent: *\nDisallow: /assets/\nAllow: /assets/*.js\nDisallow: /admin/\n",
+    ),
+    (
+        "htmlContent",
+        "<!DOCTYPE html>\n<html><body>Not found: sorry</body></html>\n",
+        [None],
+        "User-agent: *\nDisallow: /html\n",
+    ),
     ("invalidUtf8", b"User-agent: *\nDisallow: /caf\xe9\n", [2], "User-agent: *\nDisallow: /caf\u00e9\n".encode()),
-    ("agentStrictToken", "User-agent: MJ12bot\nUser-agent: 360Spider\nDisallow: /\n", [1, 2], "User-agent: MJbot\nDisallow: /\n"),
+    (
+        "agentStrictToken",
+        "User-agent: MJ12bot\nUser-agent: 360Spider\nDisallow: /\n",
+        [1, 2],
+        "User-agent: MJbot\nDisallow: /\n",
+    ),
     (
         "recordSplitsGroup",
         "User-agent: a\nCrawl-delay: 5\nUser-agent: b\nDisallow: /x\n",
@@ -56,18 +101,68 @@ CASES = [
     ),
     ("encodingNotUtf8", "User-agent: *\nDisallow: /\n".encode("utf-16"), [None], b"User-agent: *\nDisallow: /\n"),
     # Legacy parsers end a record at a blank line: the rule after it belongs to no group for them.
-    ("readsDifferently", "User-agent: *\nDisallow: /a\n\nDisallow: /b\n", [4], "User-agent: *\nDisallow: /a\nDisallow: /b\n"),
+    (
+        "readsDifferently",
+        "User-agent: *\nDisallow: /a\n\nDisallow: /b\n",
+        [4],
+        "User-agent: *\nDisallow: /a\nDisallow: /b\n",
+    ),
     # AI usage preferences: draft-ietf-aipref-attach-05 (Section 3), draft-ietf-aipref-vocab-08 (Sections 5, 6), RSL.
-    ("usageInvalid", "User-agent: *\nContent-Usage: / Train-AI=n\nContent-Usage: /a train-ai=n,\n", [2, 3], "User-agent: *\nContent-Usage: / train-ai=n\n"),
-    ("usageUnknownValue", "User-agent: *\nContent-Usage: / train-ai=no\nContent-Usage: / search\n", [2, 3], "User-agent: *\nContent-Usage: / train-ai=n, search=y\n"),
-    ("usageUnknownKey", "User-agent: *\nContent-Usage: / bots=n\nContent-Usage: / foo=y\n", [2, 3], "User-agent: *\nContent-Usage: / ai-use=n\n"),
-    ("usageDuplicateKey", "User-agent: *\nContent-Usage: / train-ai=y, train-ai=n\n", [2], "User-agent: *\nContent-Usage: / train-ai=y, search=n\n"),
+    (
+        "usageInvalid",
+        "User-agent: *\nContent-Usage: / Train-AI=n\nContent-Usage: /a train-ai=n,\n",
+        [2, 3],
+        "User-agent: *\nContent-Usage: / train-ai=n\n",
+    ),
+    (
+        "usageUnknownValue",
+        "User-agent: *\nContent-Usage: / train-ai=no\nContent-Usage: / search\n",
+        [2, 3],
+        "User-agent: *\nContent-Usage: / train-ai=n, search=y\n",
+    ),
+    (
+        "usageUnknownKey",
+        "User-agent: *\nContent-Usage: / bots=n\nContent-Usage: / foo=y\n",
+        [2, 3],
+        "User-agent: *\nContent-Usage: / ai-use=n\n",
+    ),
+    (
+        "usageDuplicateKey",
+        "User-agent: *\nContent-Usage: / train-ai=y, train-ai=n\n",
+        [2],
+        "User-agent: *\nContent-Usage: / train-ai=y, search=n\n",
+    ),
     ("usageNoPath", "User-agent: *\nContent-Usage: train-ai=n\n", [2], "User-agent: *\nContent-Usage: / train-ai=n\n"),
-    ("usageOnDisallowed", "User-agent: *\nDisallow: /x/\nContent-Usage: /x/ train-ai=n\n", [3], "User-agent: *\nDisallow: /x/\nContent-Usage: /y/ train-ai=n\n"),
-    ("signalInvalid", "User-agent: *\nContent-Signal: ai-train=false\nContent-Signal: search=\n", [2, 3], "User-agent: *\nContent-Signal: search=yes, ai-train=no, use=reference\n"),
-    ("preferenceOutsideGroup", "Content-Signal: ai-train=no\nContent-Usage: / train-ai=n\nUser-agent: *\nAllow: /\n", [1, 2], "User-agent: *\nContent-Signal: ai-train=no\n"),
-    ("signalContradicts", "User-agent: *\nDisallow: /\nContent-Signal: search=yes, ai-train=no\n", [3], "User-agent: *\nDisallow: /\nContent-Signal: ai-train=no\n"),
-    ("licenseInvalid", "License: /license.xml\nUser-agent: *\nAllow: /\n", [1], "License: https://www.example.com/license.xml\nUser-agent: *\nAllow: /\n"),
+    (
+        "usageOnDisallowed",
+        "User-agent: *\nDisallow: /x/\nContent-Usage: /x/ train-ai=n\n",
+        [3],
+        "User-agent: *\nDisallow: /x/\nContent-Usage: /y/ train-ai=n\n",
+    ),
+    (
+        "signalInvalid",
+        "User-agent: *\nContent-Signal: ai-train=false\nContent-Signal: search=\n",
+        [2, 3],
+        "User-agent: *\nContent-Signal: search=yes, ai-train=no, use=reference\n",
+    ),
+    (
+        "preferenceOutsideGroup",
+        "Content-Signal: ai-train=no\nContent-Usage: / train-ai=n\nUser-agent: *\nAllow: /\n",
+        [1, 2],
+        "User-agent: *\nContent-Signal: ai-train=no\n",
+    ),
+    (
+        "signalContradicts",
+        "User-agent: *\nDisallow: /\nContent-Signal: search=yes, ai-train=no\n",
+        [3],
+        "User-agent: *\nDisallow: /\nContent-Signal: ai-train=no\n",
+    ),
+    (
+        "licenseInvalid",
+        "License: /license.xml\nUser-agent: *\nAllow: /\n",
+        [1],
+        "License: https://www.example.com/license.xml\nUser-agent: *\nAllow: /\n",
+    ),
 ]
 
 
@@ -115,7 +210,11 @@ def test_missing_colon_message_says_what_happens_and_which_engines_read_it() -> 
 
 
 def test_unknown_directive_suggests_the_key() -> None:
-    fixes = {f.line: f.fix.render() for f in lint(parse("Useragent: *\nUser agent: x\nsite-map: https://a/s.xml\nDissallow: /x\n")) if f.code == "unknownDirective"}
+    fixes = {
+        f.line: f.fix.render()
+        for f in lint(parse("Useragent: *\nUser agent: x\nsite-map: https://a/s.xml\nDissallow: /x\n"))
+        if f.code == "unknownDirective"
+    }
     assert fixes == {
         1: "did you mean `User-agent`? write `User-agent: *`",
         2: "did you mean `User-agent`? write `User-agent: x`",
@@ -125,7 +224,9 @@ def test_unknown_directive_suggests_the_key() -> None:
 
 
 def test_content_records_are_explained_not_unknown() -> None:
-    findings = lint(parse("User-agent: *\nContent-Signal: search=yes, ai-train=no\nContent-Usage: / train-ai=n\nDisallow:\n"))
+    findings = lint(
+        parse("User-agent: *\nContent-Signal: search=yes, ai-train=no\nContent-Usage: / train-ai=n\nDisallow:\n")
+    )
     assert {(f.line, f.code) for f in findings} >= {(2, "nonStandardDirective"), (3, "nonStandardDirective")}
     assert "ai-train" in next(f.message.render() for f in findings if f.line == 2)
     assert not [f for f in findings if f.code == "unknownDirective"]
@@ -141,7 +242,11 @@ def test_duplicate_agent_names_every_line_involved() -> None:
 def test_named_group_message_names_the_dropped_rule() -> None:
     text = "User-agent: *\nDisallow: /cart/\nDisallow: /search/\n\nUser-agent: Yeti\nDisallow: /search/\n"
     (finding,) = [f for f in lint(parse(text)) if f.code == "namedGroupDropsGlobalRules"]
-    assert "yeti" in finding.message.render() and "/cart/ (line 2)" in finding.message.render() and "/search/" not in finding.message.render()
+    assert (
+        "yeti" in finding.message.render()
+        and "/cart/ (line 2)" in finding.message.render()
+        and "/search/" not in finding.message.render()
+    )
     assert finding.fix.render() == "repeat the `*` rules they should obey in their group, e.g. `Disallow: /cart/`"
 
 
@@ -238,11 +343,16 @@ def _first_match_allows(text: str, path: str) -> bool:
         ("User-agent: *\nAllow: /\nDisallow: /private/\n", 3, 2),
     ],
 )
-def test_first_match_order_finds_a_disallow_that_first_match_parsers_never_reach(text: str, line: int, other: int) -> None:
+def test_first_match_order_finds_a_disallow_that_first_match_parsers_never_reach(
+    text: str, line: int, other: int
+) -> None:
     (finding,) = [f for f in lint(parse(text)) if f.code == "firstMatchOrder"]
     assert (finding.line, finding.lines) == (line, (other, line))
     path = finding.message.params["path"]
-    assert finding.message.code == "lint.firstMatchOrder.disallow" and f"stop at line {other} and fetch {path}" in finding.message.render()
+    assert (
+        finding.message.code == "lint.firstMatchOrder.disallow"
+        and f"stop at line {other} and fetch {path}" in finding.message.render()
+    )
     assert _first_match_allows(text, path) and not parse(text).can_fetch("bot", path)  # the standard library fetches it
 
 
@@ -276,10 +386,14 @@ def test_every_suggested_first_match_order_in_the_corpus_fixes_what_it_claims() 
             group = robots.groups[position]
             fixed_text = _reorder(robots.text, [r.line for r in group.rules], finding.fix.params["order"])
             fixed = parse(fixed_text)
-            assert not [f for f in lint(fixed) if f.code == "firstMatchOrder" and f.line in finding.fix.params["order"]], path.name
+            assert not [
+                f for f in lint(fixed) if f.code == "firstMatchOrder" and f.line in finding.fix.params["order"]
+            ], path.name
             probes = [example_target(r.normalised) for r in group.rules if r.normalised][:30]
             agent = group.agents[0] if group.agents and group.agents[0] != "*" else "somebot"
-            assert [fixed.can_fetch(agent, p) for p in probes] == [robots.can_fetch(agent, p) for p in probes], path.name
+            assert [fixed.can_fetch(agent, p) for p in probes] == [robots.can_fetch(agent, p) for p in probes], (
+                path.name
+            )
             checked += 1
             break  # one group a file keeps the test quick
     assert checked > 100
@@ -318,6 +432,8 @@ def test_patterns_that_do_not_match_every_target_are_no_complete_block(pattern: 
 
 
 def test_a_space_in_a_content_usage_path_is_named_with_its_fix() -> None:
-    (finding,) = [f for f in lint(parse("User-agent: *\nContent-Usage: /my page train-ai=n\n")) if f.code == "usageInvalid"]
+    (finding,) = [
+        f for f in lint(parse("User-agent: *\nContent-Usage: /my page train-ai=n\n")) if f.code == "usageInvalid"
+    ]
     assert "`/my page` has a space" in finding.message.render()
     assert finding.fix.render() == "write the space as %20: `Content-Usage: /my%20page train-ai=n`"

@@ -60,7 +60,9 @@ def base_url() -> Iterator[str]:
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     if not os.path.exists(CHROMIUM):
-        pytest.fail(f"Chromium is not installed at {CHROMIUM}: run `apt-get install -y chromium` (these tests never skip)")
+        pytest.fail(
+            f"Chromium is not installed at {CHROMIUM}: run `apt-get install -y chromium` (these tests never skip)"
+        )
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:

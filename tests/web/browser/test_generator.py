@@ -70,7 +70,9 @@ def test_generator_texts_follow_the_language(page: Any) -> None:
     page.fill("#gen-blocks .gen-comment", "typed, not generated yet")
     page.select_option("#lang", "ko")
     # The last request is asked again in Korean; the form keeps what was typed.
-    page.wait_for_function("() => /[\\uac00-\\ud7a3]/.test(document.querySelector('#gen-result .gen-warning span')?.textContent)")
+    page.wait_for_function(
+        "() => /[\\uac00-\\ud7a3]/.test(document.querySelector('#gen-result .gen-warning span')?.textContent)"
+    )
     generated(page)
     assert HANGUL.search(page.inner_text("#gen-result .gen-findings .message"))
     assert page.input_value("#gen-blocks .gen-comment") == "typed, not generated yet"
@@ -89,8 +91,9 @@ def test_a_rule_that_matches_no_url_is_marked(page: Any) -> None:
 
 
 def test_generator_allow_only_korean_and_narrow(browser: Any, base_url: str) -> None:
-    context = browser.new_context(viewport={"width": 375, "height": 812}, device_scale_factor=2, is_mobile=True,
-                                  has_touch=True, locale="ko-KR")
+    context = browser.new_context(
+        viewport={"width": 375, "height": 812}, device_scale_factor=2, is_mobile=True, has_touch=True, locale="ko-KR"
+    )
     page = context.new_page()
     page.set_default_timeout(10_000)
     errors: list[str] = []
@@ -114,11 +117,22 @@ def test_generator_allow_only_korean_and_narrow(browser: Any, base_url: str) -> 
     assert page.locator("#gen-blocks .gen-block").count() == 2
     width = page.evaluate("() => [document.documentElement.scrollWidth, document.body.scrollWidth]")
     assert width[0] <= 375 and width[1] <= 375, width
-    for selector in ("#gen-preset", "#gen-only", "#gen-go", "#gen-use", "#gen-add", "#gen-sitemaps", "#gen-blocks .gen-disallow"):
+    for selector in (
+        "#gen-preset",
+        "#gen-only",
+        "#gen-go",
+        "#gen-use",
+        "#gen-add",
+        "#gen-sitemaps",
+        "#gen-blocks .gen-disallow",
+    ):
         node = page.locator(selector).first
         node.scroll_into_view_if_needed()
         box = node.bounding_box()
-        assert box is not None and box["width"] > 20 and box["x"] >= 0 and box["x"] + box["width"] <= 375, (selector, box)
+        assert box is not None and box["width"] > 20 and box["x"] >= 0 and box["x"] + box["width"] <= 375, (
+            selector,
+            box,
+        )
     page.locator("#generator-panel").scroll_into_view_if_needed()
     OUTPUT.mkdir(exist_ok=True)
     page.locator("#generator-panel").screenshot(path=str(OUTPUT / "screenshot-generator-narrow.png"))

@@ -16,6 +16,7 @@ import re
 from typing import Any
 
 import pytest
+
 from tests.conftest import Server
 from tests.paths import ROOT
 
@@ -66,7 +67,9 @@ def in_korean(page: Any) -> None:
     """Switch to Korean and wait until the analysis has come back in Korean."""
     page.select_option("#lang", "ko")
     page.wait_for_function("() => document.documentElement.lang === 'ko'")
-    page.wait_for_function("() => /[\\uac00-\\ud7a3]/.test(document.querySelector('#findings .message, #verdicts .reason').textContent)")
+    page.wait_for_function(
+        "() => /[\\uac00-\\ud7a3]/.test(document.querySelector('#findings .message, #verdicts .reason').textContent)"
+    )
     analysed(page)
 
 
@@ -82,7 +85,9 @@ def highlighted(page: Any) -> int:
 
 def bar_line(page: Any) -> int:
     """The editor line the visible highlight bar sits on, from its position."""
-    top = page.evaluate("() => document.getElementById('hl-bar').offsetTop + document.getElementById('robots').scrollTop")
+    top = page.evaluate(
+        "() => document.getElementById('hl-bar').offsetTop + document.getElementById('robots').scrollTop"
+    )
     assert page.is_visible("#hl-bar")
     return int(top - PAD_TOP) // LINE_HEIGHT + 1
 
@@ -213,13 +218,18 @@ def test_an_invalid_url_is_an_error_row_not_a_verdict(page: Any) -> None:
         "`javascript:alert(1)` is neither a path starting with / nor an http or https URL"
     )
     assert invalid.locator(".facts, table.candidates").count() == 0
-    assert "allowed" not in invalid.get_attribute("class").split() and "disallowed" not in invalid.get_attribute("class").split()
+    assert (
+        "allowed" not in invalid.get_attribute("class").split()
+        and "disallowed" not in invalid.get_attribute("class").split()
+    )
     assert rows.nth(1).locator(".verdict-word").inner_text() == "DISALLOWED"
     assert bar_line(page) == 7  # the first real verdict's deciding line
     # Invalid matrix paths are listed under the matrix, not as a column.
     assert page.locator("table.matrix thead th").all_inner_texts() == ["Crawler", "/"]
     listed = page.locator("#matrix .invalid-paths")
-    assert "neither a path starting with /" in listed.inner_text() and listed.locator("code").all_inner_texts() == ["javascript:x"]
+    assert "neither a path starting with /" in listed.inner_text() and listed.locator("code").all_inner_texts() == [
+        "javascript:x"
+    ]
 
 
 def test_korean_switch_turns_server_texts_korean(page: Any) -> None:
@@ -254,7 +264,7 @@ def test_hostile_file_renders_as_text(page: Any) -> None:
     paste(page, XSS)
     page.fill("#agent", "<img src=z onerror=alert(3)>")
     page.fill("#urls", "/<script>alert(4)</script>")
-    page.fill("#paths", "/\"><img src=w onerror=alert(5)>")
+    page.fill("#paths", '/"><img src=w onerror=alert(5)>')
     analysed(page)
     page.wait_for_timeout(300)
     assert page.dialogs == [] and page.errors == []
@@ -328,12 +338,14 @@ def test_fetch_panel_loads_a_local_robots_txt(page: Any, server: Server) -> None
     # The fetched file applies to its own origin: a URL elsewhere says so, as `check` does.
     page.fill("#agent", "Googlebot")
     page.fill("#urls", "https://elsewhere.example/x")
-    page.wait_for_function("() => document.querySelector('#verdicts').textContent.includes('applies to one scheme, host and port only')")
+    page.wait_for_function(
+        "() => document.querySelector('#verdicts').textContent.includes('applies to one scheme, host and port only')"
+    )
     # A new language asks for the decisions again, in that language, and leaves the editor alone.
     paste(page, ROBOTS + "Disallow: /edited/\n")
     in_korean(page)
     page.wait_for_function("() => /[\\uac00-\\ud7a3]/.test(document.querySelector('#fetch-result td.why').textContent)")
-    assert page.inner_text("#fetch-result table.decisions thead") .split() == ["엔진", "판단", "이유"]
+    assert page.inner_text("#fetch-result table.decisions thead").split() == ["엔진", "판단", "이유"]
     assert page.input_value("#robots") == ROBOTS + "Disallow: /edited/\n"
     assert server.hits["/robots.txt"] == 2
 
@@ -374,7 +386,9 @@ def test_selftest_button(page: Any) -> None:
 
 
 def test_narrow_viewport(browser: Any, base_url: str) -> None:
-    context = browser.new_context(viewport={"width": 375, "height": 812}, device_scale_factor=2, is_mobile=True, has_touch=True)
+    context = browser.new_context(
+        viewport={"width": 375, "height": 812}, device_scale_factor=2, is_mobile=True, has_touch=True
+    )
     page = context.new_page()
     page.goto(base_url + "/")
     page.wait_for_selector("body[data-ready='1']")
@@ -384,10 +398,23 @@ def test_narrow_viewport(browser: Any, base_url: str) -> None:
     analysed(page)
     width = page.evaluate("() => [document.documentElement.scrollWidth, document.body.scrollWidth, window.innerWidth]")
     assert width[0] <= 375 and width[1] <= 375, width
-    for selector in ("#robots", "#agent", "#urls", "#lang", "#load-sample", "#share", "#fetch-url", "#fetch-go", "#selftest-run"):
+    for selector in (
+        "#robots",
+        "#agent",
+        "#urls",
+        "#lang",
+        "#load-sample",
+        "#share",
+        "#fetch-url",
+        "#fetch-go",
+        "#selftest-run",
+    ):
         page.locator(selector).scroll_into_view_if_needed()
         box = page.locator(selector).bounding_box()
-        assert box is not None and box["width"] > 20 and box["x"] >= 0 and box["x"] + box["width"] <= 375, (selector, box)
+        assert box is not None and box["width"] > 20 and box["x"] >= 0 and box["x"] + box["width"] <= 375, (
+            selector,
+            box,
+        )
     OUTPUT.mkdir(exist_ok=True)
     page.evaluate("() => window.scrollTo(0, 0)")
     page.screenshot(path=str(OUTPUT / "screenshot-narrow.png"))
@@ -420,7 +447,9 @@ def drop(page: Any, data: bytes) -> None:
 
 
 def test_open_and_drop_a_file(page: Any) -> None:
-    page.set_input_files("#file-input", files=[{"name": "robots.txt", "mimeType": "text/plain", "buffer": ROBOTS.encode()}])
+    page.set_input_files(
+        "#file-input", files=[{"name": "robots.txt", "mimeType": "text/plain", "buffer": ROBOTS.encode()}]
+    )
     page.wait_for_function("() => document.getElementById('robots').value.length > 0")
     assert page.input_value("#robots") == ROBOTS
     dropped = "User-agent: *\nDisallow: /dropped/\n"
@@ -478,7 +507,11 @@ def reading_rows(page: Any, url: str) -> dict[str, tuple[str, str, bool]]:
     for i in range(rows.count()):
         row = rows.nth(i)
         cells = row.locator("td")
-        out[row.get_attribute("data-engine")] = (cells.nth(0).inner_text(), cells.nth(1).inner_text(), "differs" in (row.get_attribute("class") or ""))
+        out[row.get_attribute("data-engine")] = (
+            cells.nth(0).inner_text(),
+            cells.nth(1).inner_text(),
+            "differs" in (row.get_attribute("class") or ""),
+        )
     return out
 
 
@@ -574,7 +607,12 @@ def test_a_verdict_card_shows_the_usage_preferences_that_apply(page: Any) -> Non
 
 def test_the_page_panel_checks_a_live_page_for_each_crawler(page: Any, server: Server) -> None:
     server.serve("/robots.txt", 200, b"User-agent: *\nDisallow: /private/\n")
-    server.serve("/private/p", 200, b'<html><head><meta name="robots" content="noindex"></head></html>', {"Content-Type": "text/html"})
+    server.serve(
+        "/private/p",
+        200,
+        b'<html><head><meta name="robots" content="noindex"></head></html>',
+        {"Content-Type": "text/html"},
+    )
     page.fill("#page-url", server.url("/private/p"))
     page.fill("#page-agents", "Googlebot, GPTBot")
     page.click("#page-go")
@@ -584,13 +622,17 @@ def test_the_page_panel_checks_a_live_page_for_each_crawler(page: Any, server: S
     assert "line 2 (Disallow: /private/)" in cards.nth(0).inner_text()
     assert cards.nth(0).locator("li[data-code='blockedNoindex']").count() == 1
     page.select_option("#lang", "ko")  # the panel asks again, in Korean
-    page.wait_for_function("() => /[\\uac00-\\ud7a3]/.test(document.querySelector('#page-result li')?.textContent || '')")
+    page.wait_for_function(
+        "() => /[\\uac00-\\ud7a3]/.test(document.querySelector('#page-result li')?.textContent || '')"
+    )
     assert page.errors == []
 
 
 def test_the_generator_writes_usage_preferences_from_its_preset_and_fields(page: Any) -> None:
     page.select_option("#gen-preset", "ai-preferences")
-    page.wait_for_function("() => /Content-Usage: \\/ train-ai=n/.test(document.getElementById('gen-result').textContent)")
+    page.wait_for_function(
+        "() => /Content-Usage: \\/ train-ai=n/.test(document.getElementById('gen-result').textContent)"
+    )
     assert page.input_value("#gen-blocks .gen-usage") == "/ train-ai=n"
     assert page.input_value("#gen-blocks .gen-signal") == "search=yes, ai-train=no"
     assert "Content-Signal: search=yes, ai-train=no" in page.inner_text("#gen-result")

@@ -19,7 +19,6 @@ from robotscope.reports.generator import PRESETS
 from robotscope.syntax.crawlers import PURPOSES
 from robotscope.syntax.model import Severity
 
-
 STATIC = Path(str(files("robotscope.web").joinpath("static")))
 MODULES = sorted((STATIC / "js").rglob("*.js"))
 PAGE = (STATIC / "index.html").read_text(encoding="utf-8")
@@ -63,7 +62,9 @@ def test_user_data_reaches_the_page_as_text_only(path: Path) -> None:
 
 def test_only_the_back_end_modules_talk_to_the_server() -> None:
     # The server back end, and the static build's (its fixed answers, Pyodide and the package, from its own folder).
-    callers = [p.name for p in MODULES if re.search(r"(?<![.\w])fetch\(|XMLHttpRequest|WebSocket|sendBeacon", source(p))]
+    callers = [
+        p.name for p in MODULES if re.search(r"(?<![.\w])fetch\(|XMLHttpRequest|WebSocket|sendBeacon", source(p))
+    ]
     assert callers == ["backend.js", "pyodide-backend.js", "pyodide-worker.js"]
     # The limits are the server's (GET /api/info), not copies.
     for path in MODULES:

@@ -19,10 +19,10 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from tests.paths import CORPUS
 
 from robotscope.cli import cli
 from robotscope.reports.selftest import load_cases
+from tests.paths import CORPUS
 
 pytestmark = pytest.mark.slow  # a real Chromium
 
@@ -112,7 +112,9 @@ def test_reference_cases_and_corpus_files_answer_as_the_server_build(static_page
     for name in SAMPLE:
         text = (CORPUS / name).read_bytes().decode("utf-8", "replace")
         for engine in ("rfc9309", "google"):
-            bodies.append({"text": text, "agent": "Googlebot", "urls": URLS, "paths": PATHS, "lang": "ko", "engine": engine})
+            bodies.append(
+                {"text": text, "agent": "Googlebot", "urls": URLS, "paths": PATHS, "lang": "ko", "engine": engine}
+            )
     assert len(bodies) > 80
     for body in bodies:
         ours, theirs = analyse(static_page, body), analyse(server_page, body)
@@ -160,8 +162,12 @@ def test_korean_and_english_in_the_static_build(browser: Any, static_url: str) -
 
 
 @pytest.mark.parametrize("direction", ["server-to-static", "static-to-server"])
-def test_a_share_link_made_in_one_build_opens_in_the_other(browser: Any, static_url: str, base_url: str, direction: str) -> None:
-    made_in, opened_in = (base_url + "/", static_url) if direction == "server-to-static" else (static_url, base_url + "/")
+def test_a_share_link_made_in_one_build_opens_in_the_other(
+    browser: Any, static_url: str, base_url: str, direction: str
+) -> None:
+    made_in, opened_in = (
+        (base_url + "/", static_url) if direction == "server-to-static" else (static_url, base_url + "/")
+    )
     page = opened(browser, made_in)
     page.fill("#robots", ROBOTS)
     page.fill("#agent", "Googlebot")

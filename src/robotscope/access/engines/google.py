@@ -251,7 +251,8 @@ def read(robots: ParsedFile) -> Parsed:
             if current is not None:
                 current.records.append(Record(_text(key).lower(), _text(value), number, len(builders) - 1, run))
     groups = tuple(
-        Group(i, tuple(b.agents), tuple(b.agent_lines), tuple(b.rules), tuple(b.records)) for i, b in enumerate(builders)
+        Group(i, tuple(b.agents), tuple(b.agent_lines), tuple(b.rules), tuple(b.records))
+        for i, b in enumerate(builders)
     )
     # `prepared`: the rule filters `select` builds, by the groups chosen (crawlers share them).
     return Parsed(groups, robots.size, prepared={})
@@ -282,7 +283,9 @@ def _indexed(parsed: Parsed, token: str, groups: tuple[Group, ...]) -> Selection
     if found is None:
         rules = [rule for group in groups for rule in group.rules]
         # An allow of an index.html page is also tried as its directory: tested every time.
-        found = filters[key] = CandidateRules(rules, _compiled, lambda rule: rule.allow and _index_dir(rule.normalised) is not None)
+        found = filters[key] = CandidateRules(
+            rules, _compiled, lambda rule: rule.allow and _index_dir(rule.normalised) is not None
+        )
     return Selection(token, groups, found)
 
 

@@ -266,7 +266,9 @@ def select(parsed: Parsed, agent: str) -> Selection:
 def match(selection: Selection, path: str) -> Match:
     if not selection.groups:
         return Match(None, ())
-    hits = tuple(rule for rule in selection.groups[0].rules if rule.normalised == "*" or path.startswith(rule.normalised))
+    hits = tuple(
+        rule for rule in selection.groups[0].rules if rule.normalised == "*" or path.startswith(rule.normalised)
+    )
     if not hits:
         return Match(None, ())
     first = hits[0]

@@ -113,12 +113,12 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from urllib.parse import quote, urlsplit
 
+from ...syntax.model import Group, Rule
+from ...syntax.parsed import ParsedFile
+from ...syntax.patterns import Pattern
 from ..matching.literals import CandidateRules
 from ..matching.precedence import best_first
 from ..matching.tuning import MANY_RULES
-from ...syntax.model import Group, Rule
-from ...syntax.patterns import Pattern
-from ...syntax.parsed import ParsedFile
 from .base import Engine, Match, Parsed, Selection
 from .legacy import numbered_lines
 
@@ -264,7 +264,7 @@ def read(robots: ParsedFile) -> Parsed:
             current, block = {}, None
         if key not in _SITE_KEYS:
             previous = key
-        if not value or not current and key not in _AGENT_KEYS:
+        if not value or (not current and key not in _AGENT_KEYS):
             continue
         if key in _AGENT_KEYS:
             name = value.lower()
@@ -298,7 +298,10 @@ def _chosen(parsed: Parsed, group: Group) -> tuple[Group, CandidateRules | None]
     if found is None:
         rules = best_first([rule for block in blocks[group.position] for rule in block])  # blocks are in file order
         many = len(rules) >= MANY_RULES
-        found = chosen[group.position] = (group._replace(rules=tuple(rules)), CandidateRules(rules, _pattern, lambda _: False) if many else None)
+        found = chosen[group.position] = (
+            group._replace(rules=tuple(rules)),
+            CandidateRules(rules, _pattern, lambda _: False) if many else None,
+        )
     return found
 
 

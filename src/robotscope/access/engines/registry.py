@@ -26,12 +26,18 @@ ALL = "all"
 OPERATOR = "operator"
 
 _ENGINES: dict[str, Engine] = {
-    e.name: e for e in (rfc9309.ENGINE, google.ENGINE, bing.ENGINE, naver.ENGINE, yandex.ENGINE, legacy.ENGINE, protego.ENGINE)
+    e.name: e
+    for e in (rfc9309.ENGINE, google.ENGINE, bing.ENGINE, naver.ENGINE, yandex.ENGINE, legacy.ENGINE, protego.ENGINE)
 }
 _KNOWN: dict[str, Engine] = {**_ENGINES, PROFILED: rfc9309.PROFILED}
 
 # The engine of each operator whose own reading is modelled (the crawler catalogue's `operator`).
-_OPERATORS = {"Google": google.ENGINE.name, "Microsoft": bing.ENGINE.name, "Naver": naver.ENGINE.name, "Yandex": yandex.ENGINE.name}
+_OPERATORS = {
+    "Google": google.ENGINE.name,
+    "Microsoft": bing.ENGINE.name,
+    "Naver": naver.ENGINE.name,
+    "Yandex": yandex.ENGINE.name,
+}
 
 
 def engines() -> dict[str, Engine]:
@@ -52,7 +58,9 @@ def engine(name: str) -> Engine:
     """The engine called `name` (`rfc9309+profiles` included); ValueError, with the names to choose from, for any other."""
     found = _KNOWN.get(name)
     if found is None:
-        raise ValueError(f"unknown engine {name!r}: choose one of {', '.join(_KNOWN)}, or {OPERATOR} (the crawler's operator's)")
+        raise ValueError(
+            f"unknown engine {name!r}: choose one of {', '.join(_KNOWN)}, or {OPERATOR} (the crawler's operator's)"
+        )
     return found
 
 
@@ -68,7 +76,9 @@ def operator_engine(agent: str) -> str:
 def resolve(choice: str, agent: str) -> str:
     """The engine a choice means for `agent` (`operator` names the crawler's own)."""
     if choice == ALL:
-        raise ValueError(f"{ALL!r} means every engine, which one verdict cannot give: ask for readings(), or choose one engine")
+        raise ValueError(
+            f"{ALL!r} means every engine, which one verdict cannot give: ask for readings(), or choose one engine"
+        )
     return operator_engine(agent) if choice == OPERATOR else engine(choice).name
 
 

@@ -90,10 +90,10 @@ Fetch policy
 from __future__ import annotations
 
 from ...syntax.model import Group, LineKind, Record, Rule
-from ...syntax.parser import MAX_BYTES
 from ...syntax.parsed import ParsedFile
-from ...syntax.urls import target
+from ...syntax.parser import MAX_BYTES
 from ...syntax.tokens import group_token
+from ...syntax.urls import target
 from . import rfc9309 as rfc
 from .base import Engine, Parsed
 

@@ -50,7 +50,6 @@ def make_entry(rule: Rule) -> Entry:
     return (pieces[0], shape, pieces[-1], pattern, rule)  # the shape and pieces say it all
 
 
-
 def bucket_keys(rules: Sequence[Rule]) -> list[str]:
     """For each rule, the first two characters every target it matches starts with ("" if not fixed)."""
     keys = []

@@ -20,8 +20,8 @@ from operator import itemgetter
 
 from ...syntax.model import Rule
 from ...syntax.patterns import Pattern
-from .entries import Entry, make_entry
 from . import tuning
+from .entries import Entry, make_entry
 from .tuning import GRAM, REGEX_FILTER_FROM
 
 END = "\x00"  # marks "at the end of the target" in a literal trie
@@ -97,8 +97,6 @@ class EndsWith:
 
     def __call__(self, target: str) -> bool:
         return target.endswith(self.suffix)
-
-
 
 
 class LiteralIndex:
@@ -218,7 +216,7 @@ def anywhere_filter(literals: set[str | None], small: bool) -> Callable[[str], o
     in a small set, scanning the rules themselves costs less than compiling a
     regex would save.
     """
-    if not literals or None in literals or (1 < len(literals) and (small or len(literals) < REGEX_FILTER_FROM)):
+    if not literals or None in literals or (len(literals) > 1 and (small or len(literals) < REGEX_FILTER_FROM)):
         return None
     if len(literals) == 1:
         literal = str(literals.pop())

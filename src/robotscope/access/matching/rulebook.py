@@ -51,7 +51,9 @@ class _Filed:
         for length in self.end_lengths:
             if length > size:
                 break
-            yield from (rule for rule, pattern in self.ends.get(target[size - length :], ()) if matches(pattern, target))
+            yield from (
+                rule for rule, pattern in self.ends.get(target[size - length :], ()) if matches(pattern, target)
+            )
         if not self.glob_count:
             return
         rest = target[after:]
@@ -106,7 +108,11 @@ class RuleIndex:
 
     def matching(self, target: str) -> list[Rule]:
         """Every rule that matches `target`, copies included, in no particular order."""
-        return [copy for rule in self._first_copies(target) for copy in self._copies.get((rule.allow, rule.normalised), (rule,))]
+        return [
+            copy
+            for rule in self._first_copies(target)
+            for copy in self._copies.get((rule.allow, rule.normalised), (rule,))
+        ]
 
     def best(self, target: str) -> Rule | None:
         """The best rule that matches `target` (None: none does)."""

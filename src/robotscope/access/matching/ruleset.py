@@ -20,7 +20,9 @@ from bisect import bisect_left
 
 from ...syntax.model import Group, Rule
 from ...syntax.patterns import compile_pattern, matches, matches_every_target
+from . import tuning
 from .entries import (
+    ENTRY_RULE,
     EXACT,
     NO_RULES,
     PREFIX,
@@ -33,11 +35,9 @@ from .entries import (
     entry_matches,
     make_bucket,
     make_entry,
-    ENTRY_RULE,
 )
 from .literals import LiteralIndex, anywhere_filter, needed, required
 from .precedence import LINE, NORMALISED, best_first, priority
-from . import tuning
 
 # What crawlers that select the same groups share: everything a rule set holds but its token and groups.
 _SHARED = (
@@ -90,7 +90,7 @@ class RuleSet:
             ordered = best_first(rules)
             keyed: list[Rule] = []
             anywhere: list[Rule] = []
-            for key, rule in zip(bucket_keys(ordered), ordered):
+            for key, rule in zip(bucket_keys(ordered), ordered, strict=True):
                 (keyed if key else anywhere).append(rule)
             self._grouped: tuple[Rule, ...] = ()
             self._rekeyed: dict[str, list[Rule]] = {}
@@ -100,7 +100,9 @@ class RuleSet:
         # only when nothing better matches: kept aside (the best of them), it does not
         # make every target meet every rule of its bucket.
         # Only `/`, `*` and `$` can make up a pattern that covers every target (most sets have none).
-        everything = [rule for rule in anywhere if not rule.normalised.strip("/*$") and matches_every_target(rule.normalised)]
+        everything = [
+            rule for rule in anywhere if not rule.normalised.strip("/*$") and matches_every_target(rule.normalised)
+        ]
         rest = [rule for rule in anywhere if rule not in everything] if everything else anywhere
         self.everything = tuple(everything)
         self._fallback = everything[0] if everything else None
@@ -135,9 +137,14 @@ class RuleSet:
         self._rekeyed = {}
         slash, after = bisect_left(grouped, "/", key=NORMALISED), bisect_left(grouped, "0", key=NORMALISED)
         singles = bisect_left(grouped, "/\x00", key=NORMALISED)  # exactly "/"
-        odd = [*grouped[:slash], *grouped[slash:singles], *grouped[after:], *self._range("/$")]  # not led by "/", or "/" alone
+        odd = [
+            *grouped[:slash],
+            *grouped[slash:singles],
+            *grouped[after:],
+            *self._range("/$"),
+        ]  # not led by "/", or "/" alone
         anywhere = list(self._range("/*"))  # no fixed start: no key to look up
-        for key, rule in zip(bucket_keys(odd), odd):
+        for key, rule in zip(bucket_keys(odd), odd, strict=True):
             if key:
                 self._rekeyed.setdefault(key, []).append(rule)
             else:
@@ -158,8 +165,16 @@ class RuleSet:
 
     def _bucket(self, key: str) -> Bucket:
         """The keyed rules that can match a target starting with `key`, in priority order."""
-        rules = [*self._range(key), *self._rekeyed.get(key, ())] if len(key) == 2 and "$" not in key and "*" not in key else []
-        bucket = make_bucket([make_entry(rule) for rule in best_first(sorted(rules, key=LINE))], self.anywhere) if rules else self._no_keyed
+        rules = (
+            [*self._range(key), *self._rekeyed.get(key, ())]
+            if len(key) == 2 and "$" not in key and "*" not in key
+            else []
+        )
+        bucket = (
+            make_bucket([make_entry(rule) for rule in best_first(sorted(rules, key=LINE))], self.anywhere)
+            if rules
+            else self._no_keyed
+        )
         if len(self._buckets) >= tuning.MAX_BUCKETS:
             self._buckets.clear()
         self._buckets[key] = bucket
@@ -204,7 +219,7 @@ class RuleSet:
                         best = indexed[0]
                         break
         # The first rule of `entries` that matches is their best.
-        for first, shape, last, pattern, rule in entries:
+        for first, shape, last, pattern, rule in entries:  # noqa: B007 - `rule` is read after the loop
             if not target.startswith(first):
                 continue
             if shape == PREFIX:
@@ -223,7 +238,9 @@ class RuleSet:
         else:
             rule = None  # no entry matched
         if literals is not None:  # many key-less rules: the first of those the target can meet that matches
-            found = next((ENTRY_RULE(entry) for entry in literals.entries(target) if entry_matches(entry, target)), None)
+            found = next(
+                (ENTRY_RULE(entry) for entry in literals.entries(target) if entry_matches(entry, target)), None
+            )
             if found is not None and (rule is None or priority(found) < priority(rule)):
                 rule = found
         # The best of three: the first matching entry, the indexed prefix, the fallback.

@@ -19,7 +19,7 @@ from .tuning import INDEX_GROUPS_FROM, MAX_CACHED_AGENTS
 class RuleSets:
     """The rule sets of one file's groups, by agent string, by product token and by the groups selected."""
 
-    __slots__ = ("by_agent", "_groups", "_index", "_shared")
+    __slots__ = ("_groups", "_index", "_shared", "by_agent")
 
     def __init__(self, groups: tuple[Group, ...]) -> None:
         self._groups = groups

@@ -14,4 +14,16 @@ from .bulk import BulkRow, bulk_row, verdict_row
 from .diff import ANY_CRAWLER, Answers, Flip, agents_named, diff, probe_urls
 from .matrix import MatrixRow, matrix
 
-__all__ = ["ANY_CRAWLER", "Answers", "BulkRow", "Flip", "MatrixRow", "agents_named", "bulk_row", "diff", "matrix", "probe_urls", "verdict_row"]
+__all__ = [
+    "ANY_CRAWLER",
+    "Answers",
+    "BulkRow",
+    "Flip",
+    "MatrixRow",
+    "agents_named",
+    "bulk_row",
+    "diff",
+    "matrix",
+    "probe_urls",
+    "verdict_row",
+]

@@ -33,7 +33,13 @@ class Flip(NamedTuple):
     engine: str = PROFILED  # the reading both verdicts are from
 
     def as_dict(self) -> dict[str, Any]:
-        return {"agent": self.agent, "url": self.url, "engine": self.engine, "old": self.old.as_dict(), "new": self.new.as_dict()}
+        return {
+            "agent": self.agent,
+            "url": self.url,
+            "engine": self.engine,
+            "old": self.old.as_dict(),
+            "new": self.new.as_dict(),
+        }
 
 
 def agents_named(*files: Robots) -> list[str]:
@@ -61,7 +67,13 @@ class Answers(Protocol):
 
 
 def diff(
-    old: Answers, new: Answers, urls: Iterable[str], agents: Sequence[str], *, limit: int | None = None, engine: str = PROFILED
+    old: Answers,
+    new: Answers,
+    urls: Iterable[str],
+    agents: Sequence[str],
+    *,
+    limit: int | None = None,
+    engine: str = PROFILED,
 ) -> list[Flip]:
     """The agent/URL pairs whose verdict flips from `old` to `new`, in agent then URL order.
 
@@ -88,7 +100,11 @@ def diff(
             break
         name = resolve(engine, agent)
         # RFC 9309's reading, where no profile chooses the groups in either file: the fast way.
-        if fast is not None and named is not None and (name == DEFAULT or (name == PROFILED and not _profiled(named, agent))):
+        if (
+            fast is not None
+            and named is not None
+            and (name == DEFAULT or (name == PROFILED and not _profiled(named, agent)))
+        ):
             flips.extend(fast.flips([agent], left, name))
             continue
         for url in url_list:
@@ -146,7 +162,10 @@ class _FileDiff:
             token = product_token(agent)
             key = keys.get(token)
             if key is None:
-                key = keys[token] = (group_positions(self.books[0].groups(token)), group_positions(self.books[1].groups(token)))
+                key = keys[token] = (
+                    group_positions(self.books[0].groups(token)),
+                    group_positions(self.books[1].groups(token)),
+                )
             found = flipping.get(key)
             if found is None:
                 found = flipping[key] = self._flipping(token)
@@ -176,7 +195,8 @@ class _FileDiff:
         return [
             i
             for i in maybe
-            if (old.allows(token, self.targets[i]) != new.allows(token, self.targets[i])) and not is_robots_txt(self.targets[i])
+            if (old.allows(token, self.targets[i]) != new.allows(token, self.targets[i]))
+            and not is_robots_txt(self.targets[i])
         ]
 
     def _changed(self, token: str) -> frozenset[tuple[bool, str]]:

@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any, NamedTuple
 
-from ...syntax.crawlers import PURPOSES, Crawler
-from ...messages import DEFAULT_LANG
 from ...access.engines.registry import PROFILED, resolve
 from ...access.profiles import Answer
 from ...access.robots import Robots
+from ...messages import DEFAULT_LANG
+from ...syntax.crawlers import PURPOSES, Crawler
 from ..views import split_note, verdict_view
 
 
@@ -23,7 +23,9 @@ class MatrixRow(NamedTuple):
         return {"crawler": self.crawler.as_dict(), "cells": [verdict_view(cell, lang) for cell in self.cells]}
 
 
-def matrix(robots: Robots, crawlers: Iterable[Crawler], paths: Sequence[str], engine: str = PROFILED) -> list[MatrixRow]:
+def matrix(
+    robots: Robots, crawlers: Iterable[Crawler], paths: Sequence[str], engine: str = PROFILED
+) -> list[MatrixRow]:
     """Crawlers (rows, grouped by purpose) by paths (columns), as `engine` reads the file (`operator`: each
     crawler's own reading); the default reading applies the operators' profiles."""
 

@@ -60,7 +60,9 @@ def differences(robots: Robots, chosen: Sequence[str] | None = None, rules_only:
     engine_names = list(chosen or names())
     described = {name: _descriptions(robots, name, rules_only) for name in engine_names}
     lines = sorted({n for d in described.values() for n in d})
-    raws = [line.raw for line in robots.lines]  # read once, not per line; past the limit only up to the last line needed
+    raws = [
+        line.raw for line in robots.lines
+    ]  # read once, not per line; past the limit only up to the last line needed
     beyond = (lines[-1] if lines else 0) - len(raws)
     if beyond > 0:
         raws += robots.overflow_text.split("\n", beyond)[:beyond]

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from ...access.robots import Robots
+from ...syntax.model import Finding
+
 # Importing the topic modules registers their checks, in this order.
 from . import agents, differences, effects, file, keys, preferences, rules  # noqa: F401
 from .registry import CHECKS, Hit
-from ...syntax.model import Finding
-from ...access.robots import Robots
 
 
 def _finding(code: str, default: object, hit: Hit) -> Finding:

@@ -6,9 +6,9 @@ import re
 from collections import defaultdict
 from collections.abc import Iterator
 
+from ...access.robots import Robots
 from ...messages import message
 from ...syntax.model import LineKind, Severity
-from ...access.robots import Robots
 from ...syntax.tokens import group_token
 from .registry import Budget, Hit, check
 
@@ -56,7 +56,9 @@ def agent_not_token(robots: Robots) -> Iterator[Hit]:
         if token is None or token == "*" or token == line.value.lower():
             continue
         written = line.value[: len(token)]
-        yield Hit(line.number, message("lint.agentNotToken", token=written), message("fix.agentNotToken", token=written))
+        yield Hit(
+            line.number, message("lint.agentNotToken", token=written), message("fix.agentNotToken", token=written)
+        )
 
 
 _DIGIT = re.compile(r"[A-Za-z_-]*")
@@ -76,7 +78,9 @@ def agent_strict_token(robots: Robots) -> Iterator[Hit]:
         strict = _DIGIT.match(written)
         seen = strict.group() if strict is not None else ""
         code = "lint.agentStrictToken.none" if not seen else "lint.agentStrictToken"
-        yield Hit(line.number, message(code, token=written, strict=seen), message("fix.agentStrictToken", token=written))
+        yield Hit(
+            line.number, message(code, token=written, strict=seen), message("fix.agentStrictToken", token=written)
+        )
 
 
 @check("agentWildcard", Severity.ERROR)
@@ -87,7 +91,11 @@ def agent_wildcard(robots: Robots) -> Iterator[Hit]:
             fix = message("fix.agentWildcard.named", name=name) if name else message("fix.agentWildcard")
             # `* foo`: Google's parser takes the `*` and drops the rest (engines.google).
             star_text = line.value[:1] == "*" and line.value[1:2].isspace()
-            what = message("lint.agentWildcard.star-text", value=line.value) if star_text else message("lint.agentWildcard")
+            what = (
+                message("lint.agentWildcard.star-text", value=line.value)
+                if star_text
+                else message("lint.agentWildcard")
+            )
             yield Hit(line.number, what, fix)
 
 

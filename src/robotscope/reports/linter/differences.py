@@ -34,7 +34,9 @@ def reads_differently(robots: Robots) -> Iterator[Hit]:
             yield Hit(first.line, message("lint.readsDifferently", readings=readings), _fix(robots, run))
         else:
             readings = _by_reading(first.by_engine, _seen_in_run)
-            text = message("lint.readsDifferently.run", first=first.line, last=last.line, count=len(run), readings=readings)
+            text = message(
+                "lint.readsDifferently.run", first=first.line, last=last.line, count=len(run), readings=readings
+            )
             yield Hit(first.line, text, _fix(robots, run))
     if len(runs) > _READINGS_SHOWN:
         # A whole file read otherwise (Yandex ignores one over 500 KB) would be a finding a line.

@@ -7,16 +7,18 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator
 from itertools import islice
 
-from ...syntax.crawlers import search_engines
 from ...access.matching.precedence import priority
+from ...access.matching.rulebook import Rulebook, group_positions
+from ...access.robots import Robots
 from ...messages import Message, message
+from ...syntax.crawlers import search_engines
 from ...syntax.model import Group, Rule, Severity
 from ...syntax.patterns import example_target, matches_every_target
-from ...access.robots import Robots
-from ...access.matching.rulebook import Rulebook, group_positions
 from .registry import Budget, Hit, check
 
-_ASSET_PATTERN = re.compile(r"\.(?:css|js|mjs)\b|/(?:assets|static|css|js|scripts|styles|wp-includes|_next|dist|build)(?:/|$)", re.IGNORECASE)
+_ASSET_PATTERN = re.compile(
+    r"\.(?:css|js|mjs)\b|/(?:assets|static|css|js|scripts|styles|wp-includes|_next|dist|build)(?:/|$)", re.IGNORECASE
+)
 
 
 def example_path(rule: Rule) -> str:
@@ -41,7 +43,9 @@ def blocks_all(robots: Robots) -> Iterator[Hit]:
             yield Hit(blocker.line, message("lint.blocksAll.star"), message("fix.blocksAll.star"), lines=lines)
         elif engines.intersection(group.agents):
             named = sorted(engines.intersection(group.agents))
-            yield Hit(blocker.line, message("lint.blocksAll.search", engines=named), message("fix.blocksAll"), lines=lines)
+            yield Hit(
+                blocker.line, message("lint.blocksAll.search", engines=named), message("fix.blocksAll"), lines=lines
+            )
 
 
 # Messages name this many examples; past the step budget a check looks at only
@@ -84,13 +88,17 @@ def named_group_drops_global_rules(robots: Robots) -> Iterator[Hit]:
         exact = budget.take(len(probes))
         # Dropped: a `*` disallow no rule of the named group meets. Where the named group
         # has its own allow for the path, it allows it by design.
-        allowed = (rule for rule, path in (probes if exact else probes[:_QUICK_CHECKS]) if book.best(tokens[0], path) is None)
+        allowed = (
+            rule for rule, path in (probes if exact else probes[:_QUICK_CHECKS]) if book.best(tokens[0], path) is None
+        )
         dropped = list(allowed if exact else islice(allowed, _SHOWN + 1))
         if not dropped:
             continue
         shown = [message("lint.rule-at", pattern=r.pattern, line=r.line) for r in dropped[:_SHOWN]]
         if exact:
-            more = message("lint.more", count=len(dropped) - _SHOWN) if len(dropped) > _SHOWN else message("lint.nothing")
+            more = (
+                message("lint.more", count=len(dropped) - _SHOWN) if len(dropped) > _SHOWN else message("lint.nothing")
+            )
         elif len(dropped) > _SHOWN or len(probes) > _QUICK_CHECKS:
             more = message("lint.maybe-more")
         else:
@@ -111,7 +119,9 @@ def named_group_drops_global_rules(robots: Robots) -> Iterator[Hit]:
 def _allows_everything(groups: tuple[Group, ...]) -> bool:
     """True when the groups' only rules say "everything is allowed": empty Disallows and allows of `/`."""
     rules = [r for g in groups for r in g.rules]
-    return bool(rules) and all((not r.allow and not r.normalised) or (r.allow and matches_every_target(r.normalised)) for r in rules)
+    return bool(rules) and all(
+        (not r.allow and not r.normalised) or (r.allow and matches_every_target(r.normalised)) for r in rules
+    )
 
 
 def _shadowed(rules: Iterable[Rule], reported: set[int]) -> Iterator[Hit]:
@@ -228,7 +238,10 @@ def first_match_order(robots: Robots) -> Iterator[Hit]:
         # A rule meets the earlier, shorter rules a first-match parser would stop at for its
         # example path, filed by their first two characters: a longer allow below such a
         # disallow is blocked by those parsers, a longer disallow below such an allow ignored.
-        by_kind: dict[bool, dict[str, _EarlierRules]] = {True: defaultdict(_EarlierRules), False: defaultdict(_EarlierRules)}
+        by_kind: dict[bool, dict[str, _EarlierRules]] = {
+            True: defaultdict(_EarlierRules),
+            False: defaultdict(_EarlierRules),
+        }
         for rule in group.rules:
             if rule.normalised:
                 by_kind[rule.allow][literal_prefix(rule)[:2]].add(rule)

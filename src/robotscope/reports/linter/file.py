@@ -43,7 +43,8 @@ def oversize(robots: Robots) -> Iterator[Hit]:
     whole = robots.without_limit()
     if whole is not None:
         lost = sorted(
-            [n for g in whole.groups for n in g.agent_lines if n >= first] + [r.line for g in whole.groups for r in g.rules if r.line >= first]
+            [n for g in whole.groups for n in g.agent_lines if n >= first]
+            + [r.line for g in whole.groups for r in g.rules if r.line >= first]
         )
         shown = [message("lint.record-at", line=n, key=whole.line(n).key, value=whole.line(n).value) for n in lost[:5]]
     else:

@@ -20,6 +20,7 @@ _WARNING_KEYS = frozenset({"host", "noindex", "nofollow"})
 def _non_standard_severity(key: str) -> Severity:
     return Severity.WARNING if key in _WARNING_KEYS else Severity.INFO
 
+
 @check("missingColon", Severity.ERROR)
 def missing_colon(robots: Robots) -> Iterator[Hit]:
     if unreadable(robots):
@@ -35,9 +36,16 @@ def missing_colon(robots: Robots) -> Iterator[Hit]:
         corrected = f"{shown}: {line.value}".rstrip()
         readers = rule_readers(robots).get(line.number)
         if meaning == "disallow" and line.value:
-            found = message("lint.missingColon.disallow.read" if readers else "lint.missingColon.disallow", value=line.value, engines=readers, n=len(readers or ()))
+            found = message(
+                "lint.missingColon.disallow.read" if readers else "lint.missingColon.disallow",
+                value=line.value,
+                engines=readers,
+                n=len(readers or ()),
+            )
         else:
-            found = message("lint.missingColon.read" if readers else "lint.missingColon", engines=readers, n=len(readers or ()))
+            found = message(
+                "lint.missingColon.read" if readers else "lint.missingColon", engines=readers, n=len(readers or ())
+            )
         yield Hit(line.number, found, message("fix.write", line=corrected))
 
 

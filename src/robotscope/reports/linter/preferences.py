@@ -11,9 +11,6 @@ from collections import Counter
 from collections.abc import Iterator
 
 from ...access.matching.ruleset import RuleSet
-from ...messages import message
-from ...syntax.model import Group, LineKind, Record, Severity
-from ...syntax.patterns import example_target, matches_every_target
 from ...access.preferences import (
     CATEGORIES,
     SIGNAL,
@@ -25,6 +22,9 @@ from ...access.preferences import (
     preference_lines,
 )
 from ...access.robots import Robots
+from ...messages import message
+from ...syntax.model import Group, LineKind, Record, Severity
+from ...syntax.patterns import example_target, matches_every_target
 from ...syntax.structured import parse_dictionary
 from .registry import Hit, check, split_url
 
@@ -36,7 +36,10 @@ _UPPER_KEY = re.compile(r"(?:^|,)\s*[A-Za-z*][A-Za-z0-9_.*-]*[A-Z]")
 def _records(robots: Robots, key: str) -> Iterator[tuple[Group | None, Record]]:
     for record in robots.records:
         if record.key == key:
-            yield (None if record.group is None else robots.groups[record.group]), record  # a group's position is its index
+            yield (
+                (None if record.group is None else robots.groups[record.group]),
+                record,
+            )  # a group's position is its index
 
 
 def _usage(robots: Robots, record: Record) -> UsageRule:
@@ -58,10 +61,18 @@ def usage_invalid(robots: Robots) -> Iterator[Hit]:
         if rule.path is not None and after and parse_dictionary(after) is not None:
             # `/my page train-ai=n`: the path ends at the space (attach-05, Section 3.1: write %20).
             path = f"{rule.path}%20{word}"
-            yield Hit(record.line, message("lint.usageInvalid.space", path=f"{rule.path} {word}"), message("fix.usageInvalid.space", line=f"Content-Usage: {path} {after}"))
+            yield Hit(
+                record.line,
+                message("lint.usageInvalid.space", path=f"{rule.path} {word}"),
+                message("fix.usageInvalid.space", line=f"Content-Usage: {path} {after}"),
+            )
             continue
         code = "uppercase" if _UPPER_KEY.search(text) and parse_dictionary(text.lower()) is not None else "syntax"
-        yield Hit(record.line, message(f"lint.usageInvalid.{code}", value=text), message(f"fix.usageInvalid.{code}", value=text.lower()))
+        yield Hit(
+            record.line,
+            message(f"lint.usageInvalid.{code}", value=text),
+            message(f"fix.usageInvalid.{code}", value=text.lower()),
+        )
 
 
 @check("usageUnknownValue", Severity.WARNING)
@@ -72,7 +83,11 @@ def usage_unknown_value(robots: Robots) -> Iterator[Hit]:
         for key, member in (members or {}).items():
             if key in CATEGORIES and key not in rule.preferences:
                 shown = getattr(member, "value", "(...)")
-                yield Hit(record.line, message("lint.usageUnknownValue", key=key, value=str(shown)), message("fix.usageUnknownValue", key=key))
+                yield Hit(
+                    record.line,
+                    message("lint.usageUnknownValue", key=key, value=str(shown)),
+                    message("fix.usageUnknownValue", key=key),
+                )
 
 
 @check("usageUnknownKey", Severity.INFO)
@@ -83,7 +98,11 @@ def usage_unknown_key(robots: Robots) -> Iterator[Hit]:
             if key and key not in CATEGORIES:
                 older = _OLDER_KEYS.get(key)
                 code = "lint.usageUnknownKey.older" if older else "lint.usageUnknownKey"
-                yield Hit(record.line, message(code, key=key, revisions=older or ""), message("fix.usageUnknownKey", categories=list(CATEGORIES)))
+                yield Hit(
+                    record.line,
+                    message(code, key=key, revisions=older or ""),
+                    message("fix.usageUnknownKey", categories=list(CATEGORIES)),
+                )
 
 
 @check("usageDuplicateKey", Severity.WARNING)
@@ -92,7 +111,11 @@ def usage_duplicate_key(robots: Robots) -> Iterator[Hit]:
         rule = _usage(robots, record)
         for key, count in Counter(rule.keys).items():
             if key and count > 1:
-                yield Hit(record.line, message("lint.usageDuplicateKey", key=key, count=count), message("fix.usageDuplicateKey", key=key))
+                yield Hit(
+                    record.line,
+                    message("lint.usageDuplicateKey", key=key, count=count),
+                    message("fix.usageDuplicateKey", key=key),
+                )
 
 
 @check("usageNoPath", Severity.INFO)
@@ -119,10 +142,14 @@ def signal_invalid(robots: Robots) -> Iterator[Hit]:
     for _, record in _records(robots, SIGNAL):
         line = _signal(robots, record)
         if not line.parsed:
-            yield Hit(record.line, message("lint.signalInvalid.syntax", value=record.value), message("fix.signalInvalid"))
+            yield Hit(
+                record.line, message("lint.signalInvalid.syntax", value=record.value), message("fix.signalInvalid")
+            )
         for key in line.unknown:
             yield Hit(
-                record.line, message("lint.signalInvalid.key", key=key, keys=list(SIGNALS), uses=list(SIGNAL_USES)), message("fix.signalInvalid")
+                record.line,
+                message("lint.signalInvalid.key", key=key, keys=list(SIGNALS), uses=list(SIGNAL_USES)),
+                message("fix.signalInvalid"),
             )
 
 
@@ -132,7 +159,11 @@ def preference_outside_group(robots: Robots) -> Iterator[Hit]:
         for group, record in _records(robots, key):
             if group is None:
                 shown = "Content-Usage" if key == USAGE else "Content-Signal"
-                yield Hit(record.line, message("lint.preferenceOutsideGroup", key=shown), message("fix.preferenceOutsideGroup", key=shown))
+                yield Hit(
+                    record.line,
+                    message("lint.preferenceOutsideGroup", key=shown),
+                    message("fix.preferenceOutsideGroup", key=shown),
+                )
 
 
 @check("signalContradicts", Severity.WARNING)
@@ -147,7 +178,9 @@ def signal_contradicts(robots: Robots) -> Iterator[Hit]:
         yes = [key for key, value in _signal(robots, record).uses.items() if value == "yes"]
         if yes:
             yield Hit(
-                record.line, message("lint.signalContradicts", uses=yes, line=blocker.line), message("fix.signalContradicts"),
+                record.line,
+                message("lint.signalContradicts", uses=yes, line=blocker.line),
+                message("fix.signalContradicts"),
                 lines=(blocker.line,),
             )
 
@@ -159,4 +192,6 @@ def license_invalid(robots: Robots) -> Iterator[Hit]:
         if line.kind is LineKind.OTHER and (line.key or "").lower() == "license":
             parts = split_url(line.value or "")
             if parts is None or parts.scheme not in ("http", "https") or not parts.netloc:
-                yield Hit(line.number, message("lint.licenseInvalid", value=line.value or ""), message("fix.licenseInvalid"))
+                yield Hit(
+                    line.number, message("lint.licenseInvalid", value=line.value or ""), message("fix.licenseInvalid")
+                )

@@ -11,9 +11,9 @@ from collections.abc import Callable, Iterable
 from typing import NamedTuple
 from urllib.parse import SplitResult, urlsplit
 
+from ...access.robots import Robots
 from ...messages import Message, message
 from ...syntax.model import Severity
-from ...access.robots import Robots
 
 
 class Hit(NamedTuple):

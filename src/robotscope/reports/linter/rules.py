@@ -5,9 +5,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from ...access.robots import Robots
 from ...messages import message
 from ...syntax.model import Rule, Severity
-from ...access.robots import Robots
 from ...syntax.urls import path_and_query
 from .registry import Hit, check, split_url
 
@@ -71,7 +71,9 @@ def redundant_wildcard(robots: Robots) -> Iterator[Hit]:
         pattern = rule.pattern
         if "**" in pattern:
             single = _STARS.sub("*", pattern)
-            yield Hit(rule.line, message("lint.redundantWildcard.double"), message("fix.write", line=_written(rule, single)))
+            yield Hit(
+                rule.line, message("lint.redundantWildcard.double"), message("fix.write", line=_written(rule, single))
+            )
         elif len(pattern) > 2 and (pattern.endswith(("*", "*$"))):  # `/*` is the idiom for `/`
             shorter = pattern.rstrip("$").rstrip("*")
             yield Hit(
@@ -86,7 +88,11 @@ def invalid_percent_encoding(robots: Robots) -> Iterator[Hit]:
     for rule in _rules(robots):
         if _BAD_ESCAPE.search(rule.pattern):
             fixed = _BAD_ESCAPE.sub("%25", rule.pattern)
-            yield Hit(rule.line, message("lint.invalidPercentEncoding"), message("fix.invalidPercentEncoding", line=_written(rule, fixed)))
+            yield Hit(
+                rule.line,
+                message("lint.invalidPercentEncoding"),
+                message("fix.invalidPercentEncoding", line=_written(rule, fixed)),
+            )
 
 
 @check("patternWithSpace", Severity.WARNING)
