@@ -449,7 +449,9 @@ def bench_checks(lib: Lib, inputs: list[Any], urls: list[list[str]], reps: int) 
 
 
 def workload_pass(lib: Lib, inputs: list[Any], urls: list[list[str]]) -> dict[str, float]:
-    """One repetition of the crawler workload for one library: seconds to parse, for the first pass and the steady state.
+    """One repetition of the crawler workload for one library.
+
+    Seconds to parse, for the first pass and the steady state.
 
     The first pass is timed from the first check (a lazily built index is
     inside it, as it is for every library); `verdict_*` is robotscope's full
@@ -841,8 +843,9 @@ def build_table(results: dict[str, Any], libs: list[Lib], cfg: dict[str, Any]) -
         f"{cfg['google_urls_per_file']} URLs of each file's workload ({cfg['google_checks']:,} calls)."
     )
     notes.append(
-        f"⁴ (where shown) Not run: a smaller n already took over {cfg['adv_timeout']:g} s. Adversarial: each case runs in a "
-        f"subprocess killed after {cfg['adv_timeout']:g} s (the limit includes interpreter start-up). "
+        f"⁴ (where shown) Not run: a smaller n already took over {cfg['adv_timeout']:g} s. "
+        f"Adversarial: each case runs in a subprocess killed after {cfg['adv_timeout']:g} s "
+        "(the limit includes interpreter start-up). "
         "Robots.txt: `User-agent: *` / `Disallow: /*a*a*a*a*a*a*a*a*a*a*a*a*b`; URL "
         f"https://<host>/ + 'a'*n; time = best of repeated checks, each on a new host (same path)."
     )
@@ -916,15 +919,17 @@ def workload_table(results: dict[str, Any], libs: list[Lib], cfg: dict[str, Any]
     notes = [
         (
             f"Workload: every corpus file parsed, then {WORKLOAD_URLS} URLs x {len(WORKLOAD_AGENTS)} agents "
-            f"({', '.join(WORKLOAD_AGENTS)}) per file; the first pass is timed from the first check, so lazily built "
-            "indexes are inside it; texting_robots builds one object per agent at parse; Google re-parses on every call. "
-            f"Best of {cfg['check_reps']} repetitions, interleaved (each repetition runs every library in turn), so a slow "
-            "spell of the machine slows every library alike."
+            f"({', '.join(WORKLOAD_AGENTS)}) per file; the first pass is timed from the first check, "
+            "so lazily built indexes are inside it; texting_robots builds one object per agent at parse; "
+            "Google re-parses on every call. "
+            f"Best of {cfg['check_reps']} repetitions, interleaved (each repetition runs every library in turn), "
+            "so a slow spell of the machine slows every library alike."
         ),
         (
-            f"Big file: `User-agent: *` and {BIG_RULES:,} rules `Disallow: /*wNNNN*.pdf$` (or `*.doc`), each library in a "
-            f"fresh process, best of {cfg['big_reps']} processes run in turn; per check = best of the checks after the first, "
-            "each URL on a new host. User-Agent strings: best of 3, each on a fresh parse."
+            f"Big file: `User-agent: *` and {BIG_RULES:,} rules `Disallow: /*wNNNN*.pdf$` (or `*.doc`), "
+            f"each library in a fresh process, best of {cfg['big_reps']} processes run in turn; "
+            "per check = best of the checks after the first, each URL on a new host. "
+            "User-Agent strings: best of 3, each on a fresh parse."
         ),
     ]
     return "\n".join(lines) + "\n\n" + "\n".join(f"- {n}" for n in notes)
@@ -1067,10 +1072,8 @@ def main(argv: list[str] | None = None) -> int:
         if not lib.available:
             continue
         print(f"... {lib.title}: User-Agent strings", file=sys.stderr, flush=True)
-        try:
+        with contextlib.suppress(NotImplementedError):  # built per agent: no one object to ask about many agents
             results["agents"][lib.key] = bench_user_agents(lib)
-        except NotImplementedError:  # built per agent: no one object to ask about many agents
-            pass
 
     results["lint"] = bench_lint(corpus)
 

@@ -55,7 +55,8 @@ def run(urls: Path, jobs: int) -> tuple[float, int, int]:
 def main() -> None:
     print(f"{os.cpu_count()} logical CPUs\n")
     print(
-        "| URLs | workers | seconds | URLs/s | vs 1 worker | peak RSS, main | peak RSS, a worker |\n|---|---|---|---|---|---|---|"
+        "| URLs | workers | seconds | URLs/s | vs 1 worker | peak RSS, main | peak RSS, a worker |\n"
+        "|---|---|---|---|---|---|---|"
     )
     with tempfile.TemporaryDirectory() as tmp:
         for count in (100_000, 1_000_000):
@@ -67,7 +68,8 @@ def main() -> None:
                 single = single or seconds
                 worker = f"{worker_kib / 1024:.1f} MiB" if jobs > 1 else "-"
                 print(
-                    f"| {count:,} | {jobs} | {seconds:.1f} | {count / seconds:,.0f} | ×{single / seconds:.2f} | {main_kib / 1024:.1f} MiB | {worker} |"
+                    f"| {count:,} | {jobs} | {seconds:.1f} | {count / seconds:,.0f} | ×{single / seconds:.2f} | "
+                    f"{main_kib / 1024:.1f} MiB | {worker} |"
                 )
             os.remove(path)
 

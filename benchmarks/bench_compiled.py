@@ -74,7 +74,10 @@ def build_wheel(into: str) -> str:
 
 
 def build(into: str) -> list[str]:
-    """Build the compiled wheel and unpack it into `into` (a folder to put first on PYTHONPATH); its compiled modules."""
+    """Build the compiled wheel, unpack it into `into` and list its compiled modules.
+
+    `into` is a folder to put first on PYTHONPATH.
+    """
     with tempfile.TemporaryDirectory() as wheels, zipfile.ZipFile(build_wheel(wheels)) as unpacked:
         unpacked.extractall(into)
     return sorted(

@@ -75,7 +75,8 @@ def main() -> None:
         on_disk = sum(p.stat().st_size for p in site.rglob("*") if p.is_file())
         gzipped = sum(len(gzip.compress(p.read_bytes(), 6)) for p in site.rglob("*") if p.is_file())
         print(
-            f"site on disk: {on_disk / 2**20:.1f} MiB; gzipped, as most static hosts send it: {gzipped / 2**20:.1f} MiB\n"
+            f"site on disk: {on_disk / 2**20:.1f} MiB; "
+            f"gzipped, as most static hosts send it: {gzipped / 2**20:.1f} MiB\n"
         )
         print("| load | transferred | engine ready | first verdict shown |\n|---|---|---|---|")
         for n, (transferred, ready, shown) in enumerate(measure(site), 1):

@@ -25,7 +25,10 @@ AGENT = "test_robotparser"
 
 # One file, read by two spellings of the same crawler (CPython's two figtree cases).
 FIGTREE: dict[str, Any] = {
-    "robots": "User-agent: figtree\nCrawl-delay: 3\nRequest-rate: 9/30\nDisallow: /tmp\nDisallow: /a%3cd.html\nDisallow: /a%2fb.html\nDisallow: /%7ejoe/index.html\n",
+    "robots": (
+        "User-agent: figtree\nCrawl-delay: 3\nRequest-rate: 9/30\nDisallow: /tmp\nDisallow: /a%3cd.html\n"
+        "Disallow: /a%2fb.html\nDisallow: /%7ejoe/index.html\n"
+    ),
     "good": [("figtree", "/foo.html")],
     "bad": ["/tmp", "/tmp.html", "/tmp/a.html", "/a%3cd.html", "/a%3Cd.html", "/a%2fb.html", "/~joe/index.html"],
     "crawl_delay": 3,
@@ -35,19 +38,31 @@ FIGTREE: dict[str, Any] = {
 CASES: list[dict[str, Any]] = [
     {
         "name": "UserAgentWildcard",
-        "robots": "User-agent: *\nDisallow: /cyberworld/map/ # This is an infinite virtual URL space\nDisallow: /tmp/ # these will soon disappear\nDisallow: /foo.html\n",
+        "robots": (
+            "User-agent: *\nDisallow: /cyberworld/map/ # This is an infinite virtual URL space\n"
+            "Disallow: /tmp/ # these will soon disappear\nDisallow: /foo.html\n"
+        ),
         "good": ["/", "/test.html"],
         "bad": ["/cyberworld/map/index.html", "/tmp/xxx", "/foo.html"],
     },
     {
         "name": "CrawlDelayAndCustomAgent",
-        "robots": "# robots.txt for http://www.example.com/\n\nUser-agent: *\nCrawl-delay: 1\nRequest-rate: 3/15\nDisallow: /cyberworld/map/ # This is an infinite virtual URL space\n\n# Cybermapper knows where to go.\nUser-agent: cybermapper\nDisallow:\n",
+        "robots": (
+            "# robots.txt for http://www.example.com/\n\nUser-agent: *\nCrawl-delay: 1\nRequest-rate: 3/15\n"
+            "Disallow: /cyberworld/map/ # This is an infinite virtual URL space\n\n"
+            "# Cybermapper knows where to go.\nUser-agent: cybermapper\nDisallow:\n"
+        ),
         "good": ["/", "/test.html", ("cybermapper", "/cyberworld/map/index.html")],
         "bad": ["/cyberworld/map/index.html"],
     },
     {
         "name": "Sitemap",
-        "robots": "# robots.txt for http://www.example.com/\n\nUser-agent: *\nSitemap: http://www.gstatic.com/s2/sitemaps/profiles-sitemap.xml\nSitemap: http://www.google.com/hostednews/sitemap_index.xml\nRequest-rate: 3/15\nDisallow: /cyberworld/map/ # This is an infinite virtual URL space\n\n",
+        "robots": (
+            "# robots.txt for http://www.example.com/\n\nUser-agent: *\n"
+            "Sitemap: http://www.gstatic.com/s2/sitemaps/profiles-sitemap.xml\n"
+            "Sitemap: http://www.google.com/hostednews/sitemap_index.xml\n"
+            "Request-rate: 3/15\nDisallow: /cyberworld/map/ # This is an infinite virtual URL space\n\n"
+        ),
         "good": ["/", "/test.html"],
         "bad": ["/cyberworld/map/index.html"],
         "site_maps": [
@@ -65,7 +80,10 @@ CASES: list[dict[str, Any]] = [
     {"name": "DifferentAgent", **FIGTREE, "agent": "FigTree Robot libwww-perl/5.04"},
     {
         "name": "InvalidRequestRate",
-        "robots": "User-agent: *\nDisallow: /tmp/\nDisallow: /a%3Cd.html\nDisallow: /a/b.html\nDisallow: /%7ejoe/index.html\nCrawl-delay: 3\nRequest-rate: 9/banana\n",
+        "robots": (
+            "User-agent: *\nDisallow: /tmp/\nDisallow: /a%3Cd.html\nDisallow: /a/b.html\nDisallow: /%7ejoe/index.html\n"
+            "Crawl-delay: 3\nRequest-rate: 9/banana\n"
+        ),
         "good": ["/tmp"],
         "bad": ["/tmp/", "/tmp/a.html", "/a%3cd.html", "/a%3Cd.html", "/a/b.html", "/%7Ejoe/index.html"],
         "crawl_delay": 3,
@@ -79,7 +97,9 @@ CASES: list[dict[str, Any]] = [
     },
     {
         "name": "AnotherInvalidRequestRate",
-        "robots": "User-agent: Googlebot\nAllow: /folder1/myfile.html\nDisallow: /folder1/\nRequest-rate: whale/banana\n",
+        "robots": (
+            "User-agent: Googlebot\nAllow: /folder1/myfile.html\nDisallow: /folder1/\nRequest-rate: whale/banana\n"
+        ),
         "agent": "Googlebot",
         "good": ["/folder1/myfile.html"],
         "bad": ["/folder1/anotherfile.html"],
@@ -96,7 +116,11 @@ CASES: list[dict[str, Any]] = [
         "robots": "User-agent: Googlebot\nDisallow: /\n\nUser-agent: Googlebot-Mobile\nAllow: /\n",
         "agent": "Googlebot-Mobile",
         "good": ["/something.jpg"],
-        "rfc_differs": "RFC 9309, Section 2.2.1: the crawler's token is matched exactly, so Googlebot-Mobile uses its own group (Allow: /); the old parser matched `googlebot` as a substring of `googlebot-mobile` and took the first group",
+        "rfc_differs": (
+            "RFC 9309, Section 2.2.1: the crawler's token is matched exactly, "
+            "so Googlebot-Mobile uses its own group (Allow: /); "
+            "the old parser matched `googlebot` as a substring of `googlebot-mobile` and took the first group"
+        ),
     },
     {
         "name": "GoogleURLOrdering",
@@ -115,7 +139,10 @@ CASES: list[dict[str, Any]] = [
         "name": "UseFirstUserAgentWildcard",
         "robots": "User-agent: *\nDisallow: /some/path\n\nUser-agent: *\nDisallow: /another/path\n",
         "bad": ["/some/path", "/another/path"],
-        "rfc_differs": "RFC 9309, Section 2.2.1: all groups for the same crawler (here two `*` groups) are merged, so /another/path is disallowed too; the old parser obeyed only the first `*` group",
+        "rfc_differs": (
+            "RFC 9309, Section 2.2.1: all groups for the same crawler (here two `*` groups) are merged, "
+            "so /another/path is disallowed too; the old parser obeyed only the first `*` group"
+        ),
     },
     {
         "name": "EmptyQueryString",
@@ -177,7 +204,8 @@ def test_string_formatting_prints_groups_named_first() -> None:
         "# Cybermapper knows where to go.\nUser-agent: cybermapper\nDisallow: /some/path\n".splitlines()
     )
     assert str(parser) == (
-        "User-agent: cybermapper\nDisallow: /some/path\n\nUser-agent: *\nCrawl-delay: 1\nRequest-rate: 3/15\nDisallow: /cyberworld/map/"
+        "User-agent: cybermapper\nDisallow: /some/path\n\n"
+        "User-agent: *\nCrawl-delay: 1\nRequest-rate: 3/15\nDisallow: /cyberworld/map/"
     )
 
 

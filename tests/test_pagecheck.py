@@ -45,7 +45,10 @@ def test_a_blocked_page_without_noindex_may_still_be_indexed(server: Server) -> 
 
 def test_crawler_specific_headers_and_meta_reach_only_their_crawler(server: Server) -> None:
     server.serve("/robots.txt", 200, b"User-agent: *\nDisallow:\n")
-    page = b'<html><head><!-- <meta name="robots" content="noindex"> --><meta name="bingbot" content="noindex, nofollow"></head></html>'
+    page = (
+        b'<html><head><!-- <meta name="robots" content="noindex"> -->'
+        b'<meta name="bingbot" content="noindex, nofollow"></head></html>'
+    )
     server.serve(
         "/a", 200, page, {**HTML, "X-Robots-Tag": "googlebot: noindex, unavailable_after: 25 Jun 2030 15:00:00 PST"}
     )
@@ -79,7 +82,10 @@ def test_a_server_that_refuses_what_robots_txt_allows(server: Server) -> None:
 def test_a_canonical_on_a_blocked_url_and_the_content_usage_header(server: Server, other_server: Server) -> None:
     server.serve("/robots.txt", 200, b"User-agent: *\nDisallow:\n")
     other_server.serve("/robots.txt", 200, b"User-agent: *\nDisallow: /canon/\n")
-    page = f'<html><head><link rel="canonical" href="{other_server.url("/canon/x")}"><meta name="robots" content="noai"></head></html>'.encode()
+    page = (
+        f'<html><head><link rel="canonical" href="{other_server.url("/canon/x")}">'
+        '<meta name="robots" content="noai"></head></html>'
+    ).encode()
     server.serve("/c", 200, page, {**HTML, "Content-Usage": "train-ai=n, search=y"})
     code, data = run(server.url("/c"))
     assert code == 1 and codes(data) == ["canonicalBlocked", "aiToken"]
@@ -169,7 +175,10 @@ def test_the_text_report_names_the_verdict_the_answer_and_the_findings(server: S
 
 def test_a_challenge_page_where_robots_txt_allows_is_an_enforced_block(server: Server) -> None:
     server.serve("/robots.txt", 200, b"User-agent: *\nDisallow:\n")
-    challenge = b'<html><head><title>Just a moment...</title></head><body><script src="/cdn-cgi/challenge-platform/h/b/orchestrate/chl_page/v1"></script></body></html>'
+    challenge = (
+        b"<html><head><title>Just a moment...</title></head>"
+        b'<body><script src="/cdn-cgi/challenge-platform/h/b/orchestrate/chl_page/v1"></script></body></html>'
+    )
     server.serve("/d", 403, challenge, HTML)
     code, data = run(server.url("/d"))
     (finding,) = data["crawlers"][0]["findings"]

@@ -192,8 +192,8 @@ def test_matrix_and_readings_show_the_preferences() -> None:
         "allowed L2 (1)" in matrix and "blocked L3 (" not in matrix
     )  # no preference applies where crawling is blocked
     assert (
-        "(1) usage: Content-Usage train-ai=n (line 4), ai-use unknown, search unknown; Content-Signal search=yes (line 6)"
-        in matrix
+        "(1) usage: Content-Usage train-ai=n (line 4), ai-use unknown, search unknown; "
+        "Content-Signal search=yes (line 6)" in matrix
     )
     readings = CliRunner().invoke(cli, ["check", example, "GPTBot", "/blog/x", "--engine", "all"], env=env).stdout
     assert readings.splitlines()[-1].startswith("  usage: Content-Usage train-ai=y (line 5)")

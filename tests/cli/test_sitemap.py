@@ -34,7 +34,10 @@ def test_blocked_and_foreign_urls_of_an_index_with_a_gzipped_child(server: Serve
     server.serve(
         "/robots.txt",
         200,
-        f"User-agent: *\nDisallow: /private/\n\nUser-agent: Bingbot\nDisallow: /\n\nSitemap: {server.url('/index.xml')}\n".encode(),
+        (
+            "User-agent: *\nDisallow: /private/\n\n"
+            f"User-agent: Bingbot\nDisallow: /\n\nSitemap: {server.url('/index.xml')}\n"
+        ).encode(),
     )
     server.serve("/index.xml", 200, index(server.url("/a.xml.gz"), server.url("/b.xml")))
     server.serve("/a.xml.gz", 200, gzip.compress(urlset(server.url("/public/1"), server.url("/private/2"))))
@@ -49,8 +52,8 @@ def test_blocked_and_foreign_urls_of_an_index_with_a_gzipped_child(server: Serve
         and f"  {server.url('/a.xml.gz')}: 2 URLs" in lines
     )
     assert (
-        f"  Googlebot may not fetch {server.url('/private/2')}: line 2 of {server.url('/robots.txt')} (Disallow: /private/); listed in {server.url('/a.xml.gz')}"
-        in lines
+        f"  Googlebot may not fetch {server.url('/private/2')}: line 2 of {server.url('/robots.txt')} "
+        f"(Disallow: /private/); listed in {server.url('/a.xml.gz')}" in lines
     )
     assert sum("Bingbot may not fetch" in line for line in lines) == 2  # its group disallows everything on this origin
     assert f"  {other_server.url('/elsewhere')}, listed in {server.url('/b.xml')}" in lines
@@ -79,9 +82,13 @@ def test_the_engine_choice_reads_the_robots_txt(server: Server) -> None:
 
 def test_an_xml_bomb_is_refused_before_parsing(server: Server) -> None:
     bomb = (
-        b'<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">'
+        b'<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol">'
+        b'<!ENTITY lol2 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">'
         + b"".join(
-            f'<!ENTITY lol{i} "&lol{i - 1};&lol{i - 1};&lol{i - 1};&lol{i - 1};&lol{i - 1};&lol{i - 1};&lol{i - 1};&lol{i - 1};&lol{i - 1};&lol{i - 1};">'.encode()
+            (
+                f'<!ENTITY lol{i} "&lol{i - 1};&lol{i - 1};&lol{i - 1};&lol{i - 1};&lol{i - 1};'
+                f'&lol{i - 1};&lol{i - 1};&lol{i - 1};&lol{i - 1};&lol{i - 1};">'
+            ).encode()
             for i in range(3, 10)
         )
         + b"]><urlset><url><loc>&lol9;</loc></url></urlset>"

@@ -270,7 +270,10 @@ def fix_missing_colons(trial: Trial) -> Trial | None:
 
 
 def fix_key_typos(trial: Trial) -> Trial | None:
-    """Give robotscope the lines whose key Google accepts (`User Agent`, `Dissallow`, `Disallow-x`) canonically keyed."""
+    """Give robotscope, canonically keyed, the lines whose key Google accepts.
+
+    The keys in question: `User Agent`, `Dissallow`, `Disallow-x`.
+    """
     fixed = _rewrite_lines(_r_text(trial), _canonical_key)
     return None if fixed is None else dataclasses.replace(trial, r_data=fixed)
 

@@ -57,7 +57,8 @@ def test_nulls_give_null_and_another_engine_reads_by_its_own_rules() -> None:
     con = duckdb.connect()
     register(con)
     got = con.sql(
-        "SELECT robots_allowed(NULL, 'a', '/'), robots_verdict('User-agent: *\nDisallow /oops\n', 'Googlebot', '/oops').allowed,"
+        "SELECT robots_allowed(NULL, 'a', '/'), "
+        "robots_verdict('User-agent: *\nDisallow /oops\n', 'Googlebot', '/oops').allowed,"
         " robots_verdict_by('google', 'User-agent: *\nDisallow /oops\n', 'Googlebot', '/oops').line"
     ).fetchall()
     assert got == [(None, True, 2)]  # RFC 9309 ignores the line without a colon; Google reads it as a rule

@@ -196,13 +196,14 @@ def test_explain_unknown_token_in_korean() -> None:
     assert (
         code == 2
         and err.strip()
-        == "robotscope: 'Googlebott'은 크롤러 카탈로그에 없습니다. 혹시 Googlebot, Googlebot-News, Googlebot-Video를 찾으셨나요?"
+        == "robotscope: 'Googlebott'은 크롤러 카탈로그에 없습니다. "
+        "혹시 Googlebot, Googlebot-News, Googlebot-Video를 찾으셨나요?"
     )
     code, _, err = run("explain", "NoSuchCrawlerAtAll", "--lang", "ko")
     assert code == 2 and len(err.strip().splitlines()) == 1
     assert (
-        "'NoSuchCrawlerAtAll'은 크롤러 카탈로그에 없습니다. 전체 목록은 `robotscope matrix --agents all`로 볼 수 있습니다"
-        in err
+        "'NoSuchCrawlerAtAll'은 크롤러 카탈로그에 없습니다. "
+        "전체 목록은 `robotscope matrix --agents all`로 볼 수 있습니다" in err
     )
 
 

@@ -1,4 +1,4 @@
-"""The survey: classifications, every kind of SOURCE (a folder, WARC with redirects and errors, tables), every output."""
+"""The survey: classifications, every kind of SOURCE (folder, WARC with redirects and errors, tables), every output."""
 
 from __future__ import annotations
 
@@ -195,7 +195,8 @@ def test_a_parquet_survey_needs_no_spark(tmp_path: Path) -> None:
     script = (
         "import sys; sys.modules['pyspark'] = None\n"
         "from robotscope.cli import cli\n"
-        f"cli(['survey', {str(tmp_path / 'hosts')!r}, '--agents', 'GPTBot', '--out', {str(out)!r}, '--no-progress', '--jobs', '1'])\n"
+        f"cli(['survey', {str(tmp_path / 'hosts')!r}, '--agents', 'GPTBot', '--out', {str(out)!r}, "
+        "'--no-progress', '--jobs', '1'])\n"
     )
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=False)
     assert done.returncode == 0, done.stderr

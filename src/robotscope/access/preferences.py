@@ -128,7 +128,10 @@ def usage_for(robots: ParsedFile, verdict: Verdict) -> Usage | None:
 
 
 def _chosen(robots: ParsedFile, group_lines: tuple[int, ...]) -> tuple[list[UsageRule], list[SignalLine]]:
-    """The Content-Usage rules and Content-Signal lines of the groups used (by their user-agent lines), once per file."""
+    """The Content-Usage rules and Content-Signal lines of the groups used (by their user-agent lines).
+
+    Worked out once per file and remembered.
+    """
 
     def find() -> tuple[list[UsageRule], list[SignalLine]]:
         usage_lines, signal_lines = preference_lines(robots)

@@ -111,7 +111,8 @@ def _npm_pack(folder: Path) -> None:
     npm = shutil.which("npm")
     if npm is None:
         fail(
-            f"npm not found: install Node.js and npm (Debian: apt-get install nodejs npm), or pass --pyodide DIR holding Pyodide {PYODIDE_VERSION}"
+            "npm not found: install Node.js and npm (Debian: apt-get install nodejs npm), "
+            f"or pass --pyodide DIR holding Pyodide {PYODIDE_VERSION}"
         )
     with tempfile.TemporaryDirectory() as tmp:
         done = subprocess.run(
@@ -141,7 +142,8 @@ def _index_html(source: str) -> str:
         fail("index.html names no back end: the page and build-site are out of step")
     return source.replace(
         server,
-        f'<meta name="robotscope-backend" content="pyodide">\n<meta http-equiv="Content-Security-Policy" content="{CSP}">',
+        '<meta name="robotscope-backend" content="pyodide">\n'
+        f'<meta http-equiv="Content-Security-Policy" content="{CSP}">',
     )
 
 

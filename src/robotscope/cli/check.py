@@ -39,7 +39,8 @@ def findings_for(view: dict[str, Any], findings: list[Finding]) -> list[Finding]
 @click.option(
     "--origin",
     metavar="URL",
-    help="The site the robots.txt file belongs to (e.g. https://www.example.com), so URLs on other origins are flagged.",
+    help="The site the robots.txt file belongs to (e.g. https://www.example.com), "
+    "so URLs on other origins are flagged.",
 )
 @engine_option
 @json_option

@@ -47,7 +47,10 @@ def _answers(source: Source) -> Answers:
 
 
 def _notes(new: Source, flip: Flip) -> tuple[Message, ...]:
-    """What `check` says besides the new verdict: the profile that changed it, the operator's engine reading it otherwise."""
+    """What `check` says besides the new verdict.
+
+    The profile that changed it, and the operator's engine reading it otherwise.
+    """
     if flip.engine not in (DEFAULT, PROFILED) or flip.agent == ANY_CRAWLER:
         return ()
     shown = new.answer(flip.agent, flip.url, flip.engine)

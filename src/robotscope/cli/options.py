@@ -34,7 +34,8 @@ engine_option = click.option(
     type=click.Choice(choices()),
     default=PROFILED,
     show_default=True,
-    help="How the file is read: rfc9309+profiles (RFC 9309 with the crawlers' documented profiles), one engine's reading, `all` side by side, or `operator` (each crawler by its operator's reading).",
+    help="How the file is read: rfc9309+profiles (RFC 9309 with the crawlers' documented profiles), "
+    "one engine's reading, `all` side by side, or `operator` (each crawler by its operator's reading).",
 )
 # For commands whose answer is one verdict per crawler and URL (`page`, `sitemap`): no `all`.
 one_engine_option = click.option(
@@ -42,7 +43,8 @@ one_engine_option = click.option(
     type=click.Choice(choices(side_by_side=False)),
     default=PROFILED,
     show_default=True,
-    help="How the file is read: rfc9309+profiles (RFC 9309 with the crawlers' documented profiles), one engine's reading, or `operator` (each crawler by its operator's reading).",
+    help="How the file is read: rfc9309+profiles (RFC 9309 with the crawlers' documented profiles), "
+    "one engine's reading, or `operator` (each crawler by its operator's reading).",
 )
 
 
@@ -117,7 +119,8 @@ def fetch_options(command: _Command) -> _Command:
         click.option(
             "--no-cache",
             is_flag=True,
-            help="Fetch robots.txt even if a fresh copy is cached (the answer is still stored, and the last good copy kept).",
+            help="Fetch robots.txt even if a fresh copy is cached "
+            "(the answer is still stored, and the last good copy kept).",
         ),
         click.option(
             "--forget",

@@ -64,7 +64,10 @@ def open_cache(settings: FetchSettings) -> Any:
 
 
 class Fetched(NamedTuple):
-    """A robots.txt fetched for a command: the fetch's result, its policy's decision, and the file it leaves (empty if none)."""
+    """A robots.txt fetched for a command.
+
+    The fetch's result, its policy's decision, and the file it leaves (empty if none).
+    """
 
     result: FetchResult
     decision: Decision
@@ -110,7 +113,10 @@ class Source:
     def notes(
         self, agent: str, url: str, shown: Answer, engine: str = PROFILED, home: str | None = None
     ) -> tuple[Message, ...]:
-        """What a verdict needs said besides itself: another origin, a rule past the limit, the operator reading otherwise."""
+        """What a verdict needs said besides itself.
+
+        Another origin, a rule past the limit, the operator reading otherwise.
+        """
         found = [origin_note(url, home or self.robots_url)]
         if self.rules_apply:
             found.append(overflow_note(self.robots, shown, agent, url))

@@ -42,9 +42,7 @@ def _verdicts(engines: Any, bodies: Any, agents: Any, urls: Any) -> list[Verdict
     """Each row's verdict (None where a value is NULL), every distinct body of the batch parsed once."""
     parsed: dict[str, Robots] = {}
     found: list[Verdict | None] = []
-    for engine, body, agent, url in zip(
-        engines, bodies.to_pylist(), agents.to_pylist(), urls.to_pylist(), strict=True
-    ):
+    for engine, body, agent, url in zip(engines, bodies.to_pylist(), agents.to_pylist(), urls.to_pylist(), strict=True):
         if body is None or agent is None or url is None or engine is None:
             found.append(None)
             continue

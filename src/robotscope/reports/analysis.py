@@ -114,7 +114,8 @@ def analyse(
                 if n is not None
             )
             view = verdict_view(result, lang, notes)
-            # The readings are shown beside the default reading's usage preferences: this answer's, when it is that reading.
+            # The readings are shown beside the default reading's usage preferences: this answer's,
+            # when it is that reading.
             found = robots.readings(agent, url)
             usage = result.usage if chosen == PROFILED else robots.answer(agent, url).usage
             # The reading among them that gave the verdict shown: RFC 9309's, where no profile chose the groups.

@@ -67,7 +67,8 @@ class CaseResult(NamedTuple):
         return section(self.case)
 
     def as_dict(self, lang: str = DEFAULT_LANG) -> dict[str, Any]:
-        """The case (section and description rendered in `lang`), what it expects, what the engine gave, and whether they agree.
+        """The case (section and description rendered in `lang`), what it expects, what the engine gave, and whether
+        they agree.
 
         `description_code` is the catalogue code of the description, for clients that render it themselves.
         """

@@ -108,7 +108,10 @@ def _translated_ipv4(address: ipaddress.IPv6Address) -> ipaddress.IPv4Address | 
 
 
 def _tunnel_ipv4(address: ipaddress.IPv6Address) -> tuple[ipaddress.IPv4Address, ...]:
-    """The IPv4 addresses a tunnel address embeds: the 6to4 router (RFC 3056), the Teredo server and client (RFC 4380)."""
+    """The IPv4 addresses a tunnel address embeds.
+
+    The 6to4 router (RFC 3056), the Teredo server and client (RFC 4380).
+    """
     if address.sixtofour is not None:
         return (address.sixtofour,)
     if address.teredo is not None:

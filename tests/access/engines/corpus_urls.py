@@ -133,10 +133,7 @@ def snippets(seed: int, count: int) -> Iterator[tuple[str | bytes, list[tuple[st
             plain = rng.random() < 0.6
             key = rng.choice(("User-agent", "Disallow", "Allow", "Disallow")) if plain else rng.choice(_KEYS)
             separator = ": " if plain else rng.choice(_SEPARATORS)
-            if plain:
-                value = rng.choice(_AGENT_VALUES if key == "User-agent" else _PATH_VALUES)
-            else:
-                value = rng.choice(_VALUES)
+            value = rng.choice((_AGENT_VALUES if key == "User-agent" else _PATH_VALUES) if plain else _VALUES)
             lines.append(key + separator + value + ("\n" if plain else rng.choice(_ENDS)))
         text = "".join(lines)
         if rng.random() < 0.1:

@@ -86,7 +86,10 @@ class _Recorder:
 
 
 def deciding_line(matcher: Any) -> int | None:
-    """Upstream's `matching_line()`, None where no rule of priority > 0 decided (an empty `Disallow:` decides nothing)."""
+    """Upstream's `matching_line()`.
+
+    None where no rule of priority > 0 decided (an empty `Disallow:` decides nothing).
+    """
     hierarchy = "_specific" if matcher._ever_seen_specific_agent else "_global"
     disallow, allow = getattr(matcher._disallow, hierarchy), getattr(matcher._allow, hierarchy)
     best = disallow if disallow.priority > allow.priority else allow

@@ -73,7 +73,11 @@ def padded(head: str, size: int, tail: str = "") -> str:
 
 
 # The example file of Yandex's User-agent page (its comments left out).
-YANDEX_EXAMPLE = "User-agent: YandexBot\nDisallow: /*id=\n\nUser-agent: Yandex\nDisallow: /*sid=\n\nUser-agent: *\nDisallow: /cgi-bin\n"
+YANDEX_EXAMPLE = (
+    "User-agent: YandexBot\nDisallow: /*id=\n\n"
+    "User-agent: Yandex\nDisallow: /*sid=\n\n"
+    "User-agent: *\nDisallow: /cgi-bin\n"
+)
 OVER_LIMIT = padded("User-agent: *\nDisallow: /\n", MAX_BYTES + 1)
 AT_LIMIT = padded("User-agent: *\nDisallow: /\n", MAX_BYTES)
 LATE_RULE = padded("User-agent: *\nDisallow: /early\n", MAX_BYTES + 100, tail="Disallow: /late\n")
@@ -144,7 +148,8 @@ ROWS = [
         "/b", True, None, None, False, 4, Y_RULES, "inferred", Reason.NO_MATCH),
     Row("yandex-rules-before-empty-line-kept", "yandex", "User-agent: Yandex\nDisallow: /a\n\nDisallow: /b\n",
         "YandexBot", "/a", False, "Disallow: /a", 2, False, 2, Y_RULES, "inferred"),
-    Row("yandex-empty-line-between-user-agents", "yandex", "User-agent: YandexBot\n\nUser-agent: Yandex\nDisallow: /x\n",
+    Row("yandex-empty-line-between-user-agents", "yandex",
+        "User-agent: YandexBot\n\nUser-agent: Yandex\nDisallow: /x\n",
         "YandexBot", "/x", True, None, None, False, 4, Y_ERRORS, "inferred", Reason.NO_MATCH),
     Row("yandex-comment-line-ends-nothing", "yandex", "User-agent: Yandex\n# for every Yandex robot\nDisallow: /b\n",
         "YandexBot", "/b", False, "Disallow: /b", 3, False, 3, Y_RULES, "inferred"),
@@ -165,7 +170,8 @@ ROWS = [
         "User-agent: Yandex\nCrawl-delay: 5\n\nUser-agent: *\nDisallow: /\n",
         "YandexBot", "/x", True, None, None, False, 5, Y_ERRORS, "inferred", Reason.NO_MATCH),
     # --- bing -----------------------------------------------------------------------------------
-    Row("bing-own-group-replaces-star", "bing", "User-agent: *\nDisallow: /private\n\nUser-agent: bingbot\nDisallow: /cart\n",
+    Row("bing-own-group-replaces-star", "bing",
+        "User-agent: *\nDisallow: /private\n\nUser-agent: bingbot\nDisallow: /cart\n",
         "bingbot", "/private", True, None, None, True, None, B_DUBUT, "settled", Reason.NO_MATCH),
     Row("bing-own-group-rules", "bing", "User-agent: *\nDisallow: /private\n\nUser-agent: bingbot\nDisallow: /cart\n",
         "bingbot", "/cart/1", False, "Disallow: /cart", 5, False, 5, B_HELP, "settled"),
@@ -179,8 +185,8 @@ ROWS = [
     # bingbot still obeys msnbot groups (differs from RFC 9309).
     Row("bing-msnbot-group-obeyed", "bing", "User-agent: msnbot\nDisallow: /mail/\n", "bingbot", "/mail/inbox",
         False, "Disallow: /mail/", 2, True, None, B_2010, "settled"),
-    Row("bing-msnbot-group-full-user-agent", "bing", "User-agent: msnbot\nDisallow: /mail/\n", BINGBOT_UA, "/mail/inbox",
-        False, "Disallow: /mail/", 2, True, None, B_2010, "settled"),
+    Row("bing-msnbot-group-full-user-agent", "bing", "User-agent: msnbot\nDisallow: /mail/\n", BINGBOT_UA,
+        "/mail/inbox", False, "Disallow: /mail/", 2, True, None, B_2010, "settled"),
     Row("bing-msnbot-group-over-star", "bing", MSNBOT_AND_STAR, "bingbot", "/x",
         True, None, None, False, 2, B_2010, "inferred", Reason.NO_MATCH),
     Row("bing-msnbot-rule-over-star", "bing", MSNBOT_AND_STAR, "bingbot", "/mail/x",

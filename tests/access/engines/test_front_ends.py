@@ -246,8 +246,8 @@ def test_the_default_reading_names_the_operators_other_answer(tmp_path: Path) ->
     (note,) = [n for n in view["notes"] if n["code"].startswith("engine.split")]
     assert note["code"] == "engine.split.reads-disallow" and note["params"]["line"] == 2
     assert (
-        note["text"]
-        == "Google reads line 2 `Disallow /oops` as a rule, so googlebot is blocked from /oops; RFC 9309 ignores that line"
+        note["text"] == "Google reads line 2 `Disallow /oops` as a rule, so googlebot is blocked from /oops; "
+        "RFC 9309 ignores that line"
     )
     # Both deciding lines when the line is a rule for both readings.
     _, out, _ = run("check", robots_file, "Googlebot", "/dir/page", "--engine", "legacy", "--json")
@@ -292,7 +292,8 @@ def test_matrix_and_diff_say_what_check_says(tmp_path: Path) -> None:
 def test_a_crawler_that_ignores_the_star_group_is_explained_so(tmp_path: Path) -> None:
     code, out, _ = run("check", written(tmp_path, "User-agent: *\nDisallow: /cart/\n"), "AdsBot-Google", "/cart/x")
     assert code == 0 and out.splitlines()[1] == (
-        "  No group names adsbot-google, and adsbot-google ignores the `*` group (as its operator documents), so every URL is allowed."
+        "  No group names adsbot-google, and adsbot-google ignores the `*` group (as its operator documents), "
+        "so every URL is allowed."
     )
     _, out, _ = run("check", written(tmp_path, "User-agent: googlebot\nDisallow: /\n"), "somebot", "/x")
     assert "there is no `*` group" in out

@@ -557,7 +557,10 @@ def test_star_followed_by_more_is_the_global_group() -> None:
 
 
 def test_a_user_agent_line_after_rules_starts_a_group_other_records_do_not() -> None:
-    robots_txt = "User-agent: a\nCrawl-delay: 5\nUser-agent: b\nDisallow: /x\nSitemap: https://e.com/s\nUser-agent: c\nDisallow: /y\n"
+    robots_txt = (
+        "User-agent: a\nCrawl-delay: 5\nUser-agent: b\nDisallow: /x\nSitemap: https://e.com/s\n"
+        "User-agent: c\nDisallow: /y\n"
+    )
     parsed = robotscope.parse(robots_txt).reading("google", google.read)
     assert [g.agents for g in parsed.groups] == [("a", "b"), ("c",)]
     assert [g.agent_lines for g in parsed.groups] == [(1, 3), (6,)]

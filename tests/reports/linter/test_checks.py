@@ -308,7 +308,10 @@ def test_named_groups_past_the_step_budget_show_examples_without_a_count(monkeyp
 
 def test_duplicate_agent_past_the_step_budget_lists_the_user_agent_lines_only(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(robotscope.reports.linter.registry, "EXACT_STEPS", 2)
-    text = "User-agent: a\nDisallow: /1\n\nUser-agent: a\nDisallow: /2\n\nUser-agent: b\nDisallow: /3\n\nUser-agent: b\nDisallow: /4\n"
+    text = (
+        "User-agent: a\nDisallow: /1\n\nUser-agent: a\nDisallow: /2\n\n"
+        "User-agent: b\nDisallow: /3\n\nUser-agent: b\nDisallow: /4\n"
+    )
     first, second = [f for f in lint(parse(text)) if f.code == "duplicateAgent"]
     assert first.lines == (1, 2, 4, 5) and second.lines == (7, 10)
 

@@ -437,11 +437,14 @@ def test_main_view_screenshot(page: Any) -> None:
 def drop(page: Any, data: bytes) -> None:
     """Drop a file holding `data` on the editor, as a user dragging it from the desktop."""
     page.evaluate(
-        """(bytes) => {
-            const data = new DataTransfer();
-            data.items.add(new File([new Uint8Array(bytes)], "robots.txt", { type: "text/plain" }));
-            document.getElementById("editor").dispatchEvent(new DragEvent("drop", { dataTransfer: data, bubbles: true, cancelable: true }));
-        }""",
+        (
+            "(bytes) => {\n"
+            "            const data = new DataTransfer();\n"
+            '            data.items.add(new File([new Uint8Array(bytes)], "robots.txt", { type: "text/plain" }));\n'
+            '            document.getElementById("editor").dispatchEvent('
+            'new DragEvent("drop", { dataTransfer: data, bubbles: true, cancelable: true }));\n'
+            "        }"
+        ),
         list(data),
     )
 

@@ -29,7 +29,10 @@ pytestmark = pytest.mark.slow  # a real Chromium
 SAMPLE = ("www.google.com", "en.wikipedia.org", "github.com", "www.bbc.co.uk", "aws.amazon.com", "developer.apple.com")
 URLS = ["/", "/search?q=1", "/wiki/Special:Random", "/admin/", "/news/x.html", "https://www.example.com/api/v1?id=2"]
 PATHS = ["/", "/search", "/private/"]
-ROBOTS = "User-agent: *\nDisallow: /private/\nAllow: /private/public-\nDisallow /oops\n\nUser-agent: Googlebot\nDisallow: /nogoogle/\n"
+ROBOTS = (
+    "User-agent: *\nDisallow: /private/\nAllow: /private/public-\nDisallow /oops\n\n"
+    "User-agent: Googlebot\nDisallow: /nogoogle/\n"
+)
 READY_MS = 90_000  # Pyodide's first start on a loaded CI machine
 
 

@@ -55,7 +55,7 @@ def choices(side_by_side: bool = True) -> list[str]:
 
 
 def engine(name: str) -> Engine:
-    """The engine called `name` (`rfc9309+profiles` included); ValueError, with the names to choose from, for any other."""
+    """The engine called `name` (`rfc9309+profiles` included); ValueError, naming the choices, for any other."""
     found = _KNOWN.get(name)
     if found is None:
         raise ValueError(
