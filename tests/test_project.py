@@ -1,0 +1,38 @@
+"""The project's own set-up: one version, the license pyproject declares, the tools CI runs configured once."""
+
+from __future__ import annotations
+
+import tomllib
+from importlib import metadata
+
+import robotscope
+from robotscope import _version
+from tests.paths import ROOT
+
+PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+
+
+def test_the_version_has_one_home() -> None:
+    assert PYPROJECT["project"]["dynamic"] == ["version"] and "version" not in PYPROJECT["project"]
+    assert PYPROJECT["tool"]["hatch"]["version"]["path"] == "src/robotscope/_version.py"
+    # The package, the installed distribution (built from the same file) and the changelog agree.
+    assert robotscope.__version__ == _version.__version__ == metadata.version("robotscope")
+    release = _version.__version__.split(".dev")[0]
+    changelog = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
+    assert f"## {release} - " in changelog or f"{release} (this entry" in changelog
+
+
+def test_the_license_file_is_the_one_pyproject_declares() -> None:
+    assert PYPROJECT["project"]["license"] == "BSD-3-Clause"
+    text = (ROOT / "LICENSE").read_text(encoding="utf-8")
+    assert text.startswith("BSD 3-Clause License") and "Neither the name of the copyright holder" in text
+
+
+def test_ruff_checks_a_chosen_rule_set_with_the_line_length_enforced() -> None:
+    lint = PYPROJECT["tool"]["ruff"]["lint"]
+    assert {"E", "W", "F", "B", "UP", "I", "SIM"} <= set(lint["select"])
+    assert "E501" not in lint.get("ignore", []) and PYPROJECT["tool"]["ruff"]["line-length"] == 120
+
+
+def test_the_slow_marker_is_registered_for_the_fast_loop() -> None:
+    assert any(marker.startswith("slow:") for marker in PYPROJECT["tool"]["pytest"]["ini_options"]["markers"])
