@@ -1,6 +1,6 @@
 """One bounded HTTP GET of any URL (a sitemap, a page): one deadline, a size limit, redirects by hand.
 
-The robots.txt fetcher (`robotscope.fetcher`) has its own rules and cache;
+The robots.txt fetcher (`robotscope.fetch`) has its own rules and cache;
 this is the same discipline for everything else a command reads: a single
 deadline over name resolution, connect, headers, body and every redirect
 hop (a server pacing its bytes cannot stretch it), at most `limit` bytes of

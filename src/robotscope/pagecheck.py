@@ -5,7 +5,7 @@ robots.txt comes through the fetcher (its cache, deadline and policies), the
 page through `robotscope.download` (one deadline, 1 MiB of HTML), each
 crawler's documented User-Agent string sent; the verdicts are those of every
 front end (`Robots.answer`, or the fetch decision's: `FetchResult.answer`), the
-findings `robotscope.indexing`'s. `transport` carries the web server's SSRF
+findings `robotscope.reports.indexing`'s. `transport` carries the web server's SSRF
 guard where it has one.
 """
 

@@ -2,7 +2,7 @@
 
 The folder holds the same page as `robotscope serve` (index.html names the
 `pyodide` back end), the robotscope modules the page's API needs (the import
-closure of `robotscope.api`: pure core only, no I/O), the answers that never
+closure of `robotscope.reports.api`: pure core only, no I/O), the answers that never
 change for a build (api/*.json) and a Pyodide runtime, taken from the npm
 registry's `pyodide` package at build time (`npm pack`, cached) or from
 --pyodide. Nothing is loaded from anywhere else when the page runs.

@@ -67,10 +67,12 @@ def check(
     note when it changes the RFC 9309 answer. Exit code 0 when every URL is
     allowed, 1 when any is disallowed, 2 for a bad URL or agent.
 
-    --engine reads the file as one engine does (google, bing, naver, yandex,
-    legacy, protego; default rfc9309), `all` shows every engine side by side,
-    `operator` reads the crawler by its own operator's engine. With the
-    default, a note says when the crawler's operator reads the URL otherwise.
+    --engine reads the file as one engine does (rfc9309: RFC 9309 alone,
+    google, bing, naver, yandex, legacy, protego; the default,
+    rfc9309+profiles, is RFC 9309 with the crawler's documented profile),
+    `all` shows every engine side by side, `operator` reads the crawler by
+    its own operator's reading. A note says when the crawler's operator
+    reads the URL otherwise.
 
     \b
     Examples:

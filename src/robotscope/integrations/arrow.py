@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 import pyarrow as pa
 
-# Every column is a string but these (robotscope.survey's VERDICT_COLUMNS and SURVEY_COLUMNS).
+# Every column is a string but these (robotscope.reports.survey's VERDICT_COLUMNS and SURVEY_COLUMNS).
 _TYPES = {"allowed": pa.bool_(), "line": pa.int32(), "status": pa.int32()}
 
 

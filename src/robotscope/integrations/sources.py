@@ -1,6 +1,6 @@
 """Where a survey's robots.txt files come from: a folder named by host, WARC files, or a table.
 
-Each reader yields `robotscope.survey.HostFile`s, one per host:
+Each reader yields `robotscope.reports.survey.HostFile`s, one per host:
 
 - a folder: every file is one host's robots.txt, named by the host (as
   `tests/corpus/robots/`), fetched with status 200;

@@ -12,7 +12,7 @@ all). URLs and robots.txt rows meet by origin in a cogrouped Arrow function,
 so each robots.txt is parsed once per group, on the executors; nothing is
 collected to the driver. An origin with no robots.txt row is read as a
 fetch that failed (disallow all). The rows are those of
-`robotscope.survey.verdict_rows` and `survey_rows`, the same as the local
+`robotscope.reports.survey.verdict_rows` and `survey_rows`, the same as the local
 job's. Works on any cluster whose executors have robotscope installed.
 """
 

@@ -54,7 +54,7 @@ class Block(NamedTuple):
     allow: tuple[str, ...] = ()
     disallow: tuple[str, ...] = ()
     comment: str = ""
-    # AI usage preferences (robotscope.preferences): `[path] preferences` each, e.g. "/ train-ai=n";
+    # AI usage preferences (robotscope.access.preferences): `[path] preferences` each, e.g. "/ train-ai=n";
     # and one Content-Signal value, e.g. "search=yes, ai-train=no".
     content_usage: tuple[str, ...] = ()
     content_signal: str = ""

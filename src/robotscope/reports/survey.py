@@ -2,12 +2,12 @@
 
 A host's robots.txt comes as a `HostFile` (its host, the final HTTP status
 or a transport error, the redirects followed, the body). `outcome_decision`
-reads the fetch the way a status policy does (`robotscope.policy`: 5xx is
+reads the fetch the way a status policy does (`robotscope.access.policy`: 5xx is
 disallow all, 4xx allow all); `verdict_row` is one URL's verdict for one
 crawler, with the deciding line; `survey_rows` is the survey's row per host
 and crawler; `summarise` counts them per crawler. Every verdict is the one
-every front end gives (`robotscope.engines.answer`, the operator's profile
-applied), so a survey and `robotscope check` never disagree. Pure: the I/O
+every front end gives (`Robots.answer`, by default `rfc9309+profiles`: the
+operator's profile applied), so a survey and `robotscope check` never disagree. Pure: the I/O
 (reading directories, WARC files and tables; Spark; DuckDB) is at the edges.
 """
 

@@ -65,7 +65,7 @@ POST /api/generate
     "warnings": [{code, message}] (code blocks-whole-site or other),
     "verified", "checks": [{kind (rule | crawler), agent, url, intended,
     allowed, line, ok}], "findings": [Finding.as_dict()], "spec": the spec
-    as data}``; the rule checks are `robotscope.generator.build`'s round trip,
+    as data}``; the rule checks are `robotscope.reports.generator.build`'s round trip,
     the crawler checks each agent named in the spec and each search and AI
     search crawler of the catalogue on ``/``. 422 ``bad-spec`` with the
     `InvalidSpec` message (or past 100 blocks, 500 paths, 100 sitemaps, or a

@@ -11,7 +11,7 @@ without importing every engine.
   `profiled` (the crawler catalogue's profiles over a selection).
 - `rfc9309` (RFC 9309 exactly, and `rfc9309+profiles`), `google`, `bing`,
   `naver`, `yandex`, `legacy`, `protego`: one module per reading, each
-  citing its sources behaviour by behaviour; `tests/engines/` proves each
+  citing its sources behaviour by behaviour; `tests/access/engines/` proves each
   against the real engine it names.
 - `registry`: the readings by name, the `operator` choice, `run`.
 - `split`: which URLs the crawler's operator's reading might answer otherwise.

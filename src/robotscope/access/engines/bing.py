@@ -56,7 +56,7 @@ Missing file and fetch outcomes
     will consider itself allowed anywhere on the subdomain"
     (https://blogs.bing.com/webmaster/2012/05/03/to-crawl-or-not-to-crawl-that-is-bingbots-question).
     That and every other fetch outcome are the `bing` fetch policy of
-    `robotscope.policy`.
+    `robotscope.access.policy`.
 """
 
 from __future__ import annotations

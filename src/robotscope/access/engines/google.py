@@ -8,7 +8,7 @@ interprets the robots.txt specification",
 https://developers.google.com/search/docs/crawling-indexing/robots/robots_txt,
 below "Google's page") and each crawler's fallback group (the crawler
 catalogue, `crawlers.csv`, from Google's crawler overview pages). A failed
-fetch is judged by the `google` fetch policy (`robotscope.policy`).
+fetch is judged by the `google` fetch policy (`robotscope.access.policy`).
 
 Behaviour by behaviour, with its source ("inferred" marks what no source
 says in so many words):

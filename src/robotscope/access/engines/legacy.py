@@ -11,7 +11,7 @@ their letter:
 - [C] CPython's Lib/urllib/robotparser.py as of 3.11
   (https://github.com/python/cpython/blob/3.11/Lib/urllib/robotparser.py;
   3.11.7, 3.12.1 and 3.13.0 ship the same file). Every behaviour below was
-  read from it, and `tests/engines/test_legacy.py` compares this engine with
+  read from it, and `tests/access/engines/test_legacy.py` compares this engine with
   it over the whole corpus.
 - [O] the 1994 convention, "A Standard for Robot Exclusion"
   (https://www.robotstxt.org/orig.html): records separated by blank lines,
@@ -83,7 +83,7 @@ Matching ([C] `can_fetch`, `Entry.allowance`, `RuleLine.applies_to`):
   implicit `/robots.txt` rule [C].
 
 Where [C] raises, this engine answers instead (robotscope's choice, not
-[C]'s behaviour; see `tests/engines/known_differences.py`):
+[C]'s behaviour; see `tests/access/engines/known_differences.py`):
 
 - bytes that are not UTF-8 make `read` raise UnicodeDecodeError; here they
   are read as U+FFFD (`errors="replace"`), and lone surrogates in text

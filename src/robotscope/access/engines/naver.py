@@ -42,7 +42,7 @@ Matching
 Size limit
     Not documented: RFC 9309 (the first 500 KiB are read).
 Fetch outcomes
-    The `naver` fetch policy of `robotscope.policy` (from the guide's table
+    The `naver` fetch policy of `robotscope.access.policy` (from the guide's table
     of HTTP statuses, via the chulgil.me copy). A missing file allows
     everything ("robots.txt를 작성하지 않으면 모두 검색허용으로 간주됩니다",
     adminplay.com copy above).

@@ -5,7 +5,7 @@ protego/_protego.py, _ruleset.py, _urlpattern.py and _utils.py), and [S]
 Scrapy 2.19's `ProtegoRobotParser` and `decode_robotstxt`
 (scrapy/robotstxt.py, https://github.com/scrapy/scrapy), which give it the
 text. Every behaviour below was read from them, and
-`tests/engines/test_protego.py` compares this engine with the real one over
+`tests/access/engines/test_protego.py` compares this engine with the real one over
 the whole corpus.
 
 Reading the file:
@@ -84,7 +84,7 @@ Matching:
   (`/robots.txt`, then nothing, `?...` or `;params`), so a URL that spells
   it with escapes (`/robots%2Etxt`) counts too, which Protego does not
   (inferred boundary: the engine's `match` sees only the target; see
-  `tests/engines/known_differences.py`).
+  `tests/access/engines/known_differences.py`).
 - The target is the URL's path and query, fragment, scheme and host
   dropped (`?` with an empty query kept), normalised as patterns are
   except that `%2A` is decoded (so a `*` in a URL is `%2A`), and starting
@@ -96,7 +96,7 @@ Matching:
   order, the first deciding.
 
 Where Protego raises, this engine answers instead (robotscope's choice;
-see `tests/engines/known_differences.py`): lone surrogates in text (`quote`
+see `tests/access/engines/known_differences.py`): lone surrogates in text (`quote`
 raises) are dropped, as Scrapy's decoding drops undecodable bytes; a URL
 whose host `urlsplit` or `urlparse` rejects (`http://[x/a?q`) is read as
 its path after `scheme://host`.

@@ -81,7 +81,7 @@ Not modelled
     1,024 characters (error-dictionary page above), but no page says what
     the robot then does, so neither limit is applied.
 Fetch policy
-    Yandex has no row in `robotscope.policy`: the fetch policy is RFC 9309's,
+    Yandex has no row in `robotscope.access.policy`: the fetch policy is RFC 9309's,
     and Yandex's own handling of HTTP statuses ("the server ... responds with
     an HTTP code with the status 200 OK", else "open for indexing", robots-txt
     page above) is not modelled.

@@ -1,6 +1,6 @@
 """Checks of AI usage preferences: Content-Usage (IETF aipref), Content-Signal (Cloudflare), RSL's License.
 
-What each rule means is in `robotscope.preferences`; these checks say where a
+What each rule means is in `robotscope.access.preferences`; these checks say where a
 line does not mean what it seems to, citing the draft section it follows.
 """
 
