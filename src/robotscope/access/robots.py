@@ -99,7 +99,8 @@ class Robots(ParsedFile):
     def _plain_verdict(self, agent: str, url: str, engine: str) -> Verdict:
         """The verdict without usage preferences."""
         if engine == DEFAULT:
-            return explained(self._sets().by_agent.get(agent) or self._sets().of(agent), url)
+            sets = self._rulesets or self._sets()
+            return explained(sets.by_agent.get(agent) or sets.of(agent), url)
         name = resolve(engine, agent)
         if name == DEFAULT:
             return explained(self._sets().of(agent), url)
