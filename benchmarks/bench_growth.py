@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from robotscope import parse
-from robotscope.reports.compare import agents_named, diff, probe_urls
+from robotscope.reports.compare.diff import agents_named, diff, probe_urls
 from robotscope.reports.linter import lint
 from robotscope.reports.linter.registry import CHECKS
 

@@ -9,7 +9,8 @@ import pytest
 
 from robotscope import LineKind, lint
 from robotscope.access.engines.registry import PROFILED, names
-from robotscope.reports.compare import matrix, probe_urls
+from robotscope.reports.compare.diff import probe_urls
+from robotscope.reports.compare.matrix import matrix
 from robotscope.syntax.crawlers import catalogue
 from robotscope.syntax.parser import split_lines
 from tests.corpus_files import CorpusFile

@@ -12,7 +12,8 @@ from robotscope import parse
 from robotscope.access.engines.registry import DEFAULT, PROFILED, names
 from robotscope.cli import cli
 from robotscope.reports.analysis import analyse
-from robotscope.reports.compare import diff, matrix
+from robotscope.reports.compare.diff import diff
+from robotscope.reports.compare.matrix import matrix
 from robotscope.syntax.crawlers import select
 from robotscope.syntax.parser import MAX_BYTES
 from tests.conftest import Server

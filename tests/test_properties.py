@@ -19,7 +19,8 @@ from robotscope.access.matching.explain import candidates
 from robotscope.access.matching.precedence import priority
 from robotscope.access.matching.rulebook import Rulebook
 from robotscope.access.matching.selection import GroupIndex, select_groups
-from robotscope.reports.compare import agents_named, diff, matrix, probe_urls
+from robotscope.reports.compare.diff import agents_named, diff, probe_urls
+from robotscope.reports.compare.matrix import matrix
 from robotscope.reports.generator import InvalidSpec, Spec, build
 from robotscope.reports.render import quote_lines, render_findings, sarif, summary
 from robotscope.syntax.crawlers import catalogue

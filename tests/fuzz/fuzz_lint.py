@@ -17,7 +17,8 @@ import sys
 from pathlib import Path
 
 from robotscope import lint, parse
-from robotscope.reports.compare import agents_named, diff, matrix, probe_urls
+from robotscope.reports.compare.diff import agents_named, diff, probe_urls
+from robotscope.reports.compare.matrix import matrix
 from robotscope.reports.render import quote_lines, render_findings, sarif, summary
 from robotscope.syntax.crawlers import catalogue
 

@@ -6,7 +6,7 @@ import pytest
 
 from robotscope import parse
 from robotscope.access.engines.registry import PROFILED, engine
-from robotscope.reports.compare import matrix
+from robotscope.reports.compare.matrix import matrix
 from robotscope.syntax import crawlers
 
 # Real User-Agent strings as operators document them, and the catalogue token they must resolve to.

@@ -21,7 +21,7 @@ from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn, T
 from ..access.engines.registry import ALL, DEFAULT, PROFILED, names, resolve
 from ..access.matching.ruleset import RuleSet
 from ..access.robots import Robots
-from ..reports.compare import BulkRow, bulk_row, verdict_row
+from ..reports.compare.bulk import BulkRow, bulk_row, verdict_row
 from ..reports.views import origin_note
 from ..syntax.urls import is_checkable
 from .options import FetchSettings, engine_option, fetch_options, require_agents

@@ -10,7 +10,7 @@ from rich.table import Table
 
 from ..access.engines.registry import ALL, DEFAULT, OPERATOR, PROFILED, names, operator_engine
 from ..messages import Message, message
-from ..reports.compare import ANY_CRAWLER, Answers, Flip, agents_named, diff, probe_urls
+from ..reports.compare.diff import ANY_CRAWLER, Answers, Flip, agents_named, diff, probe_urls
 from ..syntax import crawlers
 from ..syntax.model import Verdict
 from .options import (

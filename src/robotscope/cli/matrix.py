@@ -9,7 +9,7 @@ from rich.table import Table
 from ..access.engines.registry import ALL, PROFILED, resolve
 from ..access.profiles import Answer
 from ..messages import message
-from ..reports.compare import MatrixRow
+from ..reports.compare.matrix import MatrixRow
 from ..reports.views import usage_text
 from ..syntax import crawlers
 from ..syntax.crawlers import Crawler

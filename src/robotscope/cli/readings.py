@@ -7,7 +7,8 @@ import sys
 import click
 
 from ..messages import message
-from ..reports.compare.readings import default_agents, differences, probes, splits
+from ..reports.compare.lines import differences
+from ..reports.compare.readings import default_agents, probes, splits
 from ..reports.render import printable, render_readings
 from .options import FetchSettings, fetch_options, json_option, lang_option, require_checkable
 from .output import echo_json, echo_text

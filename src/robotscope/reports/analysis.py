@@ -20,8 +20,8 @@ from ..messages import catalogue as texts
 from ..syntax.crawlers import catalogue, recognise
 from ..syntax.model import LineKind
 from ..syntax.urls import InvalidURL, checked_url, is_checkable
-from .compare import matrix
-from .compare.readings import differences
+from .compare.lines import differences
+from .compare.matrix import matrix
 from .generator import Spec, build, spec_allows
 from .linter import lint
 from .selftest import run_cases

@@ -34,7 +34,8 @@ from robotscope.access.engines.registry import (
 from robotscope.cli import cli
 from robotscope.messages import catalogue
 from robotscope.reports.analysis import analyse
-from robotscope.reports.compare import diff, matrix
+from robotscope.reports.compare.diff import diff
+from robotscope.reports.compare.matrix import matrix
 from robotscope.syntax.crawlers import select
 from robotscope.syntax.model import Reason
 from robotscope.web.app import create_app

@@ -105,7 +105,7 @@ def test_hostile_shape_lints_and_diffs_in_near_linear_time(shape: str) -> None:
         growth = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(growth)
         from robotscope import lint, parse
-        from robotscope.reports.compare import agents_named, diff, probe_urls
+        from robotscope.reports.compare.diff import agents_named, diff, probe_urls
         text = next(s for s in growth.SHAPES if s.name == {shape!r}).build(16_000)
         old, new = parse(text), parse(growth.turned_around(text))
         assert not old.truncated

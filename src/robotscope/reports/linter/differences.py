@@ -1,6 +1,6 @@
 """The check of lines engines read differently (`readsDifferently`), and which engines read a line as a rule.
 
-The readings themselves are `reports.compare.readings`'; a line without a
+The lines engines read otherwise come from `reports.compare.lines`; a line without a
 colon or with a misspelt key has its own finding (`keys`), which names the
 engines that still read it (`rule_readers`).
 """
@@ -13,7 +13,7 @@ from ...access.engines.registry import engine
 from ...access.robots import Robots
 from ...messages import Message, message
 from ...syntax.model import LineKind, Severity
-from ..compare.readings import LineReading, differences
+from ..compare.lines import LineReading, differences
 from .file import unreadable
 from .registry import Hit, check
 
