@@ -87,7 +87,11 @@ class Robots(ParsedFile):
         operator's or parser's engine (`google`, `legacy`, ...), or
         `operator` (the crawler's operator's reading).
         """
-        found = self._plain_verdict(agent, url, engine)
+        if engine == DEFAULT:  # the common case, without a call of `_plain_verdict`
+            sets = self._rulesets or self._sets()
+            found = explained(sets.by_agent.get(agent) or sets.of(agent), url)
+        else:
+            found = self._plain_verdict(agent, url, engine)
         if self._preferences is False:
             return found  # most files: no Content-Usage or Content-Signal line
         if self._preferences is None:
@@ -98,9 +102,6 @@ class Robots(ParsedFile):
 
     def _plain_verdict(self, agent: str, url: str, engine: str) -> Verdict:
         """The verdict without usage preferences."""
-        if engine == DEFAULT:
-            sets = self._rulesets or self._sets()
-            return explained(sets.by_agent.get(agent) or sets.of(agent), url)
         name = resolve(engine, agent)
         if name == DEFAULT:
             return explained(self._sets().of(agent), url)

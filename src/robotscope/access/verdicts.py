@@ -66,22 +66,18 @@ def matched(
     rule's kind where a reading answers otherwise (a first-match parser's
     empty Disallow allows everything).
     """
+    # One tuple.__new__ here, not a call of `_verdict`: this runs on every verdict.
     if implicit:
-        return _verdict(True, None, None, _BY_ROBOTS_TXT, token, group_lines, candidates, url, target)
-    if rule is None:
-        reason = _NO_MATCH if grouped else _NO_GROUP
-        return _verdict(True, None, None, reason, token, group_lines, candidates, url, target)
-    return _verdict(
-        rule.allow if allowed is None else allowed,
-        rule,
-        rule.line,
-        _BY_RULE,
-        token,
-        group_lines,
-        candidates,
-        url,
-        target,
+        allowed, rule, reason = True, None, _BY_ROBOTS_TXT
+    elif rule is None:
+        allowed, reason = True, (_NO_MATCH if grouped else _NO_GROUP)
+    else:
+        allowed, reason = (rule.allow if allowed is None else allowed), _BY_RULE
+    line = None if rule is None else rule.line
+    result: Verdict = _new_tuple(
+        Verdict, (allowed, rule, line, reason, token, group_lines, candidates, url, target, None)
     )
+    return result
 
 
 def blanket(allowed: bool, token: str, url: str, target: str) -> Verdict:
