@@ -228,7 +228,9 @@ def test_an_answer_over_the_size_limit_is_too_complex(make_app: Callable[..., An
 
 @pytest.mark.skipif(sys.platform == "win32", reason="the memory cap is RLIMIT_AS, POSIX only")
 def test_a_job_past_the_memory_cap_is_stopped(make_app: Callable[..., Any]) -> None:
-    app = make_app()
+    # A time budget far past what the job needs: on a loaded machine the default 10 s ran out
+    # before the memory did, and the job was stopped for the other limit.
+    app = make_app(time_budget=120.0)
     app.state.workers.memory = 150 * 1024 * 1024  # applies to the workers started from now on (idle: ~40 MiB)
     # 20,000 rules that all match `/a`: every verdict lists 20,000 candidates (~1.7 MB of JSON each).
     body = {"text": "User-agent: *\n" + "Disallow: /*a\n" * 20_000, "agent": "x", "urls": ["/a"] * 40}
