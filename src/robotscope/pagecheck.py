@@ -24,7 +24,16 @@ from .syntax.model import LineKind, Verdict
 from .syntax.urls import InvalidURL, checked_url, robots_url
 
 # Findings that say something is wrong (the command's exit code 1), as opposed to facts worth knowing.
-PROBLEMS = frozenset({"blockedNoindex", "blockedIndexable", "canonicalBlocked", "serverRefuses", "noindexInRobotsTxt"})
+PROBLEMS = frozenset(
+    {
+        "blockedNoindex",
+        "blockedIndexable",
+        "canonicalBlocked",
+        "canonicalInvalid",
+        "serverRefuses",
+        "noindexInRobotsTxt",
+    }
+)
 
 
 class _Origins:
@@ -72,7 +81,7 @@ async def check_page(
         name = resolve(engine, agent)
         found = await origins.verdict(agent, url, name)
         known = crawler(agent)
-        sent = user_agent or (known.user_agent if known is not None and known.user_agent else agent)
+        sent = user_agent or (known.request_user_agent if known is not None and known.user_agent else agent)
         if sent not in pages:
             pages[sent] = await get_async(url, user_agent=sent, timeout=timeout, limit=MAX_HTML, transport=transport)
         got = pages[sent]
@@ -103,7 +112,17 @@ async def check_page(
                 },
                 "page": None if facts is None else facts.as_dict(),
                 "canonical_allowed": None if canonical is None else canonical.allowed,
-                "findings": [f.as_dict(lang) for f in findings(found, got.status, facts, canonical, robots_noindex)],
+                "findings": [
+                    f.as_dict(lang)
+                    for f in findings(
+                        found,
+                        got.status,
+                        facts,
+                        canonical,
+                        robots_noindex,
+                        lists_pages=known is None or known.lists_pages,
+                    )
+                ],
             }
         )
     return {"url": url, "robots_url": home, "crawlers": crawlers}

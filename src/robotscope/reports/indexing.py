@@ -10,8 +10,8 @@ robots/intro and .../block-indexing).
 
 `page_facts(status, headers, body, token)` reads what one response says to
 one crawler: the `X-Robots-Tag` headers (a `name:` prefix aims a line at one
-crawler), `<meta name="robots">` and `<meta name="<crawler>">` (html.parser,
-the first MAX_HTML bytes, comments ignored as browsers ignore them), the
+crawler), `<meta name="robots">` and `<meta name="<crawler>">` (read by
+`htmltags` in linear time, the first MAX_HTML bytes, comments ignored as browsers ignore them), the
 canonical link, and the `Content-Usage` header. `findings(...)` turns facts
 and the robots.txt verdict into messages with stable codes. Never raises on
 any bytes.
@@ -21,13 +21,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from html.parser import HTMLParser
 from typing import Any, NamedTuple
 from urllib.parse import urljoin
 
 from ..messages import Message, message
 from ..syntax.model import Verdict
 from ..syntax.structured import Item, Token, parse_dictionary
+from ..syntax.urls import checked_url
+from .htmltags import start_tags
 
 MAX_HTML = 1024 * 1024  # bytes of the page read for its <head>: robots meta tags come early
 # Markers of a bot challenge served instead of the page (Cloudflare's interstitials): a heuristic,
@@ -47,10 +48,18 @@ class PageFacts(NamedTuple):
     canonical: str | None
     content_usage: dict[str, str]  # the Content-Usage header's known preferences
     challenge: bool = False  # the body looks like a bot challenge, not the page (heuristic)
+    bad_canonical: str | None = None  # a canonical href that names no URL a crawler could follow
 
     @property
     def noindex(self) -> bool:
         return any(d in _INDEX_BLOCKING for d in self.directives)
+
+    @property
+    def noindex_sources(self) -> list[str]:
+        """Where the index-blocking directives came from, each once (a `noai` tag is no such source)."""
+        return list(
+            dict.fromkeys(s for d, s in zip(self.directives, self.sources, strict=True) if d in _INDEX_BLOCKING)
+        )
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -60,21 +69,29 @@ class PageFacts(NamedTuple):
             "canonical": self.canonical,
             "content_usage": self.content_usage,
             "challenge": self.challenge,
+            "bad_canonical": self.bad_canonical,
         }
 
 
-class _Head(HTMLParser):
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.metas: list[tuple[str, str]] = []
-        self.canonical: str | None = None
+def _head(html: str) -> tuple[list[tuple[str, str]], str | None]:
+    """The page's `<meta name content>` pairs (name lower-cased) and its first canonical link's href."""
+    metas: list[tuple[str, str]] = []
+    canonical = None
+    for tag in start_tags(html):
+        values = tag.attrs
+        if tag.name == "meta" and "name" in values and "content" in values:
+            metas.append((values["name"].strip().lower(), values["content"]))
+        elif tag.name == "link" and "canonical" in values.get("rel", "").lower().split() and canonical is None:
+            canonical = values.get("href", "").strip() or None
+    return metas, canonical
 
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        values = {k.lower(): (v or "") for k, v in attrs}
-        if tag == "meta" and "name" in values and "content" in values:
-            self.metas.append((values["name"].strip().lower(), values["content"]))
-        elif tag == "link" and "canonical" in values.get("rel", "").lower().split() and self.canonical is None:
-            self.canonical = values.get("href", "").strip() or None
+
+def _joined(url: str, href: str) -> str | None:
+    """The canonical href resolved against the page's URL; None if it names no http(s) URL a crawler follows."""
+    try:
+        return checked_url(urljoin(url, href))
+    except ValueError:  # `http://[oops]/`: urljoin's own error, or InvalidURL
+        return None
 
 
 def _directives(text: str) -> list[str]:
@@ -100,16 +117,12 @@ def page_facts(url: str, headers: Iterable[tuple[str, str]], body: bytes, token:
                 found += [(d, "header") for d in _directives(rest)]
         else:
             found += [(d, "header") for d in _directives(value)]
-    head = _Head()
-    try:
-        head.feed(body[:MAX_HTML].decode("utf-8", "replace"))
-        head.close()
-    except (AssertionError, ValueError):  # html.parser on hostile markup: what was read so far counts
-        pass
-    for name, content in head.metas:
+    metas, href = _head(body[:MAX_HTML].decode("utf-8", "replace"))
+    for name, content in metas:
         if name in ("robots", token):
             found += [(d, f"meta:{name}") for d in _directives(content)]
-    canonical = urljoin(url, head.canonical) if head.canonical else None
+    canonical = _joined(url, href) if href else None
+    bad_canonical = href if href and canonical is None else None
     usage: dict[str, str] = {}
     # RFC 9651, Section 4.2: the lines of a structured field are parsed as one, joined by commas.
     usage_lines = [value for name, value in fields if name.lower() == "content-usage"]
@@ -121,7 +134,7 @@ def page_facts(url: str, headers: Iterable[tuple[str, str]], body: bytes, token:
             if isinstance(m, Item) and isinstance(m.value, Token) and m.value in ("y", "n")
         }
     challenge = _CHALLENGE.search(body[:MAX_HTML]) is not None
-    return PageFacts(tuple(d for d, _ in found), tuple(s for _, s in found), canonical, usage, challenge)
+    return PageFacts(tuple(d for d, _ in found), tuple(s for _, s in found), canonical, usage, challenge, bad_canonical)
 
 
 class PageFinding(NamedTuple):
@@ -138,11 +151,21 @@ def findings(
     facts: PageFacts | None,
     canonical_verdict: Verdict | None,
     robots_noindex: bool,
+    *,
+    lists_pages: bool = True,
 ) -> list[PageFinding]:
-    """What the robots.txt verdict and the page's own answer mean together, for one crawler."""
+    """What the robots.txt verdict and the page's own answer mean together, for one crawler.
+
+    `lists_pages`: whether the crawler feeds a search index that can list a
+    page from links alone (search and AI search engines). For any other
+    crawler (AI training, archives, datasets) a block is simply what keeps
+    it out, and advice about noindex would be wrong: it indexes nothing.
+    """
     out = []
     blocked = not verdict.allowed
-    if blocked and facts is not None and facts.noindex:
+    if blocked and not lists_pages:
+        out.append(PageFinding("blocked", _blocked("pagecheck.blocked", verdict)))
+    elif blocked and facts is not None and facts.noindex:
         out.append(PageFinding("blockedNoindex", _blocked("pagecheck.blockedNoindex", verdict)))
     elif blocked:
         out.append(PageFinding("blockedIndexable", _blocked("pagecheck.blockedIndexable", verdict)))
@@ -151,7 +174,9 @@ def findings(
     elif not blocked and status in (401, 403, 429, 503):
         out.append(PageFinding("serverRefuses", message("pagecheck.serverRefuses", status=status)))
     if not blocked and facts is not None and facts.noindex:
-        out.append(PageFinding("noindex", message("pagecheck.noindex", sources=list(dict.fromkeys(facts.sources)))))
+        out.append(PageFinding("noindex", message("pagecheck.noindex", sources=facts.noindex_sources)))
+    if facts is not None and facts.bad_canonical is not None:
+        out.append(PageFinding("canonicalInvalid", message("pagecheck.canonicalInvalid", href=facts.bad_canonical)))
     if canonical_verdict is not None and not canonical_verdict.allowed:
         out.append(
             PageFinding(
