@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import anyio.to_thread
 import httpx
 
 from .access.engines.registry import PROFILED, resolve
@@ -85,7 +86,9 @@ async def check_page(
         if sent not in pages:
             pages[sent] = await get_async(url, user_agent=sent, timeout=timeout, limit=MAX_HTML, transport=transport)
         got = pages[sent]
-        facts = page_facts(got.url, got.headers, got.body, found.agent_token) if got.status is not None else None
+        facts = None
+        if got.status is not None:  # linear, yet up to a MiB of HTML: off the event loop a web server shares
+            facts = await anyio.to_thread.run_sync(page_facts, got.url, got.headers, got.body, found.agent_token)
         canonical = None
         if facts is not None and facts.canonical and facts.canonical != url:
             try:

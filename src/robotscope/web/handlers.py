@@ -39,6 +39,7 @@ from .static import STATIC
 from .workers import PoolBusy, TooComplex, WorkerPool
 
 PAGE_TIMEOUT = 10.0  # seconds for each fetch of a page check (its robots.txt files, the page)
+PAGE_DEADLINE = 30.0  # seconds for a whole page check, however many crawlers' fetches it makes (then 504)
 MAX_PAGE_AGENTS = 10  # crawlers one page check asks for
 
 
@@ -149,7 +150,12 @@ async def api_page(request: Request) -> Response:
     agents = strings_field(data, "agents", MAX_PAGE_AGENTS) or ["Googlebot"]
     lang = lang_of(data.get("lang"))
     try:
-        result = await check_page(url, agents, lang=lang, transport=settings.fetching(), timeout=PAGE_TIMEOUT)
+        with anyio.fail_after(PAGE_DEADLINE):
+            result = await check_page(url, agents, lang=lang, transport=settings.fetching(), timeout=PAGE_TIMEOUT)
+    except TimeoutError:
+        raise ApiError(
+            504, "page-timeout", f"the page check took longer than {PAGE_DEADLINE:g} seconds; ask for fewer crawlers"
+        ) from None
     except InvalidURL as error:
         raise ApiError(422, "bad-url", error.reason.render(lang)) from None
     except RefusedTarget as refused:
