@@ -1,4 +1,4 @@
-"""How lint and diff grow with the file: hostile shapes at doubling sizes.
+"""How lint, diff and the other input surfaces grow with their input: hostile shapes at doubling sizes.
 
 Each shape is a robots.txt built to make some check (or diff) compare many
 things with many others. For every size the script parses the file once,
@@ -11,6 +11,10 @@ quadratic.
     python benchmarks/bench_growth.py                    # n = 1,000 to 16,000 lines
     python benchmarks/bench_growth.py --sizes 1000,2000 --shapes first-match
     python benchmarks/bench_growth.py --limit 20         # skip what took longer than 20 s at a smaller size
+    python benchmarks/bench_growth.py --shapes '' --surfaces page-unclosed   # one input surface alone
+
+The input surfaces (page HTML, ...) are timed at ten times each size, as a
+table of their own.
 
 `tests/test_lint_total.py` runs these shapes at one moderate size under a
 time guard.
@@ -30,6 +34,7 @@ from typing import NamedTuple
 
 from robotscope import parse
 from robotscope.reports.compare.diff import agents_named, diff, probe_urls
+from robotscope.reports.indexing import page_facts
 from robotscope.reports.linter import lint
 from robotscope.reports.linter.registry import CHECKS
 
@@ -181,6 +186,42 @@ def run(sizes: list[int], shapes: list[Shape], limit: float, shown: int) -> None
             print(f"| {label} | " + " | ".join(cells) + " |")
 
 
+class Surface(NamedTuple):
+    """An input surface other than lint: `prepare(n)` builds an input of size n and returns the work to time."""
+
+    name: str
+    what: str
+    prepare: Callable[[int], Callable[[], object]]
+
+
+def page_html(chunk: str) -> Callable[[int], Callable[[], object]]:
+    def prepare(n: int) -> Callable[[], object]:
+        body = (chunk * n).encode()
+        return lambda: page_facts("https://www.example.com/", [], body, "googlebot")
+
+    return prepare
+
+
+SURFACES = [
+    Surface(
+        "page-unclosed", "page: `<a b='x` repeated n times (html.parser took 61 s at n=10,000)", page_html("<a b='x")
+    ),
+    Surface("page-tags", "page: n well-formed meta and link tags", page_html('<meta name="robots" content="all"><p>')),
+    Surface("page-comments", "page: n unclosed comment openers", page_html("<!--<meta name=robots content=none>")),
+]
+
+
+def run_surfaces(sizes: list[int], surfaces: list[Surface]) -> None:
+    print("\n### input surfaces: seconds, ratio per doubling (about 2: linear)\n")
+    print("| | " + " | ".join(f"n={n:,}" for n in sizes) + " |")
+    print("|---|" + "---|" * len(sizes))
+    for surface in surfaces:
+        seconds = [timed(surface.prepare(n)) for n in sizes]
+        cells = [cell(now, seconds[i - 1] if i else None) for i, now in enumerate(seconds)]
+        print(f"| `{surface.name}` | " + " | ".join(cells) + " |")
+        print(f"  {surface.name} done", file=sys.stderr)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", default="1000,2000,4000,8000,16000", help="comma-separated n (default: %(default)s)")
@@ -189,9 +230,17 @@ def main() -> None:
     parser.add_argument(
         "--checks", type=int, default=3, help="how many of the slowest checks to show (default: %(default)s)"
     )
+    parser.add_argument(
+        "--surfaces",
+        default=",".join(s.name for s in SURFACES),
+        help="comma-separated input surfaces, timed at 10 times each size (default: all; '' for none)",
+    )
     args = parser.parse_args()
     wanted = args.shapes.split(",")
-    run([int(s) for s in args.sizes.split(",")], [s for s in SHAPES if s.name in wanted], args.limit, args.checks)
+    sizes = [int(s) for s in args.sizes.split(",")]
+    run(sizes, [s for s in SHAPES if s.name in wanted], args.limit, args.checks)
+    surfaces = args.surfaces.split(",")
+    run_surfaces([10 * n for n in sizes], [s for s in SURFACES if s.name in surfaces])
 
 
 if __name__ == "__main__":
