@@ -30,6 +30,36 @@ async function pipe(bytes, stream) {
   return new Uint8Array(await new Response(out).arrayBuffer());
 }
 
+/* A link that unpacks to more than the page would ever open (a deflate bomb among them). */
+export class LinkTooLarge extends Error {
+  constructor(limit) {
+    super("the share link unpacks to more than " + limit + " bytes");
+    this.limit = limit;
+  }
+}
+
+/* `bytes` inflated chunk by chunk, stopped as soon as they pass `limit` bytes:
+ * a few hundred KB of link must not become hundreds of MB in the page. */
+async function inflate(bytes, limit) {
+  const reader = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("deflate-raw")).getReader();
+  const chunks = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.length;
+    if (size > limit) {
+      reader.cancel().catch(() => {});
+      throw new LinkTooLarge(limit);
+    }
+    chunks.push(value);
+  }
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) { out.set(chunk, at); at += chunk.length; }
+  return out;
+}
+
 /* The fragment (without #) that holds `query` ({t, a, u, p, l}). */
 async function encode(query) {
   const json = new TextEncoder().encode(JSON.stringify(query));
@@ -40,14 +70,16 @@ async function encode(query) {
 }
 
 /* The query a fragment holds, every field a string (l and e null when the link has none);
- * null when the fragment holds no share link; throws when it holds a broken one. */
-export async function readShareLink(hash) {
+ * null when the fragment holds no share link; throws LinkTooLarge when its JSON is over
+ * `limit` bytes, another error when it is broken. */
+export async function readShareLink(hash, limit) {
   const params = new URLSearchParams(hash.replace(/^#/, ""));
   let bytes = null;
   if (params.has("z") && typeof DecompressionStream === "function") {
-    bytes = await pipe(unbase64url(params.get("z")), new DecompressionStream("deflate-raw"));
+    bytes = await inflate(unbase64url(params.get("z")), limit);
   } else if (params.has("j")) {
     bytes = unbase64url(params.get("j"));
+    if (bytes.length > limit) throw new LinkTooLarge(limit);
   }
   if (bytes === null) return null;
   const data = JSON.parse(new TextDecoder().decode(bytes));
