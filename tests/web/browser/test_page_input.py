@@ -56,6 +56,7 @@ def test_a_share_link_that_unpacks_past_the_limit_is_refused_unopened(browser: A
 
 
 def test_a_refused_paste_clears_every_result_of_the_previous_file(page: Any) -> None:
+    page.set_default_timeout(30_000)  # a megabyte through the page: generous on a loaded machine
     paste(page, ROBOTS)
     page.fill("#agent", "Googlebot")
     page.fill("#urls", "/nogoogle/x")
@@ -125,3 +126,63 @@ def test_a_fetch_into_an_empty_editor_offers_no_restore(page: Any, server: Serve
     page.click("#fetch-go")
     page.wait_for_selector("#fetch-result table.decisions")
     assert page.input_value("#robots") == ROBOTS and page.is_hidden("#fetch-swap")
+
+
+def decision_words(page: Any) -> list[str]:
+    words: list[str] = page.locator("#response-result table.decisions tbody .badge").all_inner_texts()
+    return words
+
+
+def test_the_response_box_shows_what_each_engine_does_with_a_pasted_response(page: Any, browser: Any) -> None:
+    paste(page, ROBOTS)
+    page.fill("#agent", "Googlebot")
+    page.fill("#urls", "/nogoogle/x")
+    page.fill("#response", "HTTP/1.1 503 Service Unavailable\nRetry-After: 120\nX-Robots-Tag: googlebot: noindex\n")
+    page.wait_for_selector("#response-result table.decisions")
+    assert decision_words(page) == ["disallow everything"] * 4
+    assert "Google stops crawling for 12 hours" in page.inner_text("#response-result table.decisions")
+    tags = page.locator("#response-result table.robots-tags tbody tr").all_inner_texts()
+    assert [row.split("\t") for row in tags] == [["googlebot", "noindex"], ["every other crawler", "none"]]
+    # A text/html 200 is parsed, with RFC 9309's media type noted; a redirect is followed.
+    page.fill("#response", "HTTP/2 200\ncontent-type: text/html; charset=utf-8\n")
+    page.wait_for_function("() => document.querySelector('#response-result').textContent.includes('text/html')")
+    assert decision_words(page) == ["parse the rules"] * 4
+    assert "RFC 9309 (Section 2.3) requires text/plain" in page.inner_text("#response-result .response-notes")
+    page.fill("#response", "HTTP/1.1 301 Moved Permanently\nLocation: https://www.example.com/robots.txt\n")
+    page.wait_for_function(
+        "() => document.querySelector('#response-result .badge.action').textContent === 'follow the redirect'"
+    )
+    assert decision_words(page) == ["follow the redirect"] * 4
+    # The response travels in the share link.
+    page.wait_for_function("() => location.hash.length > 3")
+    analysed(page)
+    other = browser.new_context(locale="en-US").new_page()
+    other.goto(page.url)
+    other.wait_for_selector("#response-result table.decisions")
+    assert other.input_value("#response") == page.input_value("#response")
+    assert decision_words(other) == ["follow the redirect"] * 4
+    other.context.close()
+    page.select_option("#lang", "ko")
+    page.wait_for_function(
+        "() => /[\\uac00-\\ud7a3]/.test(document.querySelector('#response-result td.why').textContent)"
+    )
+    assert page.errors == []
+
+
+def test_the_response_box_survives_a_hostile_paste(page: Any) -> None:
+    paste(page, ROBOTS)
+    garbage = "".join(chr(c) for c in range(1, 0x250) if c not in (10, 13)) * 50  # controls, Latin: one long line
+    hostile = "HTTP/1.1 404 Not Found\n" + garbage + "\n" + "no header here\n" * 4000
+    page.evaluate(
+        "(text) => { const box = document.querySelector('#response'); box.value = text;"
+        " box.dispatchEvent(new Event('input', { bubbles: true })); }",
+        hostile,
+    )
+    page.wait_for_selector("#response-result .response-problems")
+    assert decision_words(page) == ["allow everything"] * 4
+    notes = page.inner_text("#response-result .response-notes")
+    assert "Only the first 65,536 characters of the pasted response were read." in notes
+    problems = page.locator("#response-result .response-problems li")
+    assert problems.count() == 20 and problems.first.inner_text().startswith("line 2 a line of 29,")
+    assert "\x01" not in page.inner_text("#response-result")
+    assert page.errors == []

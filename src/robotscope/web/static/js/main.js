@@ -19,6 +19,7 @@ import { relangSelftest, renderSelftest, startSelftest } from "./panels/selftest
 import { renderStatus, renderStructure } from "./panels/structure.js";
 import { highlightSelected, renderVerdicts, urlsToCheck } from "./panels/verdicts.js";
 import { renderReadings } from "./panels/readings.js";
+import { renderResponse, responseText } from "./panels/response.js";
 
 const DEBOUNCE_MS = 300; // typing pauses this long before the file is analysed
 const SAMPLE_AGENT = "Googlebot";
@@ -47,7 +48,10 @@ function schedule(delay = DEBOUNCE_MS) {
 
 async function analyse() {
   const mine = ++seq;
-  const body = { text: text(), agent: $("agent").value, urls: urlsToCheck(), paths: pathsToCheck(), lang: lang(), engine: $("engine").value };
+  const body = {
+    text: text(), agent: $("agent").value, urls: urlsToCheck(), paths: pathsToCheck(), lang: lang(), engine: $("engine").value,
+    response: responseText(),
+  };
   if (state.origin) body.origin = state.origin;
   const size = new TextEncoder().encode(body.text).length;
   if (size > state.info.max_body) {
@@ -76,7 +80,7 @@ async function analyse() {
 }
 
 /* The panels' ids drawn from an analysis (the findings' count beside them). */
-const RESULT_PANELS = ["verdicts", "readings", "findings", "structure", "matrix"];
+const RESULT_PANELS = ["verdicts", "readings", "findings", "structure", "matrix", "response-result"];
 
 /* The editor's text was refused or its analysis failed: what the panels show belongs to an
  * earlier text, so it goes, and each panel says why it is empty. */
@@ -102,6 +106,7 @@ function renderResult() {
   renderFindings(r.findings);
   renderStructure(r.structure);
   renderMatrix(r.matrix);
+  renderResponse(r.response);
   refreshHighlight(); // the panels' new line links to the highlighted line are marked too
 }
 
@@ -123,7 +128,7 @@ async function switchLanguage(code, save) {
 }
 
 function currentQuery() {
-  return { t: text(), a: $("agent").value, u: $("urls").value, p: $("paths").value, l: lang(), e: $("engine").value };
+  return { t: text(), a: $("agent").value, u: $("urls").value, p: $("paths").value, l: lang(), e: $("engine").value, r: $("response").value };
 }
 
 /* Puts a share link's input into the page, and its language if it has one. */
@@ -131,6 +136,7 @@ async function openShareLink(link) {
   $("agent").value = link.a;
   $("urls").value = link.u;
   $("paths").value = link.p;
+  $("response").value = link.r;
   if (link.e !== null && [...$("engine").options].some((o) => o.value === link.e)) $("engine").value = link.e;
   setText(link.t);
   if (link.l !== null && link.l !== lang() && state.info.languages.includes(link.l)) await switchLanguage(link.l, false);
@@ -242,7 +248,7 @@ async function start() {
   labelEngineMenu();
 
   startEditor(schedule);
-  for (const id of ["agent", "urls", "paths"]) $(id).addEventListener("input", () => schedule());
+  for (const id of ["agent", "urls", "paths", "response"]) $(id).addEventListener("input", () => schedule());
   $("load-sample").addEventListener("click", useSample);
   $("clear").addEventListener("click", () => setText(""));
   $("share").addEventListener("click", share);

@@ -3,9 +3,9 @@
  * A share link keeps the whole input in the URL's fragment, which browsers
  * never send to a server: `#z=` deflate-raw compressed, or `#j=` plain where
  * CompressionStream is missing; both base64url of the JSON
- * {t: robots.txt, a: agent, u: URLs, p: paths, l: language, e: engine}.
- * Links made before `l` or `e` existed still open, in the current language
- * and the default reading.
+ * {t: robots.txt, a: agent, u: URLs, p: paths, l: language, e: engine,
+ * r: the pasted response}. Links made before `l`, `e` or `r` existed still
+ * open, in the current language and the default reading, with no response.
  */
 
 export const state = {
@@ -86,7 +86,7 @@ export async function readShareLink(hash, limit) {
   if (!data || typeof data !== "object") throw new Error("not a share link");
   const text = (key) => (typeof data[key] === "string" ? data[key] : "");
   const optional = (key) => (typeof data[key] === "string" ? data[key] : null);
-  return { t: text("t"), a: text("a"), u: text("u"), p: text("p"), l: optional("l"), e: optional("e") };
+  return { t: text("t"), a: text("a"), u: text("u"), p: text("p"), l: optional("l"), e: optional("e"), r: text("r") };
 }
 
 let writes = 0;

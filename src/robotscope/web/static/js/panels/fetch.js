@@ -12,6 +12,7 @@ import { $, clear, el } from "../dom.js";
 import { setText, text } from "../editor.js";
 import { lang, number, t } from "../i18n.js";
 import { state } from "../state.js";
+import { decisions } from "./decisions.js";
 
 let backend = null;
 let policies = []; // GET /api/policies, in lang()
@@ -139,17 +140,4 @@ function chain(hops) {
   ])));
   if (!hops.length) list.append(el("li", { cls: "hint", text: t("fetch.noHops") }));
   return list;
-}
-
-function decisions(byPolicy) {
-  const rows = Object.entries(byPolicy).map(([name, decision]) => el("tr", { cls: "action-" + decision.action }, [
-    el("th", { attrs: { scope: "row" }, text: t("policy." + name) }),
-    el("td", {}, [el("span", { cls: "badge action", text: t("action." + decision.action) })]),
-    el("td", { cls: "why", text: decision.explanation }),
-  ]));
-  const table = el("table", { cls: "decisions" }, [
-    el("thead", {}, [el("tr", {}, [el("th", { text: t("col.policy") }), el("th", { text: t("col.decision") }), el("th", { cls: "why", text: t("col.why") })])]),
-    el("tbody", {}, rows),
-  ]);
-  return el("div", { cls: "scroll-x" }, [table]);
 }
