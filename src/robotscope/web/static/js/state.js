@@ -38,10 +38,26 @@ export class LinkTooLarge extends Error {
   }
 }
 
-/* `bytes` inflated chunk by chunk, stopped as soon as they pass `limit` bytes:
- * a few hundred KB of link must not become hundreds of MB in the page. */
+const PIECE = 1024; // bytes of link fed to the inflater at a time: deflate makes at most ~1 MB of them
+
+/* `bytes` inflated, stopped as soon as they pass `limit` bytes: a few hundred KB of link must not
+ * become hundreds of MB in the page. The inflater turns each piece written into it into output at
+ * once, so the link goes in small pieces, and no more once the output is over the limit. */
 async function inflate(bytes, limit) {
-  const reader = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("deflate-raw")).getReader();
+  const stream = new DecompressionStream("deflate-raw");
+  const writer = stream.writable.getWriter();
+  const reading = drain(stream.readable.getReader(), limit);
+  let failed = false;
+  reading.catch((error) => { failed = true; writer.abort(error).catch(() => {}); });
+  try {
+    for (let at = 0; at < bytes.length && !failed; at += PIECE) await writer.write(bytes.subarray(at, at + PIECE));
+    if (!failed) await writer.close();
+  } catch (e) { /* the reading side says why: too large, or not deflate at all */ }
+  return reading;
+}
+
+/* The inflater's output as one array; LinkTooLarge (and the stream cancelled) past `limit` bytes. */
+async function drain(reader, limit) {
   const chunks = [];
   let size = 0;
   for (;;) {
