@@ -51,10 +51,13 @@ disallow all there, and says why.
 from __future__ import annotations
 
 import enum
+import re
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urldefrag, urljoin
 
 from ..messages import DEFAULT_LANG, Message, message
+from ..syntax.urls import robots_url
 
 
 class Action(enum.StrEnum):
@@ -72,6 +75,8 @@ class Action(enum.StrEnum):
 
 
 MAX_REDIRECTS = 5  # RFC 9309, Section 2.3.1.2: follow at least five consecutive redirects
+REDIRECTS = frozenset({301, 302, 303, 307, 308})  # the statuses whose Location a crawler follows
+_SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*):")  # RFC 3986, Section 3.1
 _HOUR = 3600.0
 _DAY = 24 * _HOUR
 
@@ -302,3 +307,29 @@ def span(seconds: float) -> Message:
 def decide_all(outcome: Outcome, *, cached: Cached | None = None, now: float | None = None) -> dict[str, Decision]:
     """The decision of every policy, by name, in table order."""
     return {name: decide(outcome, row, cached=cached, now=now) for name, row in POLICIES.items()}
+
+
+def redirect_target(base: str, location: str | None) -> tuple[str | None, Message | None]:
+    """Where a redirect from `base` leads: (URL, None), or (None, why it cannot be followed).
+
+    Only an absolute or relative reference that resolves to an http or https
+    URL with a valid host and port can be followed; `javascript:`, `ftp:`,
+    `file:`, a missing Location and a malformed one all end the chain alike.
+    """
+    if location is None or not location.strip():
+        return None, message("redirect.no-location")
+    shown = location.strip()[:200]
+    try:
+        target = urldefrag(urljoin(base, location.strip())).url
+        robots_url(target)  # http(s), a host, a valid port: the one home of that test
+    except ValueError as error:  # InvalidURL is a ValueError
+        return None, unfollowable(shown, error)
+    return target, None
+
+
+def unfollowable(shown: str, error: Exception) -> Message:
+    """Why the Location `shown` cannot be followed: another scheme than http(s), or malformed."""
+    scheme = _SCHEME.match(shown)
+    if scheme is not None and scheme[1].lower() not in ("http", "https"):
+        return message("redirect.scheme", location=shown, scheme=scheme[1].lower())
+    return message("redirect.malformed", location=shown, problem=str(error))

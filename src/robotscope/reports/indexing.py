@@ -98,6 +98,22 @@ def _directives(text: str) -> list[str]:
     return [part.strip().lower() for part in text.split(",") if part.strip()]
 
 
+def robots_tags(headers: Iterable[tuple[str, str]]) -> list[tuple[str | None, list[str]]]:
+    """Each `X-Robots-Tag` line of `headers`: the crawler it is aimed at (lower case; None for every
+    crawler) and its directives, lower-cased."""
+    out: list[tuple[str | None, list[str]]] = []
+    for name, value in headers:
+        if name.lower() != "x-robots-tag":
+            continue
+        aimed, _, rest = value.partition(":")
+        # `googlebot: noindex` aims the line at one crawler; `unavailable_after: date` is no crawler name.
+        if rest and " " not in aimed.strip() and aimed.strip().lower() not in ("unavailable_after",):
+            out.append((aimed.strip().lower(), _directives(rest)))
+        else:
+            out.append((None, _directives(value)))
+    return out
+
+
 def page_facts(url: str, headers: Iterable[tuple[str, str]], body: bytes, token: str) -> PageFacts:
     """The indexing facts of one response for the crawler with product token `token` (lower case).
 
@@ -106,17 +122,7 @@ def page_facts(url: str, headers: Iterable[tuple[str, str]], body: bytes, token:
     lines must not be joined into one (an HTTP client's dict joins them).
     """
     fields = list(headers)
-    found: list[tuple[str, str]] = []
-    for name, value in fields:
-        if name.lower() != "x-robots-tag":
-            continue
-        aimed, _, rest = value.partition(":")
-        # `googlebot: noindex` aims the line at one crawler; `unavailable_after: date` is no crawler name.
-        if rest and " " not in aimed.strip() and aimed.strip().lower() not in ("unavailable_after",):
-            if aimed.strip().lower() == token:
-                found += [(d, "header") for d in _directives(rest)]
-        else:
-            found += [(d, "header") for d in _directives(value)]
+    found = [(d, "header") for aimed, line in robots_tags(fields) if aimed in (None, token) for d in line]
     metas, href = _head(body[:MAX_HTML].decode("utf-8", "replace"))
     for name, content in metas:
         if name in ("robots", token):
