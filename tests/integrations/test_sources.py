@@ -17,7 +17,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from robotscope.fetch.body import KEEP
-from robotscope.integrations.records import Tally, Unreadable, status_of
+from robotscope.integrations.records import REPORTED, Tally, Unreadable, status_of
 from robotscope.integrations.sources import read
 from robotscope.integrations.tables import ROW_LIMIT
 from robotscope.integrations.warc import MEMBER_BUDGET
@@ -220,3 +220,14 @@ def test_a_folder_file_is_cut_at_the_limit(tmp_path: Path) -> None:
     (tmp_path / "big.example").write_bytes(b"Disallow: /x\n" * 200_000)
     hosts, _ = hosts_of(tmp_path)
     assert 512_000 <= len(hosts["big.example"].body) <= KEEP
+
+
+def test_a_file_of_bad_records_reports_the_first_ones_and_counts_them_all(tmp_path: Path) -> None:
+    path = tmp_path / "noise.csv"
+    path.write_text("host,status,body\n" + "a.example,abc,\n" * 10_000)
+    hosts, said = hosts_of(path)
+    assert not hosts and said.tally.skipped == {"records.skip.status": 10_000}
+    assert len(said.lines) == REPORTED + 1 and said.lines[-1].startswith(f"more than {REPORTED} records skipped")
+    assert said.tally.summary()[0].render() == (
+        "the answer is incomplete: 10,000 records skipped (10,000 not an HTTP status)"
+    )
