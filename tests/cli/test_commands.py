@@ -96,7 +96,7 @@ def test_bulk_rows_match_the_verdicts(tmp_path: Path) -> None:
     path.write_text("\n".join(urls) + "\n")
     code, out, _ = run("bulk", EXAMPLE, "--urls", str(path), "--agent", "Bingbot", "--no-progress")
     rows = list(csv.DictReader(io.StringIO(out)))
-    assert code == 0 and len(rows) == len(urls) == 100_000
+    assert code == 1 and len(rows) == len(urls) == 100_000
     robots = parse(Path(EXAMPLE).read_bytes())
     for row in rows[:5]:
         verdict = robots.verdict("Bingbot", row["url"])
@@ -128,7 +128,7 @@ def test_bulk_workers_keep_the_input_order(tmp_path: Path, output_format: str) -
             "--format",
             output_format,
         )
-        assert code == 0
+        assert code == 1  # rows are disallowed
     assert outputs["2"] == outputs["1"]
     lines = outputs["1"].splitlines()[1 if output_format == "csv" else 0 :]
     assert len(lines) == len(urls) and all(url in line for url, line in zip(urls, lines, strict=False))
@@ -140,7 +140,7 @@ def test_bulk_jsonl_from_stdin() -> None:
         "bulk", EXAMPLE, "--urls", "-", "--agent", "GPTBot", "--format", "jsonl", stdin=b"/a\n\n# skip\n/b\n"
     )
     rows = [json.loads(line) for line in out.splitlines()]
-    assert code == 0 and [(r["url"], r["allowed"], r["line"]) for r in rows] == [("/a", False, 18), ("/b", False, 18)]
+    assert code == 1 and [(r["url"], r["allowed"], r["line"]) for r in rows] == [("/a", False, 18), ("/b", False, 18)]
 
 
 def test_bulk_needs_robots_or_fetch() -> None:

@@ -21,9 +21,11 @@ from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn, T
 from ..access.engines.registry import ALL, DEFAULT, PROFILED, names, resolve
 from ..access.matching.ruleset import RuleSet
 from ..access.robots import Robots
+from ..integrations.records import Tally, lines, skip_reason
 from ..reports.compare.bulk import BulkRow, bulk_row, verdict_row
 from ..reports.views import origin_note
 from ..syntax.urls import is_checkable
+from . import records
 from .options import FetchSettings, engine_option, fetch_options, require_agents
 from .output import console, fail
 from .parallel import cores
@@ -35,9 +37,23 @@ _FIELDS = ["url", "agent_token", "allowed", "reason", "line", "rule", "engine", 
 _CHUNK = 4096
 
 
-def _lines(stream: IO[bytes]) -> Iterator[tuple[str, int]]:
-    for raw in stream:
-        url = raw.decode("utf-8", "replace").strip()
+# Bytes of one line of --urls: a longer line is skipped (and reported), never held whole. 8 KiB is the
+# longest request line Apache (8,190 bytes) and nginx (8 KiB) accept by default, so no server
+# answers a longer URL anyway; 4,096 such lines are a chunk of at most 32 MiB.
+MAX_LINE = 8192
+
+
+def _lines(stream: IO[bytes], name: str, skipped: Tally) -> Iterator[tuple[str, int]]:
+    """(URL, bytes) per line of --urls that holds one; blank lines and `#` comments are no URLs."""
+    for number, raw in enumerate(lines(stream, MAX_LINE), 1):
+        if raw is None:
+            skipped.skip(name, "line", number, skip_reason("too-long", limit=MAX_LINE))
+            continue
+        try:
+            url = raw.decode("utf-8").strip()
+        except UnicodeDecodeError:
+            skipped.skip(name, "line", number, skip_reason("not-utf8"))
+            continue
         if url and not url.startswith("#"):
             yield url, len(raw)
 
@@ -117,16 +133,23 @@ def _start_worker(name: str, robots: Robots, agent: str, engine: str, home: str 
     _worker = (_Checked(Source(name, robots), agent, engine, home), output_format)
 
 
-def _check_chunk(urls: list[str]) -> str:
+def _check_chunk(urls: list[str]) -> tuple[str, int]:
+    """The chunk's output, and how many of its rows are not allowed."""
     assert _worker is not None  # set by _start_worker
     checked, output_format = _worker
-    return _render(((row, "") for url in urls for row in _rows(checked, url)), output_format)
+    rows = [(row, "") for url in urls for row in _rows(checked, url)]
+    return _render(rows, output_format), _refused(rows)
+
+
+def _refused(rows: list[tuple[BulkRow, str]]) -> int:
+    """Rows that are not allowed: disallowed, or no URL (`invalid-url`)."""
+    return sum(not row.allowed for row, _ in rows)
 
 
 def _parallel(
     checked: _Checked, chunks: Iterator[list[tuple[str, int]]], jobs: int, output_format: str
-) -> Iterator[tuple[str, int, int]]:
-    """Each chunk's output, URL count and bytes, in input order, checked by `jobs` worker processes.
+) -> Iterator[tuple[tuple[str, int], int, int]]:
+    """Each chunk's output and refused rows, URL count and bytes, in input order, checked by `jobs` workers.
 
     At most two chunks per worker are in flight, so memory stays flat
     whatever the input's length; output order is input order.
@@ -140,7 +163,7 @@ def _parallel(
         initializer=_start_worker,
         initargs=(source.name, source.robots, checked.agent, checked.engine, checked.home, output_format),
     ) as pool:
-        pending: deque[tuple[Future[str], int, int]] = deque()
+        pending: deque[tuple[Future[tuple[str, int]], int, int]] = deque()
         for chunk in chunks:
             pending.append(
                 (pool.submit(_check_chunk, [url for url, _ in chunk]), len(chunk), sum(size for _, size in chunk))
@@ -204,7 +227,10 @@ def bulk(
     `read-otherwise:ENGINE` (the crawler's operator's engine answers
     otherwise: see --engine operator). Against ROBOTS, --jobs
     worker processes (default: every core) share the URLs, in chunks of
-    4,096, and rows still come out in input order.
+    4,096, and rows still come out in input order. A line longer than 8 KiB
+    or not UTF-8 is reported on stderr with its number and skipped. Exit
+    code 0 when every row is allowed, 1 when any is not or a line was
+    skipped, 2 for bad usage or an unreadable file.
 
     \b
     Examples:
@@ -242,19 +268,21 @@ def bulk(
         transient=True,
     )
     workers = jobs or cores()
-    count = done = 0
+    count = done = refused = 0
+    skipped = records.tally()
     try:
         with progress:
             task = progress.add_task("urls", total=total, count=0)
-            chunks = _chunked(_lines(stream))
+            chunks = _chunked(_lines(stream, "-" if urls_file == "-" else urls_file, skipped))
             first = next(chunks, [])
             if fixed is not None and fixed.ruleset is not None and workers > 1 and len(first) == _CHUNK:
                 # Worth the workers' start-up: more than one chunk, on the matcher's fast path.
                 outputs = _parallel(fixed, _prepend(first, chunks), workers, output_format)
             else:
                 outputs = (_in_process(chunk, fixed, origins, output_format) for chunk in _prepend(first, chunks))
-            for text, urls, size in outputs:
+            for (text, no), urls, size in outputs:
                 out.write(text)
+                refused += no
                 count += urls
                 done += size
                 progress.update(task, completed=done, count=count)
@@ -265,6 +293,9 @@ def bulk(
             stream.close()
         if hasattr(cache, "close"):
             cache.close()  # type: ignore[union-attr]
+    out.flush()
+    if records.incomplete(skipped) or refused:
+        sys.exit(1)
 
 
 def _chunked(lines: Iterator[tuple[str, int]]) -> Iterator[list[tuple[str, int]]]:
@@ -280,11 +311,11 @@ def _prepend(first: list[tuple[str, int]], rest: Iterator[list[tuple[str, int]]]
 
 def _in_process(
     chunk: list[tuple[str, int]], fixed: _Checked | None, origins: Origins[_Checked], output_format: str
-) -> tuple[str, int, int]:
-    """One chunk's output, URL count and bytes, checked here (against ROBOTS, or each URL's own origin)."""
+) -> tuple[tuple[str, int], int, int]:
+    """One chunk's output and refused rows, URL count and bytes, checked here (against ROBOTS, or each origin's)."""
     rows: list[tuple[BulkRow, str]] = []
     for url, _ in chunk:
         checked = fixed if fixed is not None else (origins.of(url) if is_checkable(url) else None)
         origin = "" if fixed is not None or checked is None else checked.source.name
         rows.extend((row, origin) for row in _rows(checked, url))
-    return _render(rows, output_format), len(chunk), sum(size for _, size in chunk)
+    return (_render(rows, output_format), _refused(rows)), len(chunk), sum(size for _, size in chunk)
