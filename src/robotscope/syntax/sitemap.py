@@ -187,6 +187,10 @@ class _Xml:
         except expat.ExpatError as error:
             if not body.cut:  # past the cut, the document is expected to end early
                 return self.kept.sitemap("invalid", message("sitemap.xml", error=str(error)))
+        except (LookupError, ValueError) as error:
+            # An encoding declared that expat hands to Python's codecs, which cannot read it
+            # ("QTF-16", "utf-32", "hex"): found by the fuzz target.
+            return self.kept.sitemap("invalid", message("sitemap.xml", error=str(error)))
         return self.kept.sitemap(self.kind or "invalid", self.kept.problem(body.cut))
 
     def _doctype(self, *_: object) -> None:
