@@ -7,6 +7,7 @@ the file applies. `Origins` fetches each origin of many URLs once.
 
 from __future__ import annotations
 
+import os
 import sys
 from collections import OrderedDict
 from collections.abc import Callable
@@ -40,6 +41,18 @@ def read_robots(source: str) -> Robots:
 
 def is_url(source: str) -> bool:
     return source.lower().startswith(("http://", "https://"))
+
+
+# Endings of file names that are no top-level domain, so `sitemap.xml` or `robots.txt` is a file, not a host.
+FILE_ENDINGS = (".txt", ".xml", ".gz", ".json", ".csv", ".tsv", ".html", ".htm", ".log", ".warc", ".parquet")
+
+
+def looks_like_file(source: str) -> bool:
+    """Whether `source`, which a command reads as a site when it has no scheme, names a file instead:
+    an existing one, a name with a file's ending, or a path (a separator in it)."""
+    if "://" in source:
+        return False
+    return source.lower().endswith(FILE_ENDINGS) or "/" in source or os.sep in source or os.path.exists(source)
 
 
 def open_cache(settings: FetchSettings) -> Any:
