@@ -25,8 +25,9 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from typing import IO
 
-from ..fetch.body import Body, Incomplete, Undecodable
+from ..fetch.body import Body
 from ..messages import Message, message
+from ..syntax.inflate import Incomplete, Undecodable
 
 REPORTED = 50  # records reported one by one; past it they are only counted
 _DRAIN = 65536
