@@ -56,9 +56,9 @@ def fetch_command(url: str, as_json: bool, lang: str, fetching: FetchSettings) -
     """Fetch a site's robots.txt the way crawlers do, and say what each search engine concludes.
 
     Shows the redirect chain, the status, content type and size, the
-    decision of every policy side by side (* marks --policy), and the
-    lint findings of the body. Exit code 1 when the --policy decision is
-    disallow all, else 0.
+    decision of every policy side by side (* marks --policy), what the
+    response's Content-Type says, and the lint findings of the body. Exit
+    code 1 when the --policy decision is disallow all, else 0.
 
     \b
     Examples:
@@ -66,7 +66,8 @@ def fetch_command(url: str, as_json: bool, lang: str, fetching: FetchSettings) -
       robotscope fetch https://example.com/ --no-cache --lang ko
     """
     result = fetch(url, fetching).result
-    findings = lint(result.robots) if result.robots is not None else []
+    # The file's own findings after those of how it was served (`Source.findings` says both the same way).
+    findings = [*result.served, *lint(result.robots)] if result.robots is not None else list(result.served)
     if as_json:
         echo_json({**result.as_dict(lang), "findings": [f.as_dict(lang) for f in findings]})
     else:
