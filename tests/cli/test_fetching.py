@@ -233,3 +233,22 @@ def test_bulk_says_the_file_was_cut_and_which_rows_a_rule_past_it_would_decide(t
     rows = {line.split(",")[0]: line.split(",")[7] for line in out.splitlines()[1:]}
     assert rows == {"/late/x": "past-limit:6", "/private/x": "", "/other": ""}
     assert "error oversize" in err and "line 5 (User-agent: *), line 6 (Disallow: /late/)" in err
+
+
+def test_fetch_a_page_url_ends_with_each_main_crawlers_verdict(server: Server) -> None:
+    server.serve("/robots.txt", 200, b"User-agent: *\nDisallow: /private/\n\nUser-agent: Googlebot\nAllow: /\n")
+    code, out, _ = run("fetch", server.url("/private/report?x=1"), "--no-cache")
+    assert code == 0
+    verdicts = out.split(f"verdicts for {server.url('/private/report?x=1')}:\n")[1].splitlines()
+    by_crawler = {line.split()[0]: line.split(None, 2)[1:] for line in verdicts}
+    assert set(by_crawler) >= {"Googlebot", "bingbot", "Yeti", "YandexBot"}
+    assert by_crawler["Googlebot"][0] == "ALLOWED" and by_crawler["Googlebot"][1].startswith("Line 5 (Allow: /)")
+    assert by_crawler["bingbot"][0] == "DISALLOWED" and by_crawler["bingbot"][1].startswith(
+        "Line 2 (Disallow: /private/)"
+    )
+    data = json.loads(run("fetch", server.url("/private/report"), "--no-cache", "--json", "--agents", "GPTBot")[1])
+    assert [(v["crawler"], v["allowed"], v["line"]) for v in data["verdicts"]] == [("GPTBot", False, 2)]
+    # The site's root, or robots.txt itself, names no page: no verdicts.
+    for root in ("/", "/robots.txt"):
+        _, out, _ = run("fetch", server.url(root), "--no-cache")
+        assert "verdicts for" not in out
