@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 
 import pytest
@@ -158,3 +159,96 @@ def test_fetch_reports_the_true_size_and_line_count_of_an_oversized_file(server:
     lines = body.count(b"\n")
     assert code == 0 and f"size: {len(body):,} bytes, {lines:,} lines (only the first" in out
     assert f"the file is {len(body):,} bytes" in out  # the lint finding knows the true size too
+
+
+# ---------- how the file was served, and the file as a whole (issue 22) ----------
+
+
+@pytest.mark.parametrize(
+    ("content_type", "severity", "says"),
+    [
+        ("text/html; charset=utf-8", "warning", "the type of a web page"),
+        ("application/json", "warning", "not `text/plain` as RFC 9309 requires"),
+        (None, "info", "the response has no Content-Type"),
+    ],
+)
+def test_a_robots_txt_not_served_as_text_plain_is_a_finding_in_fetch_and_check(
+    server: Server, content_type: str | None, severity: str, says: str
+) -> None:
+    def answer(handler: BaseHTTPRequestHandler) -> None:
+        handler.send_response(200)
+        if content_type is not None:
+            handler.send_header("Content-Type", content_type)
+        handler.send_header("Content-Length", str(len(ROBOTS)))
+        handler.end_headers()
+        handler.wfile.write(ROBOTS)
+
+    server.routes["/robots.txt"] = answer
+    _, fetched, _ = run("fetch", server.url("/"), "--no-cache")
+    code, checked, _ = run("check", server.url("/private/x"), "Googlebot", "--no-cache")
+    for out in (fetched, checked):
+        assert f"{server.url('/robots.txt')}: {severity} contentType" in out and says in out
+    # The rules still apply: crawlers parse the body whatever its label.
+    assert code == 1 and "DISALLOWED" in checked
+    data = json.loads(run("fetch", server.url("/"), "--no-cache", "--json")[1])
+    assert [f["code"] for f in data["served"]] == ["contentType"]
+    assert data["findings"][0]["code"] == "contentType"
+    (item,) = json.loads(run("check", server.url("/private/x"), "Googlebot", "--no-cache", "--json")[1])
+    assert item["findings"][0]["code"] == "contentType"
+
+
+def test_text_plain_with_a_charset_is_no_finding(server: Server) -> None:
+    server.serve("/robots.txt", 200, ROBOTS, {"Content-Type": "Text/Plain; charset=UTF-8"})
+    data = json.loads(run("fetch", server.url("/"), "--no-cache", "--json")[1])
+    assert data["served"] == [] and "contentType" not in [f["code"] for f in data["findings"]]
+
+
+def test_check_a_url_says_the_file_was_cut_at_the_limit(server: Server) -> None:
+    body = ROBOTS + b"#" * 600_000 + b"\nUser-agent: *\nDisallow: /late/\n"
+    server.serve("/robots.txt", 200, body)
+    code, out, _ = run("check", server.url("/late/x"), "Googlebot", "--no-cache")
+    assert code == 0
+    said = out.split("ALLOWED")[0]  # before the verdicts
+    assert "error oversize" in said and f"the file is {len(body):,} bytes" in said
+    assert "from line 4 on are ignored and what they say is not known here" in said
+
+
+def test_check_a_utf16_file_says_its_encoding(tmp_path: Path) -> None:
+    path = tmp_path / "robots.txt"
+    path.write_bytes("User-agent: *\nDisallow: /private/\n".encode("utf-16"))
+    code, out, _ = run("check", str(path), "Googlebot", "/private/x")
+    assert code == 0  # what crawlers do: no rule is read, so everything is allowed
+    head = out.split("ALLOWED")[0]
+    assert "error encodingNotUtf8" in head and "saved as UTF-16, not UTF-8 as RFC 9309 requires" in head
+    _, ko, _ = run("check", str(path), "Googlebot", "/private/x", "--lang", "ko")
+    assert "UTF-16으로 저장되어" in ko
+
+
+def test_bulk_says_the_file_was_cut_and_which_rows_a_rule_past_it_would_decide(tmp_path: Path) -> None:
+    robots = tmp_path / "robots.txt"
+    robots.write_bytes(ROBOTS + b"#" * 600_000 + b"\nUser-agent: *\nDisallow: /late/\n")
+    urls = tmp_path / "urls.txt"
+    urls.write_text("/late/x\n/private/x\n/other\n")
+    _, out, err = run("bulk", str(robots), "--urls", str(urls), "--agent", "Googlebot", "--jobs", "1")
+    rows = {line.split(",")[0]: line.split(",")[7] for line in out.splitlines()[1:]}
+    assert rows == {"/late/x": "past-limit:6", "/private/x": "", "/other": ""}
+    assert "error oversize" in err and "line 5 (User-agent: *), line 6 (Disallow: /late/)" in err
+
+
+def test_fetch_a_page_url_ends_with_each_main_crawlers_verdict(server: Server) -> None:
+    server.serve("/robots.txt", 200, b"User-agent: *\nDisallow: /private/\n\nUser-agent: Googlebot\nAllow: /\n")
+    code, out, _ = run("fetch", server.url("/private/report?x=1"), "--no-cache")
+    assert code == 0
+    verdicts = out.split(f"verdicts for {server.url('/private/report?x=1')}:\n")[1].splitlines()
+    by_crawler = {line.split()[0]: line.split(None, 2)[1:] for line in verdicts}
+    assert set(by_crawler) >= {"Googlebot", "bingbot", "Yeti", "YandexBot"}
+    assert by_crawler["Googlebot"][0] == "ALLOWED" and by_crawler["Googlebot"][1].startswith("Line 5 (Allow: /)")
+    assert by_crawler["bingbot"][0] == "DISALLOWED" and by_crawler["bingbot"][1].startswith(
+        "Line 2 (Disallow: /private/)"
+    )
+    data = json.loads(run("fetch", server.url("/private/report"), "--no-cache", "--json", "--agents", "GPTBot")[1])
+    assert [(v["crawler"], v["allowed"], v["line"]) for v in data["verdicts"]] == [("GPTBot", False, 2)]
+    # The site's root, or robots.txt itself, names no page: no verdicts.
+    for root in ("/", "/robots.txt"):
+        _, out, _ = run("fetch", server.url(root), "--no-cache")
+        assert "verdicts for" not in out

@@ -195,6 +195,15 @@ def test_fetch_loopback_bound_reaches_a_local_server(app: Any, server: Server, o
     assert all(d["action"] == "parse" for d in data["decisions"].values())
 
 
+def test_fetch_result_says_a_robots_txt_served_as_html(app: Any, server: Server) -> None:
+    server.serve("/robots.txt", body=SAMPLE.encode(), headers={"Content-Type": "text/html"})
+    data = call(app, "POST", "/api/fetch", json={"url": server.url(), "lang": "ko"}).json()
+    (served,) = data["served"]
+    assert served["code"] == "contentType" and served["severity"] == "warning"
+    assert served["message"]["code"] == "lint.contentType.html" and "`text/html`" in served["message"]["text"]
+    assert data["text"] == SAMPLE  # still the body the page analyses: crawlers parse it
+
+
 def test_fetch_reports_failures_as_decisions(app: Any, server: Server) -> None:
     server.serve("/robots.txt", status=503)
     data = call(app, "POST", "/api/fetch", json={"url": server.url()}).json()

@@ -23,7 +23,7 @@ from ..access.matching.ruleset import RuleSet
 from ..access.robots import Robots
 from ..integrations.records import Tally, lines, skip_reason
 from ..reports.compare.bulk import BulkRow, bulk_row, verdict_row
-from ..reports.views import origin_note
+from ..reports.views import origin_note, past_limit
 from ..syntax.urls import is_checkable
 from . import records
 from .options import FetchSettings, engine_option, fetch_options, require_agents
@@ -100,10 +100,21 @@ class _Checked:
         otherwise = self.source.robots.reads_otherwise(self.agent, url, row.allowed, self.engines[0])
         if otherwise is not None:
             found.append(f"read-otherwise:{otherwise[0]}")
+        # A rule past the 500 KiB limit would have decided the URL (`check`'s overflow note).
+        past = past_limit(self.source.robots, self.agent, url, self.engines[0])
+        if past is not None and past.line is not None:
+            found.append(f"past-limit:{past.line}")
         return ";".join(found)
 
     def _elsewhere(self, url: str) -> bool:
         return self.home is not None and origin_note(url, self.home) is not None
+
+
+def _checked(source: Source, agent: str, engine: str, home: str | None = None) -> _Checked:
+    """`_Checked`, once the file's whole-file findings (served, unreadable, cut) are said on stderr:
+    rows cannot carry them."""
+    source.warn_findings()
+    return _Checked(source, agent, engine, home)
 
 
 def _rows(checked: _Checked | None, url: str) -> list[BulkRow]:
@@ -225,7 +236,10 @@ def bulk(
     holds codes for what `check` would say besides the verdict:
     `other-origin`, `profile` (the profile changed the RFC 9309 answer),
     `read-otherwise:ENGINE` (the crawler's operator's engine answers
-    otherwise: see --engine operator). Against ROBOTS, --jobs
+    otherwise: see --engine operator), `past-limit:LINE` (a rule past the
+    500 KiB limit, which crawlers ignore, would have decided). What
+    concerns the whole file (cut at the limit, not UTF-8, an HTML page, a
+    Content-Type other than text/plain) is said once on stderr. Against ROBOTS, --jobs
     worker processes (default: every core) share the URLs, in chunks of
     4,096, and rows still come out in input order. A line longer than 8 KiB
     or not UTF-8 is reported on stderr with its number and skipped. Exit
@@ -246,9 +260,9 @@ def bulk(
     if as_json:
         output_format = "jsonl"
     given = load(robots_file, fetching) if robots_file is not None else None
-    fixed = _Checked(given, agent, engine, given.robots_url) if given is not None else None
+    fixed = _checked(given, agent, engine, given.robots_url) if given is not None else None
     cache = None if fixed is not None else open_cache(fetching)
-    origins: Origins[_Checked] = Origins(fetching, cache, lambda source: _Checked(source, agent, engine))
+    origins: Origins[_Checked] = Origins(fetching, cache, lambda source: _checked(source, agent, engine))
     try:
         stream = sys.stdin.buffer if urls_file == "-" else open(urls_file, "rb")  # noqa: SIM115 - closed below
     except OSError as error:

@@ -18,11 +18,13 @@ from ..access.policy import Decision
 from ..access.profiles import Answer
 from ..access.robots import Robots, parse
 from ..messages import Message
+from ..reports.file_findings import file_findings
+from ..reports.render import printable
 from ..reports.views import origin_note, overflow_note, split_note
-from ..syntax.model import Verdict
+from ..syntax.model import Finding, Verdict
 from ..syntax.urls import InvalidURL, robots_url
 from .options import FetchSettings
-from .output import fail, warn
+from .output import current_lang, fail, warn
 
 if TYPE_CHECKING:
     from ..fetch import FetchResult
@@ -145,6 +147,17 @@ class Source:
     def rules_apply(self) -> bool:
         """False when a fetch decided allow-all or disallow-all, so no rule of the file applies."""
         return self.fetched is None or self.fetched.decision.action.rules_apply
+
+    def findings(self) -> list[Finding]:
+        """What every command says about the file as a whole before its verdicts (`reports.file_findings`):
+        how a fetched file was served, whether crawlers can read it, where the 500 KiB limit cut it."""
+        return file_findings(self.robots, self.fetched.result.served if self.fetched is not None else ())
+
+    def warn_findings(self) -> None:
+        """The file's `findings`, one warning line each on stderr, for a command whose output is data (bulk)."""
+        lang = current_lang()
+        for finding in self.findings():
+            warn(printable(f"{self.name}: {finding.severity.value} {finding.code}: {finding.message.render(lang)}"))
 
     def banner(self, lang: str = "en") -> str | None:
         """One line on what the fetch concluded, or None for a local file."""
