@@ -401,7 +401,7 @@ def test_bulk_fetch_with_an_unusable_cache_warns_once(server: Server, other_serv
     cache = unusable_cache(tmp_path, "under-a-file")
     args = ["bulk", "--fetch", "--urls", str(urls), "--format", "jsonl", "--cache", str(cache)]
     result = CliRunner().invoke(cli, args)
-    assert result.exit_code == 0, result.stderr
+    assert result.exit_code == 1, result.stderr  # one row is disallowed
     assert [json.loads(line)["allowed"] for line in result.stdout.splitlines()] == [True, False]
     lines = result.stderr.splitlines()  # one warning, not one per origin
     assert len(lines) == 1 and lines[0].startswith("robotscope: warning: ") and str(cache) in lines[0], lines

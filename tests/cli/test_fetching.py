@@ -105,7 +105,7 @@ def test_bulk_fetch_reads_each_origin_once(server: Server, other_server: Server,
     )
     code, out, _ = run("bulk", "--fetch", "--urls", str(urls), "--agent", "bot", "--format", "jsonl", "--no-cache")
     rows = [json.loads(line) for line in out.splitlines()]
-    assert code == 0
+    assert code == 1  # rows are disallowed
     assert [(r["allowed"], r["reason"], r["line"]) for r in rows] == [
         (False, "rule", 2),
         (True, "no-matching-rule", None),
@@ -126,7 +126,7 @@ def test_bulk_notes_what_check_would_say(server: Server, tmp_path: Path, jobs: s
     urls = tmp_path / "urls.txt"
     urls.write_text("/oops\n/private/x\nhttps://elsewhere.example/ok\n" * 2000)  # a few chunks: the workers start
     notes = {}
-    for agent in ("Googlebot", "AdsBot-Google"):
+    for agent, exit_code in (("Googlebot", 1), ("AdsBot-Google", 0)):
         code, out, _ = run(
             "bulk",
             server.url("/"),
@@ -141,7 +141,7 @@ def test_bulk_notes_what_check_would_say(server: Server, tmp_path: Path, jobs: s
             jobs,
         )
         rows = [json.loads(line) for line in out.splitlines()]
-        assert code == 0 and len(rows) == 6000
+        assert code == exit_code and len(rows) == 6000  # 1: /private/x is disallowed
         notes[agent] = [r["note"] for r in rows[:3]]
     assert notes["Googlebot"] == ["read-otherwise:google", "", "other-origin"]
     assert notes["AdsBot-Google"] == ["", "profile", "other-origin"]  # it ignores `*`: RFC 9309 alone blocks /private/x
