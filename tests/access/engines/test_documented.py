@@ -18,7 +18,7 @@ import pytest
 
 from robotscope import parse
 from robotscope.access.engines import bing, naver, yandex
-from robotscope.access.engines.registry import PROFILED, engine, names, operator_engine
+from robotscope.access.engines.registry import PROFILED, engine, fetch_policy, names, operator_engine
 from robotscope.access.policy import POLICIES, Outcome, decide
 from robotscope.messages import LANGS, catalogue, message
 from robotscope.syntax.model import Reason
@@ -327,11 +327,10 @@ def test_registry_and_operators() -> None:
 
 
 def test_fetch_policies() -> None:
-    assert (bing.ENGINE.policy, naver.ENGINE.policy, yandex.ENGINE.policy) == (
-        "bing",
-        "naver",
-        "rfc9309",
-    )
+    assert (bing.ENGINE.policy, naver.ENGINE.policy, yandex.ENGINE.policy) == ("bing", "naver", "yandex")
+    # The reading and its fetch policy go together, for the engine and for Yandex's crawlers by `operator`.
+    assert fetch_policy("yandex") == fetch_policy("operator", YANDEXBOT_UA) == "yandex"
+    assert decide(Outcome(status=503), fetch_policy("yandex")).action == "allow-all"
     assert all(e.policy in POLICIES for e in (bing.ENGINE, naver.ENGINE, yandex.ENGINE))
     # Bing: "if a robots.txt file is missing ... it will consider itself allowed anywhere" (B_2012).
     assert decide(Outcome(status=404), bing.ENGINE.policy).action == "allow-all"

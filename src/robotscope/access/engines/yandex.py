@@ -80,11 +80,14 @@ Not modelled
     Yandex's parser also reports more than 2,048 rules and rules longer than
     1,024 characters (error-dictionary page above), but no page says what
     the robot then does, so neither limit is applied.
-Fetch policy
-    Yandex has no row in `robotscope.access.policy`: the fetch policy is RFC 9309's,
-    and Yandex's own handling of HTTP statuses ("the server ... responds with
-    an HTTP code with the status 200 OK", else "open for indexing", robots-txt
-    page above) is not modelled.
+Fetch policy (differs from RFC 9309)
+    Settled: the file is read only when "the server that hosts the site
+    responds with an HTTP code with the status 200 OK"; otherwise "the site
+    is considered open for indexing" (robots-txt page above). So any answer
+    but 200 OK, a 5xx or a 429 included, allows everything, where RFC 9309
+    disallows everything on a 5xx. The row `yandex` of
+    `robotscope.access.policy` holds it, with its sources and what is
+    inferred (an HTML page, a fetch with no answer).
 """
 
 from __future__ import annotations
@@ -164,7 +167,7 @@ ENGINE: Engine = Engine(
         "https://www.yandex.com/support/webmaster/en/robot-workings/crawl-delay.md",
         "https://www.rfc-editor.org/rfc/rfc9309.html",
     ),
-    policy="rfc9309",
+    policy="yandex",
     read=read,
     select=select,
     match=rfc.match,
