@@ -348,3 +348,25 @@ def test_summary_and_notes_render(name: str, lang: str) -> None:
     described = chosen.as_dict(lang)
     assert described["name"] == name and described["summary"] and len(described["notes"]) == len(chosen.notes)
     assert described["sources"] and all(s.startswith(("http://", "https://")) for s in described["sources"])
+
+
+USAGE_BETWEEN_AGENTS = "User-agent: a\nContent-Usage: / train-ai=n\nUser-agent: GPTBot\nDisallow: /p\n"
+
+
+def test_a_content_usage_line_ends_the_run_of_user_agents_in_every_rfc_reading_but_googles() -> None:
+    # The attach draft makes Content-Usage a rule; Google's parser ends a group on Allow and
+    # Disallow only (docs/differences-from-google.md, usage-rule-ends-group); legacy and protego
+    # read the line as urllib.robotparser and Protego 0.7 do (a disallowed, a allowed).
+    readings = parse(USAGE_BETWEEN_AGENTS).readings("a", "/p")
+    assert {name: v.allowed for name, v in readings.items()} == {
+        "rfc9309": True,
+        "google": False,
+        "bing": True,
+        "naver": True,
+        "yandex": True,
+        "legacy": False,
+        "protego": True,
+    }
+    usage = parse(USAGE_BETWEEN_AGENTS).verdict("a", "/p").usage
+    assert usage is not None and usage.usage["train-ai"].value == "n"
+    assert parse(USAGE_BETWEEN_AGENTS).verdict("GPTBot", "/x").usage is None  # a's preference, not GPTBot's

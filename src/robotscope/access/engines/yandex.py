@@ -31,7 +31,8 @@ Group formation (differs from RFC 9309)
     no group and are ignored; RFC 9309 ignores empty lines. A comment-only
     line is not empty and ends nothing (inferred). Other records (Sitemap,
     Crawl-delay, Clean-param, Host) neither end a group nor are rules, as in
-    RFC 9309 (not documented otherwise).
+    RFC 9309 (not documented otherwise); Content-Usage and Content-Signal
+    are rules, as in robotscope's RFC 9309 parse (not documented by Yandex).
 Agent matching
     Settled: "If the User-agent: Yandex string is detected, the User-agent: *
     string is ignored", and a group naming a robot is used by it alone:
@@ -92,6 +93,7 @@ Fetch policy (differs from RFC 9309)
 
 from __future__ import annotations
 
+from ...syntax.directives import GROUP_RULE_KEYS
 from ...syntax.model import Group, LineKind, Record, Rule
 from ...syntax.parsed import ParsedFile
 from ...syntax.parser import MAX_BYTES
@@ -143,6 +145,7 @@ def groups(robots: ParsedFile) -> tuple[Group, ...]:
                 record = records.get(line.number)
                 if record is not None:
                     current[3].append(record._replace(group=len(built) - 1))
+                    seen_rule = seen_rule or record.key in GROUP_RULE_KEYS  # a rule, as in RFC 9309's parse
     return tuple(
         Group(position, tuple(agents), tuple(lines), tuple(kept), tuple(others))
         for position, (agents, lines, kept, others) in enumerate(built)
