@@ -1,12 +1,14 @@
-"""How lint, diff and the other input surfaces grow with their input: hostile shapes at doubling sizes.
+"""How lint, diff, readings and the other input surfaces grow with their input: hostile shapes at doubling sizes.
 
 Each shape is a robots.txt built to make some check (or diff) compare many
 things with many others. For every size the script parses the file once,
 times each registered check on its own (so the slowest is visible), the whole
-of `lint`, and `diff` against a variant of the same file (every 7th rule
-turned around) over `probe_urls` x `agents_named`, at most 10,000 flips. Each cell shows seconds and,
-after the first size, the ratio to the size before: about 2 is linear, 4
-quadratic.
+of `lint`, `diff` against a variant of the same file (every 7th rule
+turned around) over `probe_urls` x `agents_named`, at most 10,000 flips, and
+`readings` (what `robotscope readings` computes: the lines engines read
+otherwise and every crawler/URL pair whose verdicts split; target: a ratio
+of at most 2.2). Each cell shows seconds and, after the first size, the
+ratio to the size before: about 2 is linear, 4 quadratic.
 
     python benchmarks/bench_growth.py                    # n = 1,000 to 16,000 lines
     python benchmarks/bench_growth.py --sizes 1000,2000 --shapes first-match
@@ -32,8 +34,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import NamedTuple
 
-from robotscope import parse
+from robotscope import Robots, parse
 from robotscope.reports.compare.diff import agents_named, diff, probe_urls
+from robotscope.reports.compare.lines import differences
+from robotscope.reports.compare.readings import default_agents, probes, splits
 from robotscope.reports.indexing import page_facts
 from robotscope.reports.linter import lint
 from robotscope.reports.linter.registry import CHECKS
@@ -156,7 +160,14 @@ def measure(shape: Shape, n: int, skip: set[str]) -> dict[str, float | None]:
     seconds["lint"] = None if "lint" in skip else timed(lambda: lint(robots))
     urls, agents = probe_urls(robots, other), agents_named(robots, other)
     seconds["diff"] = None if "diff" in skip else timed(lambda: diff(robots, other, urls, agents, **DIFF_OPTIONS))
+    seconds["readings"] = None if "readings" in skip else timed(lambda: readings(parse(text)))
     return seconds
+
+
+def readings(robots: Robots) -> None:
+    """What `robotscope readings ROBOTS` computes, from a fresh parse (engines read the file on first use)."""
+    differences(robots)
+    splits(robots, default_agents(robots), probes(robots)[0])
 
 
 def cell(now: float | None, before: float | None) -> str:
@@ -180,7 +191,7 @@ def run(sizes: list[int], shapes: list[Shape], limit: float, shown: int) -> None
         checks = sorted(slowest, key=slowest.__getitem__, reverse=True)[:shown]
         print("| | " + " | ".join(f"n={n:,}" for n in sizes) + " |")
         print("|---|" + "---|" * len(sizes))
-        for name in [*checks, "lint", "diff"]:
+        for name in [*checks, "lint", "diff", "readings"]:
             cells = [cell(r[name], results[i - 1][name] if i else None) for i, r in enumerate(results)]
             label = f"`{name}`" if name in checks else f"**{name}**"
             print(f"| {label} | " + " | ".join(cells) + " |")

@@ -28,12 +28,17 @@ def test_fetch_shows_chain_status_decisions_and_findings(server: Server) -> None
     assert code == 0
     assert f"  1. 301 {server.url('/robots.txt')}" in out and f"  2. 200 {server.url('/real.txt')}" in out
     assert "status: 200   content type: text/plain   size: 49 bytes" in out
-    rows = [line for line in out.splitlines() if line.strip().startswith(("* ", "rfc9309", "google", "bing", "naver"))]
+    rows = [
+        line
+        for line in out.splitlines()
+        if line.strip().startswith(("* ", "rfc9309", "google", "bing", "naver", "yandex"))
+    ]
     assert [row.split()[0:3] for row in rows] == [
         ["rfc9309", "parse", "RFC"],
         ["*", "google", "parse"],
         ["bing", "parse", "Bing"],
         ["naver", "parse", "Naver"],
+        ["yandex", "parse", "Yandex"],
     ]
     assert "info nonStandardDirective" in out
 
@@ -44,7 +49,9 @@ def test_fetch_json_and_unreachable_exit_1(server: Server) -> None:
     data = json.loads(out)
     assert code == 1
     assert data["status"] == 503 and data["decision"] == "disallow-all"
-    assert {d["action"] for d in data["decisions"].values()} == {"disallow-all"}
+    actions = {name: d["action"] for name, d in data["decisions"].items()}
+    assert actions.pop("yandex") == "allow-all"  # Yandex: any answer but 200 OK opens the site
+    assert set(actions.values()) == {"disallow-all"}
     assert data["decisions"]["naver"]["explanation"].startswith("Naver (")
 
 
