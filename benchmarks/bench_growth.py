@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import gzip
 import inspect
 import re
 import sys
@@ -41,6 +42,7 @@ from robotscope.reports.compare.readings import default_agents, probes, splits
 from robotscope.reports.indexing import page_facts
 from robotscope.reports.linter import lint
 from robotscope.reports.linter.registry import CHECKS
+from robotscope.syntax.sitemap import read_sitemap
 
 # Flips asked for at most, as `robotscope diff` does: one shape makes n/4 crawlers flip at
 # n/28 URLs each, an output quadratic in the file. (Versions of diff without `limit` list all.)
@@ -213,12 +215,27 @@ def page_html(chunk: str) -> Callable[[int], Callable[[], object]]:
     return prepare
 
 
+def sitemap_xml(entry: str, gzipped: bool = False) -> Callable[[int], Callable[[], object]]:
+    def prepare(n: int) -> Callable[[], object]:
+        body = (
+            '<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">'
+            + "".join(entry.format(i=i) for i in range(n))
+            + "</urlset>"
+        ).encode()
+        data = gzip.compress(body) if gzipped else body
+        return lambda: read_sitemap(data)
+
+    return prepare
+
+
 SURFACES = [
     Surface(
         "page-unclosed", "page: `<a b='x` repeated n times (html.parser took 61 s at n=10,000)", page_html("<a b='x")
     ),
     Surface("page-tags", "page: n well-formed meta and link tags", page_html('<meta name="robots" content="all"><p>')),
     Surface("page-comments", "page: n unclosed comment openers", page_html("<!--<meta name=robots content=none>")),
+    Surface("sitemap-urls", "sitemap: n <url><loc> entries", sitemap_xml("<url><loc>https://e.com/p/{i}</loc></url>")),
+    Surface("sitemap-junk", "sitemap.xml.gz: n empty elements, no <loc> (1.2 GB before)", sitemap_xml("<a/>", True)),
 ]
 
 
