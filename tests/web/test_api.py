@@ -577,3 +577,18 @@ def test_a_page_check_has_one_deadline_for_all_its_crawlers(app: Any, monkeypatc
         slow.close()
     assert r.status_code == 504 and r.json()["error"]["code"] == "page-timeout", r.text
     assert slow.connections <= 2  # stopped at the deadline, not after every crawler's fetch
+
+
+def test_a_page_check_reads_its_html_in_the_worker_pool(server: Server) -> None:
+    # The pool's limits hold for the page's HTML too: an answer over its size cap is 422, not read in the server.
+    server.serve("/robots.txt", 200, b"User-agent: *\nDisallow:\n")
+    server.serve("/p", 200, b'<meta name="robots" content="noindex">', {"Content-Type": "text/html"})
+    app = create_app()
+    try:
+        body = {"url": server.url("/p"), "agents": ["Googlebot"]}
+        assert call(app, "POST", "/api/page", json=body).json()["crawlers"][0]["page"]["noindex"] is True
+        app.state.workers.max_response = 10
+        r = call(app, "POST", "/api/page", json=body)
+        assert r.status_code == 422 and r.json()["error"]["limit"] == "size", r.text
+    finally:
+        app.state.workers.close()

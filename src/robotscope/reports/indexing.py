@@ -72,6 +72,18 @@ class PageFacts(NamedTuple):
             "bad_canonical": self.bad_canonical,
         }
 
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> PageFacts:
+        """The facts `as_dict` wrote (a worker process sends them back as JSON)."""
+        return cls(
+            tuple(data["directives"]),
+            tuple(data["sources"]),
+            data["canonical"],
+            dict(data["content_usage"]),
+            bool(data["challenge"]),
+            data["bad_canonical"],
+        )
+
 
 def _head(html: str) -> tuple[list[tuple[str, str]], str | None]:
     """The page's `<meta name content>` pairs (name lower-cased) and its first canonical link's href."""
@@ -141,6 +153,11 @@ def page_facts(url: str, headers: Iterable[tuple[str, str]], body: bytes, token:
         }
     challenge = _CHALLENGE.search(body[:MAX_HTML]) is not None
     return PageFacts(tuple(d for d, _ in found), tuple(s for _, s in found), canonical, usage, challenge, bad_canonical)
+
+
+def page_facts_dict(url: str, headers: Iterable[tuple[str, str]], body: bytes, token: str) -> dict[str, Any]:
+    """`page_facts` as JSON-ready data: the form a worker process answers in."""
+    return page_facts(url, headers, body, token).as_dict()
 
 
 class PageFinding(NamedTuple):
