@@ -143,3 +143,12 @@ def test_a_huge_file_of_fixes_stays_within_the_budget(monkeypatch: pytest.Monkey
     findings = [f for f in lint(parse(text)) if f.code == "redundantWildcard"]
     assert len(findings) == 3000 and len(proofs) == 1  # all together, once
     assert all(f.edit is None and f.fix.code == "fix.unchecked" for f in findings)  # past the budget: said so
+
+
+def test_a_crawler_only_google_reads_is_asked_too() -> None:
+    # www.answers.com: `UserAgent: baiduspider` is a group for Google alone; under RFC 9309 its
+    # rules repeat the group above, and deleting the repeat would unblock /api/ for Baiduspider.
+    text = "User-agent: a\nDisallow: /api/\n\nUserAgent: baiduspider\nDisallow: /api/\n"
+    finding = _only("shadowedRule", text)
+    assert finding.edit is None and finding.fix.code == "fix.unproven"
+    assert finding.fix.params["agent"] == "baiduspider" and finding.fix.params["engine"] == "Google"

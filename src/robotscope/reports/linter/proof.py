@@ -18,7 +18,7 @@ splits a set that changes a verdict until the edits that do are found.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from itertools import islice
 from typing import NamedTuple
 
@@ -225,32 +225,38 @@ def _urls(before: dict[str, set[int]], after: dict[str, set[int]], edited: set[i
 
 
 def _agents(original: Robots, fixed: Robots, edited: set[int]) -> tuple[list[str], Iterator[str]]:
-    """The crawlers either version names, one for each set of groups naming them in both: of the groups
-    the edits touch, then every other.
+    """The crawlers either version names in a compared reading, one for each set of groups naming them in
+    every reading of both: of the groups the edits touch, then every other.
 
     Crawlers named by the same groups get the same verdicts (a token with a
     digit is asked alone: Google's parser reads it only up to the digit).
+    A crawler only one reading sees (`UserAgent: baiduspider` is Google's
+    alone) is asked too.
     """
-    touched = {original.lines[n - 1].group for n in edited if n <= len(original.lines)}
-    before, after = original.group_index.named, fixed.group_index.named
+    groups = [g for robots in (original, fixed) for name in READINGS for g in robots.read_by(name).groups]
+    naming = [_naming(robots, name) for robots in (original, fixed) for name in READINGS]
     seen: set[object] = {"*"}
 
     def new(groups: Iterable[Group]) -> Iterator[str]:
         for group in groups:
             for agent in group.agents:
-                alike = (
-                    agent if any(c.isdigit() for c in agent) else (_positions(before, agent), _positions(after, agent))
-                )
+                digit = any(c.isdigit() for c in agent)
+                alike = agent if digit else tuple(named.get(agent, ()) for named in naming)
                 if agent not in seen and alike not in seen:
                     seen.update((agent, alike))
                     yield agent
 
-    first = list(new(g for g in original.groups if g.position in touched))
-    return first, new((*original.groups, *fixed.groups))
+    touched = (g for g in groups if edited.intersection(g.agent_lines) or any(r.line in edited for r in g.rules))
+    return list(new(touched)), new(groups)
 
 
-def _positions(named: Mapping[str, tuple[Group, ...]], agent: str) -> tuple[int, ...]:
-    return tuple(group.position for group in named.get(agent, ()))
+def _naming(robots: Robots, reading: str) -> dict[str, tuple[int, ...]]:
+    """The positions of the groups of `reading` that name each crawler."""
+    found: dict[str, list[int]] = {}
+    for position, group in enumerate(robots.read_by(reading).groups):
+        for agent in dict.fromkeys(group.agents):
+            found.setdefault(agent, []).append(position)
+    return {agent: tuple(positions) for agent, positions in found.items()}
 
 
 def _probes(first: list[str], rest: Iterator[str], cap: int, padding: int) -> tuple[list[str], bool]:
