@@ -152,3 +152,23 @@ def test_a_crawler_only_google_reads_is_asked_too() -> None:
     finding = _only("shadowedRule", text)
     assert finding.edit is None and finding.fix.code == "fix.unproven"
     assert finding.fix.params["agent"] == "baiduspider" and finding.fix.params["engine"] == "Google"
+
+
+def test_a_fix_another_fix_undoes_is_proven_alone_too() -> None:
+    # www.ohio.edu: `User-agen: crawler4j` then `Disallow: /`. Spelt right, crawler4j is blocked
+    # (no engine reads it so today); the duplicate `Disallow: /` deleted too, nothing changes.
+    text = "User-agent: SemrushBot\nDisallow: /\nUser-agen: crawler4j\nDisallow: /\n\nUser-agent: *\nDisallow: /x\n"
+    findings = {f.code: f for f in lint(parse(text))}
+    typo = findings["unknownDirective"]
+    assert typo.edit is None and typo.fix.code == "fix.unproven" and typo.fix.params["agent"] == "crawler4j"
+    assert findings["shadowedRule"].edit is not None
+
+
+def test_a_deletion_that_merges_groups_is_probed_on_every_rule() -> None:
+    # Deleting the repeated `Disallow: /p` leaves `User-agent: a` above `User-agent: c`: one group,
+    # so `a` gets `c`'s `/q`, a pattern no edit touches (and past the few others probed anyway).
+    others = "".join(f"Disallow: /a{i}\n" for i in range(10))
+    text = f"User-agent: a\nDisallow: /p\n{others}User-agent: a\nDisallow: /p\nUser-agent: c\nDisallow: /q\n"
+    finding = _only("shadowedRule", text)
+    assert finding.edit is None and finding.fix.code == "fix.unproven"
+    assert finding.fix.params["agent"] == "a" and finding.fix.params["url"].startswith("/q")

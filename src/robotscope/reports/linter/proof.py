@@ -40,6 +40,7 @@ PADDING_AGENTS = 4
 # or a huge one, stays near-linear, and the fixes past the budget are dropped, saying so.
 BUDGET = 50_000
 _LINE_COST = 3
+ALONE = 8  # a file with at most this many edits has each proven alone too
 _RULES_PER_VERDICT = 20
 
 
@@ -87,10 +88,11 @@ class Settled(NamedTuple):
 def settle(robots: Robots, edits: Iterable[Edit], budget: int = BUDGET) -> Settled:
     """Prove `edits` of `robots`'s text: keep the largest set found that, applied together, changes no verdict.
 
-    All are tried together first; a set that changes a verdict is split in
-    halves, each tried with what is kept so far, until each edit that changes
-    one is found alone and dropped. So the kept set was itself proven
-    (`lint --fix` applies exactly it), at one proof when every edit holds.
+    Up to `ALONE` edits are each proven alone first. Then all are tried
+    together; a set that changes a verdict is split in halves, each tried
+    with what is kept so far, until each edit that changes one is found
+    alone and dropped. So the kept set was itself proven (`lint --fix`
+    applies exactly it), at one proof when every edit holds.
     """
     prover = Prover(robots, budget)
     lines = len(robots.lines)
@@ -107,6 +109,18 @@ def settle(robots: Robots, edits: Iterable[Edit], budget: int = BUDGET) -> Settl
     kept: list[Edit] = []
     dropped: dict[Edit, Change] = {}
     limited = False
+    if len(distinct) <= ALONE:
+        # Two edits can undo each other's change: where there are few, each is proven alone first.
+        alone = distinct
+        distinct = []
+        for edit in alone:
+            proof = prover.prove([edit])
+            if proof is None:
+                unproven.append(edit)
+            elif proof.change is not None:
+                dropped[edit] = proof.change
+            else:
+                distinct.append(edit)
     # Repairs toward a reading are proven after the strict edits, which may then not move any verdict.
     repairs = [edit for edit in distinct if edit.toward is not None]
     pending = [batch for batch in (repairs, [e for e in distinct if e.toward is None]) if batch]
@@ -147,6 +161,7 @@ class Prover:
         self._rules = sum(len(g.rules) for g in robots.groups)
         self._patterns = _patterns(self.original)
         self._read = {name: _read(self.original, name) for name in READINGS}
+        self._crawlers = {name: _crawlers(self.original, name) for name in READINGS}
         self._before: dict[tuple[str, str, str], bool] = {}
 
     def prove(self, edits: Sequence[Edit]) -> Proof | None:
@@ -160,7 +175,10 @@ class Prover:
         readings = [name for name in READINGS if _read(fixed, name) != self._read[name]]
         if not readings:
             return Proof(None, False)
-        urls, more_urls = _probes(*_urls(self._patterns, _patterns(fixed), edited), MAX_URLS, PADDING_URLS)
+        # Where crawlers change groups, every rule may decide otherwise for them: all are probed first.
+        moved = any(_crawlers(fixed, name) != self._crawlers[name] for name in readings)
+        patterns = _patterns(fixed)
+        urls, more_urls = _probes(*_urls(self._patterns, patterns, edited, moved), MAX_URLS, PADDING_URLS)
         agents, more_agents = _probes(*_agents(self.original, fixed, edited), MAX_AGENTS, PADDING_AGENTS)
         agents += [a for a in UNNAMED if a not in agents]
         # Google's reading looks at every rule of the groups for each URL.
@@ -198,6 +216,11 @@ def _read(robots: Robots, name: str) -> object:
     return groups, shared, parsed.size > MAX_BYTES
 
 
+def _crawlers(robots: Robots, name: str) -> tuple[tuple[str, ...], ...]:
+    """The crawlers each group of a reading names, in order."""
+    return tuple(group.agents for group in robots.read_by(name).groups)
+
+
 def _patterns(robots: Robots) -> dict[str, set[int]]:
     """Every pattern a compared reading reads as a rule, with the lines of its rules."""
     found: dict[str, set[int]] = {}
@@ -207,10 +230,13 @@ def _patterns(robots: Robots) -> dict[str, set[int]]:
     return found
 
 
-def _urls(before: dict[str, set[int]], after: dict[str, set[int]], edited: set[int]) -> tuple[list[str], Iterator[str]]:
-    """Probe URLs: of the patterns only one version has or an edited line holds; then of every other."""
-    changed = [p for p, lines in before.items() if p not in after or lines & edited]
-    changed += [p for p in after if p not in before]
+def _urls(
+    before: dict[str, set[int]], after: dict[str, set[int]], edited: set[int], moved: bool
+) -> tuple[list[str], Iterator[str]]:
+    """Probe URLs: of the patterns only one version has or an edited line holds (of all, where crawlers
+    moved between groups); then of every other."""
+    changed = [p for p, lines in before.items() if moved or p not in after or lines & edited]
+    changed += [p for p in after if moved or p not in before]
     first = list(dict.fromkeys(url for pattern in changed if pattern for url in paths(pattern)))
     seen = set(first)
 
@@ -246,8 +272,20 @@ def _agents(original: Robots, fixed: Robots, edited: set[int]) -> tuple[list[str
                     seen.update((agent, alike))
                     yield agent
 
+    # First those whose groups the edits change (a user-agent line written otherwise), then those of
+    # the groups the edits touch.
+    moved = [a for a in dict.fromkeys(a for g in groups for a in g.agents) if _moved(naming, a)]
     touched = (g for g in groups if edited.intersection(g.agent_lines) or any(r.line in edited for r in g.rules))
-    return list(new(touched)), new(groups)
+    first = list(new((Group(-1, tuple(moved), (), (), ()), *touched)))
+    return first, new(groups)
+
+
+def _moved(naming: list[dict[str, tuple[int, ...]]], agent: str) -> bool:
+    """Whether a reading names `agent` in other groups in the fixed version than in the original."""
+    half = len(naming) // 2
+    return any(
+        len(b.get(agent, ())) != len(a.get(agent, ())) for b, a in zip(naming[:half], naming[half:], strict=True)
+    )
 
 
 def _naming(robots: Robots, reading: str) -> dict[str, tuple[int, ...]]:
@@ -265,6 +303,7 @@ def _probes(first: list[str], rest: Iterator[str], cap: int, padding: int) -> tu
 
 
 __all__ = [
+    "ALONE",
     "BUDGET",
     "MAX_AGENTS",
     "MAX_URLS",
