@@ -165,10 +165,20 @@ def test_a_fix_another_fix_undoes_is_proven_alone_too() -> None:
 
 
 def test_a_deletion_that_merges_groups_is_probed_on_every_rule() -> None:
-    # Deleting the repeated `Disallow: /p` leaves `User-agent: a` above `User-agent: c`: one group,
-    # so `a` gets `c`'s `/q`, a pattern no edit touches (and past the few others probed anyway).
-    others = "".join(f"Disallow: /a{i}\n" for i in range(10))
-    text = f"User-agent: a\nDisallow: /p\n{others}User-agent: a\nDisallow: /p\nUser-agent: c\nDisallow: /q\n"
-    finding = _only("shadowedRule", text)
+    # Deleting the empty `Allow:` leaves `User-agent: a` above `User-agent: c`: one group, so `a`
+    # gets `c`'s `/q`, a pattern no edit touches (and past the few others probed anyway).
+    others = "".join(f"Disallow: /s{i}\n" for i in range(10))
+    text = f"User-agent: *\n{others}\nUser-agent: a\nAllow:\nUser-agent: c\nDisallow: /q\n"
+    finding = _only("emptyAllow", text)
     assert finding.edit is None and finding.fix.code == "fix.unproven"
     assert finding.fix.params["agent"] == "a" and finding.fix.params["url"].startswith("/q")
+
+
+def test_a_repeated_rule_alone_in_its_group_goes_with_its_group() -> None:
+    # www.att.com: deleting the second `Disallow: /` alone joined `User-agent: dotbot` to `*`.
+    text = "User-agent: DotBot\nDisallow: /\n\nUser-agent: dotbot\nDisallow: /\n\nUser-agent: *\nDisallow: /x\n"
+    finding = _only("shadowedRule", text)
+    assert finding.fix.code == "fix.shadowedRule.group" and finding.fix.params["lines"] == [4, 5]
+    assert finding.edit is not None and finding.edit.changes == ((4, ()), (5, ()))
+    fixed = parse(apply(parse(text).text, [finding.edit]))
+    assert not fixed.can_fetch("dotbot", "/y") and fixed.can_fetch("bot", "/y")

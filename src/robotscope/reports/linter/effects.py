@@ -141,6 +141,12 @@ def _shadowed(robots: Robots, rules: Iterable[Rule], reported: set[int]) -> Iter
             if rule.allow == winner.allow:
                 found, fix = message("lint.shadowedRule.repeat", other=winner.line), message("fix.shadowedRule.repeat")
                 edit = replace_line(robots.lines[rule.line - 1])
+                group = robots.groups[robots.lines[rule.line - 1].group or 0]
+                if len(group.rules) == 1:
+                    # Deleting a group's only rule would join its user-agent lines to the next group's.
+                    lines = (*group.agent_lines, rule.line)
+                    fix = message("fix.shadowedRule.group", lines=list(lines), other=winner.line)
+                    edit = None if group.records else Edit(tuple((n, ()) for n in lines))
             else:
                 found, fix = message("lint.shadowedRule.tie", other=winner.line), message("fix.shadowedRule.tie")
             yield Hit(rule.line, found, fix, lines=(rule.line, winner.line), edit=edit)

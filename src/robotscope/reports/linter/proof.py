@@ -165,7 +165,8 @@ class Prover:
         self._before: dict[tuple[str, str, str], bool] = {}
 
     def prove(self, edits: Sequence[Edit]) -> Proof | None:
-        """Apply `edits` together and compare the verdicts; None when the budget is spent."""
+        """Apply `edits` together and compare the verdicts; None when the budget is spent, or when
+        crawlers change groups in a file with more URLs to probe than the cap."""
         if self._lines * _LINE_COST > self.left:
             return None
         self.left -= self._lines * _LINE_COST
@@ -179,6 +180,8 @@ class Prover:
         moved = any(_crawlers(fixed, name) != self._crawlers[name] for name in readings)
         patterns = _patterns(fixed)
         urls, more_urls = _probes(*_urls(self._patterns, patterns, edited, moved), MAX_URLS, PADDING_URLS)
+        if moved and more_urls:
+            return None  # a sample of the rules says too little of crawlers that changed groups
         agents, more_agents = _probes(*_agents(self.original, fixed, edited), MAX_AGENTS, PADDING_AGENTS)
         agents += [a for a in UNNAMED if a not in agents]
         # Google's reading looks at every rule of the groups for each URL.
