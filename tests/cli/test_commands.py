@@ -258,3 +258,24 @@ def test_generate_block_ai_training_preset_lists_why() -> None:
     robots = parse(out)
     assert code == 0 and not robots.can_fetch("GPTBot", "/") and robots.can_fetch("Googlebot", "/")
     assert "# content it fetches from now on is not used to train OpenAI's models" in out
+
+
+def test_lint_fix_applies_only_the_proven_fixes(tmp_path: Path) -> None:
+    robots = tmp_path / "robots.txt"
+    text = (
+        "User-agent: *\r\nDisallow: /cart*\r\nAllow: /grid/\r\nDisallow: /grid/*\r\n"
+        "User-agent: Googlebot, Bingbot\r\nDisallow: /100%\r\n"
+    )
+    robots.write_bytes(text.encode())
+    result = CliRunner().invoke(cli, ["lint", str(robots), "--fix"])
+    # Only `/cart*` -> `/cart` holds; the tie, the crawler list and Google's `%` stay as written.
+    assert result.stdout == (
+        "User-agent: *\nDisallow: /cart\nAllow: /grid/\nDisallow: /grid/*\n"
+        "User-agent: Googlebot, Bingbot\nDisallow: /100%\n"
+    )
+    assert "1 proven fix applied" in result.stderr and result.exit_code == 0
+    before, after = parse(text), parse(result.stdout)
+    for agent in ("bot", "Googlebot", "Bingbot"):
+        for url in ("/cart", "/cartx", "/grid/", "/grid/x", "/100%2F"):
+            assert after.can_fetch(agent, url, engine="google") == before.can_fetch(agent, url, engine="google")
+            assert after.can_fetch(agent, url) == before.can_fetch(agent, url)
