@@ -1,16 +1,22 @@
-"""How lint and diff grow with the file: hostile shapes at doubling sizes.
+"""How lint, diff, readings and the other input surfaces grow with their input: hostile shapes at doubling sizes.
 
 Each shape is a robots.txt built to make some check (or diff) compare many
 things with many others. For every size the script parses the file once,
 times each registered check on its own (so the slowest is visible), the whole
-of `lint`, and `diff` against a variant of the same file (every 7th rule
-turned around) over `probe_urls` x `agents_named`, at most 10,000 flips. Each cell shows seconds and,
-after the first size, the ratio to the size before: about 2 is linear, 4
-quadratic.
+of `lint`, `diff` against a variant of the same file (every 7th rule
+turned around) over `probe_urls` x `agents_named`, at most 10,000 flips, and
+`readings` (what `robotscope readings` computes: the lines engines read
+otherwise and every crawler/URL pair whose verdicts split; target: a ratio
+of at most 2.2). Each cell shows seconds and, after the first size, the
+ratio to the size before: about 2 is linear, 4 quadratic.
 
     python benchmarks/bench_growth.py                    # n = 1,000 to 16,000 lines
     python benchmarks/bench_growth.py --sizes 1000,2000 --shapes first-match
     python benchmarks/bench_growth.py --limit 20         # skip what took longer than 20 s at a smaller size
+    python benchmarks/bench_growth.py --shapes '' --surfaces page-unclosed   # one input surface alone
+
+The input surfaces (page HTML, ...) are timed at ten times each size, as a
+table of their own.
 
 `tests/test_lint_total.py` runs these shapes at one moderate size under a
 time guard.
@@ -20,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import gzip
 import inspect
 import re
 import sys
@@ -28,10 +35,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import NamedTuple
 
-from robotscope import parse
+from robotscope import Robots, parse
 from robotscope.reports.compare.diff import agents_named, diff, probe_urls
+from robotscope.reports.compare.lines import differences
+from robotscope.reports.compare.readings import default_agents, probes, splits
+from robotscope.reports.indexing import page_facts
 from robotscope.reports.linter import lint
 from robotscope.reports.linter.registry import CHECKS
+from robotscope.syntax.sitemap import read_sitemap
 
 # Flips asked for at most, as `robotscope diff` does: one shape makes n/4 crawlers flip at
 # n/28 URLs each, an output quadratic in the file. (Versions of diff without `limit` list all.)
@@ -151,7 +162,14 @@ def measure(shape: Shape, n: int, skip: set[str]) -> dict[str, float | None]:
     seconds["lint"] = None if "lint" in skip else timed(lambda: lint(robots))
     urls, agents = probe_urls(robots, other), agents_named(robots, other)
     seconds["diff"] = None if "diff" in skip else timed(lambda: diff(robots, other, urls, agents, **DIFF_OPTIONS))
+    seconds["readings"] = None if "readings" in skip else timed(lambda: readings(parse(text)))
     return seconds
+
+
+def readings(robots: Robots) -> None:
+    """What `robotscope readings ROBOTS` computes, from a fresh parse (engines read the file on first use)."""
+    differences(robots)
+    splits(robots, default_agents(robots), probes(robots)[0])
 
 
 def cell(now: float | None, before: float | None) -> str:
@@ -175,10 +193,61 @@ def run(sizes: list[int], shapes: list[Shape], limit: float, shown: int) -> None
         checks = sorted(slowest, key=slowest.__getitem__, reverse=True)[:shown]
         print("| | " + " | ".join(f"n={n:,}" for n in sizes) + " |")
         print("|---|" + "---|" * len(sizes))
-        for name in [*checks, "lint", "diff"]:
+        for name in [*checks, "lint", "diff", "readings"]:
             cells = [cell(r[name], results[i - 1][name] if i else None) for i, r in enumerate(results)]
             label = f"`{name}`" if name in checks else f"**{name}**"
             print(f"| {label} | " + " | ".join(cells) + " |")
+
+
+class Surface(NamedTuple):
+    """An input surface other than lint: `prepare(n)` builds an input of size n and returns the work to time."""
+
+    name: str
+    what: str
+    prepare: Callable[[int], Callable[[], object]]
+
+
+def page_html(chunk: str) -> Callable[[int], Callable[[], object]]:
+    def prepare(n: int) -> Callable[[], object]:
+        body = (chunk * n).encode()
+        return lambda: page_facts("https://www.example.com/", [], body, "googlebot")
+
+    return prepare
+
+
+def sitemap_xml(entry: str, gzipped: bool = False) -> Callable[[int], Callable[[], object]]:
+    def prepare(n: int) -> Callable[[], object]:
+        body = (
+            '<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">'
+            + "".join(entry.format(i=i) for i in range(n))
+            + "</urlset>"
+        ).encode()
+        data = gzip.compress(body) if gzipped else body
+        return lambda: read_sitemap(data)
+
+    return prepare
+
+
+SURFACES = [
+    Surface(
+        "page-unclosed", "page: `<a b='x` repeated n times (html.parser took 61 s at n=10,000)", page_html("<a b='x")
+    ),
+    Surface("page-tags", "page: n well-formed meta and link tags", page_html('<meta name="robots" content="all"><p>')),
+    Surface("page-comments", "page: n unclosed comment openers", page_html("<!--<meta name=robots content=none>")),
+    Surface("sitemap-urls", "sitemap: n <url><loc> entries", sitemap_xml("<url><loc>https://e.com/p/{i}</loc></url>")),
+    Surface("sitemap-junk", "sitemap.xml.gz: n empty elements, no <loc> (1.2 GB before)", sitemap_xml("<a/>", True)),
+]
+
+
+def run_surfaces(sizes: list[int], surfaces: list[Surface]) -> None:
+    print("\n### input surfaces: seconds, ratio per doubling (about 2: linear)\n")
+    print("| | " + " | ".join(f"n={n:,}" for n in sizes) + " |")
+    print("|---|" + "---|" * len(sizes))
+    for surface in surfaces:
+        seconds = [timed(surface.prepare(n)) for n in sizes]
+        cells = [cell(now, seconds[i - 1] if i else None) for i, now in enumerate(seconds)]
+        print(f"| `{surface.name}` | " + " | ".join(cells) + " |")
+        print(f"  {surface.name} done", file=sys.stderr)
 
 
 def main() -> None:
@@ -189,9 +258,17 @@ def main() -> None:
     parser.add_argument(
         "--checks", type=int, default=3, help="how many of the slowest checks to show (default: %(default)s)"
     )
+    parser.add_argument(
+        "--surfaces",
+        default=",".join(s.name for s in SURFACES),
+        help="comma-separated input surfaces, timed at 10 times each size (default: all; '' for none)",
+    )
     args = parser.parse_args()
     wanted = args.shapes.split(",")
-    run([int(s) for s in args.sizes.split(",")], [s for s in SHAPES if s.name in wanted], args.limit, args.checks)
+    sizes = [int(s) for s in args.sizes.split(",")]
+    run(sizes, [s for s in SHAPES if s.name in wanted], args.limit, args.checks)
+    surfaces = args.surfaces.split(",")
+    run_surfaces([10 * n for n in sizes], [s for s in SURFACES if s.name in surfaces])
 
 
 if __name__ == "__main__":

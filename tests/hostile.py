@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import socket
 import threading
+import time
 from collections.abc import Callable, Iterable, Iterator
 from typing import TypeVar
 
@@ -78,6 +79,17 @@ def endless_headers() -> Iterator[bytes]:
     yield from trickle(b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nX-Pad: ")
     while True:
         yield b"a"
+
+
+# How long a call that should take seconds may run before a test calls it hung: long enough
+# that a 2-core machine busy with other jobs never reaches it (CPU time is bounded separately).
+HANG = 600.0
+
+
+def on_cpu(call: Callable[[], T]) -> tuple[T, float]:
+    """`call()` and the CPU seconds its thread spent on it: a cost that other processes' load does not change."""
+    start = time.thread_time()
+    return call(), time.thread_time() - start
 
 
 def finishes(call: Callable[[], T], within: float = 30.0) -> T:

@@ -265,6 +265,26 @@ def test_crawl_delay_belongs_to_the_user_agent_lines_right_above_it(agent: str, 
     assert parser.can_fetch(agent, "/x") is (agent == "c")
 
 
+OWN_GROUP_STATES_NONE = "User-agent: *\nCrawl-delay: 5\nRequest-rate: 1/10\nUser-agent: NoTime\nDisallow: /x\n"
+
+
+@pytest.mark.parametrize(("agent", "delay", "rate"), [("NoTime", None, None), ("other", 5, (1, 10))])
+def test_a_crawler_with_lines_of_its_own_gets_no_delay_from_star(
+    agent: str, delay: int | None, rate: tuple[int, int] | None
+) -> None:
+    # NoTime's own user-agent line states no delay: the `*` one is not NoTime's. Protego 0.7
+    # answers the same (crawl_delay, request_rate and visit_time: None for NoTime, 5.0 for
+    # other), as the standard library does here and texting_robots does.
+    parser = RobotFileParser()
+    parser.parse(OWN_GROUP_STATES_NONE.splitlines())
+    old = urllib.robotparser.RobotFileParser()
+    old.parse(OWN_GROUP_STATES_NONE.splitlines())
+    expected_rate = None if rate is None else urllib.robotparser.RequestRate(*rate)
+    assert parser.crawl_delay(agent) == delay and str(old.crawl_delay(agent)) == str(delay)  # typeshed: str
+    assert parser.request_rate(agent) == old.request_rate(agent) == expected_rate
+    assert not parser.can_fetch(agent, "/x")  # one group for its rules under RFC 9309, still
+
+
 def test_a_real_file_keeps_each_crawlers_delay_to_itself() -> None:
     # artofmanliness.com: Slurp 2, bingbot 2, then `*` 1, with no rule between them, so under
     # RFC 9309 all three are one group; the delay of 2 was handed to every crawler.

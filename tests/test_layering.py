@@ -50,7 +50,7 @@ THIRD_PARTY_ALLOWED: dict[str, frozenset[str]] = {
     "fetch": frozenset({"httpx", "anyio"}),
     "download": frozenset({"httpx", "anyio"}),
     "pagecheck": frozenset({"httpx", "anyio"}),
-    "integrations": frozenset({"scrapy", "twisted", "pyspark", "pyarrow", "duckdb", "warcio"}),
+    "integrations": frozenset({"scrapy", "twisted", "pyspark", "pyarrow", "duckdb"}),
     "web": frozenset({"httpx", "anyio", "starlette", "uvicorn"}),
     "cli": frozenset({"click", "rich", "uvicorn", "pyspark", "pyarrow"}),
 }

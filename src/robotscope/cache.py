@@ -11,8 +11,15 @@ Freshness is RFC 9309, Section 2.4: a copy is reused for at most 24 hours
 The clock is injected (`now`) so tests can move time.
 
 The file is opened in WAL mode, so readers never wait for a writer, and a
-writer waits up to `busy_timeout` seconds (default 10) for another one. No
-SQLite or file-system error ever escapes, and a file is never deleted:
+writer waits up to `busy_timeout` seconds (default 10) for another one.
+Some contention SQLite reports at once instead of waiting (switching a fresh
+file to WAL while another process holds a lock on it answers "database is
+locked" in no time, to avoid a deadlock): an open, read or write that SQLite
+calls busy is tried again after short, growing, jittered pauses until
+`busy_timeout` has passed since the first try (at most twice `busy_timeout`
+in all, when a last try waits its own full timeout), so processes that open
+and write one file at once lose no row. No SQLite or file-system error ever
+escapes, and a file is never deleted:
 
 - Locked (another writer held the lock past `busy_timeout`), read-only
   (file mode, immutable file, read-only file system), unable to open or
@@ -39,11 +46,13 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import random
 import sqlite3
 import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any, Self, TypeVar
 
@@ -118,6 +127,26 @@ def _is_corrupt(error: BaseException) -> bool:
     return isinstance(error, _Damaged) or _code(error) in _CORRUPT
 
 
+# Pauses between tries on a busy answer: from 1 ms, doubling up to 50 ms, each drawn between
+# half and all of that, so processes that collided do not try again in step.
+_FIRST_PAUSE = 0.001
+_LONGEST_PAUSE = 0.05
+
+
+def _busy_retried(attempt: Callable[[], _T], seconds: float) -> _T:
+    """`attempt()`, tried again while SQLite answers busy, until `seconds` have passed since the first try."""
+    deadline = time.monotonic() + seconds
+    pause = _FIRST_PAUSE
+    while True:
+        try:
+            return attempt()
+        except sqlite3.OperationalError as error:
+            if _code(error) not in _BUSY or time.monotonic() + pause > deadline:
+                raise
+        time.sleep(pause * random.uniform(0.5, 1.0))  # jitter, not a secret
+        pause = min(pause * 2, _LONGEST_PAUSE)
+
+
 def _identity(path: Path) -> tuple[int, int] | None:
     """Which file is at `path` now (device, inode), to tell whether another process replaced it."""
     try:
@@ -175,7 +204,7 @@ class RobotsCache:
 
     def _open(self) -> None:
         try:
-            self._db, self._writable = self._connect(), True
+            self._db, self._writable = _busy_retried(self._connect, self.busy_timeout), True
         except _FAILURES as error:
             if _is_corrupt(error):
                 self._replace_corrupt(error)
@@ -233,7 +262,7 @@ class RobotsCache:
                         f"cache file {self.path} is not a usable database ({error}); "
                         f"it was moved to {target} and the cache was rebuilt empty"
                     )
-            self._db, self._writable = self._connect(), True
+            self._db, self._writable = _busy_retried(self._connect, self.busy_timeout), True
         except _FAILURES as again:
             self._degrade(
                 f"cache file {self.path} is not a usable database ({error}) and could not be "
@@ -284,10 +313,12 @@ class RobotsCache:
         """`work` on the connection; None when the cache is off (for a write: when writing is off)."""
         with self._lock:
             for _ in range(2):  # a second try only on the file that replaced a corrupt one
-                if self._db is None or (write and not self._writable):
+                db = self._db
+                if db is None or (write and not self._writable):
                     return None
                 try:
-                    return work(self._db)
+                    # A write rolls back whole on failure (`with db`), so trying it again is safe.
+                    return _busy_retried(partial(work, db), self.busy_timeout)
                 except _FAILURES as error:
                     if _is_corrupt(error):
                         if not self._replace_corrupt(error):

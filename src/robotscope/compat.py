@@ -29,21 +29,18 @@ from .syntax.urls import target
 def agent_record(robots: Robots, useragent: str, key: str) -> Record | None:
     """The first `key` record (e.g. crawl-delay) for `useragent`: of the user-agent lines right above it.
 
-    A record naming the crawler's token wins, else one under `*`, as in the
-    standard library and Protego: `User-agent: a / Crawl-delay: 5 /
-    User-agent: b / Crawl-delay: 10` gives a 5 and b 10, although RFC 9309
-    makes a and b one group for their Allow and Disallow rules.
+    The runs of user-agent lines that apply are chosen as RFC 9309 chooses
+    groups: those naming the crawler's token when any line names it (with
+    or without such a record: then there is none), else those of `*`. So
+    `User-agent: a / Crawl-delay: 5 / User-agent: b / Crawl-delay: 10` gives
+    a 5 and b 10, and `User-agent: * / Crawl-delay: 5 / User-agent: c /
+    Disallow: /x` gives c none, as the standard library and Protego read
+    them, although RFC 9309 makes each pair one group for its rules.
     """
     token = product_token(useragent)
-    fallback = None
-    for record in robots.records:
-        if record.key != key:
-            continue
-        if token in record.agents:
-            return record
-        if fallback is None and "*" in record.agents:
-            fallback = record
-    return fallback
+    # Every token some user-agent line names: a run naming it is the crawler's own.
+    wanted = token if token in robots.group_index.named else "*"
+    return next((record for record in robots.records if record.key == key and wanted in record.agents), None)
 
 
 def crawl_delay(robots: Robots, useragent: str) -> int | float | None:

@@ -3,13 +3,17 @@
 The robots.txt fetcher (`robotscope.fetch`) has its own rules and cache;
 this is the same discipline for everything else a command reads: a single
 deadline over name resolution, connect, headers, body and every redirect
-hop (a server pacing its bytes cannot stretch it), at most `limit` bytes of
-the decoded body (a compressed bomb inflates only that far), at most five
-redirects, and transport failures returned as data, never raised.
+hop (a server pacing its bytes cannot stretch it), at most five redirects,
+and the body read raw and inflated by the fetcher's bounded inflater
+(`syntax.inflate`): at most `limit` bytes after decoding, whatever the
+compression ratio, and one content coding at most (`gzip, gzip` is a
+`decode` error, not a ratio squared). Transport failures are returned as
+data, never raised.
 """
 
 from __future__ import annotations
 
+import zlib
 from typing import NamedTuple
 
 import anyio
@@ -17,6 +21,7 @@ import httpx
 
 from .access.policy import MAX_REDIRECTS
 from .fetch import location_of, redirect_target, run, take_location
+from .syntax.inflate import Bounded, Incomplete, Undecodable
 
 
 class Download(NamedTuple):
@@ -30,7 +35,7 @@ class Download(NamedTuple):
     body: bytes
     cut: bool
     redirects: tuple[str, ...]
-    error: str | None  # timeout, network, redirects, bad-redirect
+    error: str | None  # timeout, network, redirects, bad-redirect, decode, incomplete (the body so far is kept)
 
     @property
     def ok(self) -> bool:
@@ -43,7 +48,8 @@ async def get_async(
     hops: list[str] = []
     current = url
     async with httpx.AsyncClient(
-        headers={"User-Agent": user_agent},
+        # Only the codings the inflater undoes (httpx would offer br and zstd when they are installed).
+        headers={"User-Agent": user_agent, "Accept-Encoding": "gzip, deflate"},
         timeout=timeout,
         follow_redirects=False,
         transport=transport,
@@ -54,50 +60,41 @@ async def get_async(
             with anyio.fail_after(timeout):
                 while True:
                     async with client.stream("GET", current) as response:
+                        headers = tuple(response.headers.multi_items())
                         if response.status_code in (301, 302, 303, 307, 308):
                             target, problem = redirect_target(current, location_of(response))
-                            if target is None or problem is not None:
-                                return Download(
-                                    current,
-                                    response.status_code,
-                                    tuple(response.headers.multi_items()),
-                                    b"",
-                                    False,
-                                    tuple(hops),
-                                    "bad-redirect",
-                                )
-                            if len(hops) >= MAX_REDIRECTS:
-                                return Download(
-                                    current,
-                                    response.status_code,
-                                    tuple(response.headers.multi_items()),
-                                    b"",
-                                    False,
-                                    tuple(hops),
-                                    "redirects",
-                                )
+                            if target is None or problem is not None or len(hops) >= MAX_REDIRECTS:
+                                why = "redirects" if target is not None and problem is None else "bad-redirect"
+                                return Download(current, response.status_code, headers, b"", False, tuple(hops), why)
                             hops.append(current)
                             current = target
                             continue
-                        body, cut = bytearray(), False
-                        async for chunk in response.aiter_bytes():
-                            body += chunk
-                            if len(body) > limit:
-                                body, cut = body[:limit], True
-                                break
+                        body, error = await _read(response, limit)
                         return Download(
-                            current,
-                            response.status_code,
-                            tuple(response.headers.multi_items()),
-                            bytes(body),
-                            cut,
-                            tuple(hops),
-                            None,
+                            current, response.status_code, headers, bytes(body.data), body.cut, tuple(hops), error
                         )
         except TimeoutError:
             return Download(current, None, (), b"", False, tuple(hops), "timeout")
         except (httpx.HTTPError, httpx.InvalidURL, OSError, ValueError):
             return Download(current, None, (), b"", False, tuple(hops), "network")
+
+
+async def _read(response: httpx.Response, limit: int) -> tuple[Bounded, str | None]:
+    """The body, raw from the wire and inflated within `limit`; and why it is not whole, if it is not."""
+    try:
+        body = Bounded(response.headers.get("content-encoding", ""), limit)
+    except Undecodable:
+        return Bounded("", 0), "decode"
+    try:
+        async for chunk in response.aiter_raw():
+            if body.feed(chunk):
+                return body, None  # cut at the limit: the rest is never read
+        body.end()
+    except zlib.error:
+        return body, "decode"
+    except Incomplete:
+        return body, "incomplete"
+    return body, None
 
 
 def get(

@@ -11,20 +11,31 @@ guard where it has one.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import Any
 
+import anyio.to_thread
 import httpx
 
 from .access.engines.registry import PROFILED, resolve
 from .download import Download, get_async
 from .fetch import FetchResult, fetch_robots_async
-from .reports.indexing import MAX_HTML, findings, page_facts
+from .reports.indexing import MAX_HTML, PageFacts, findings, page_facts
 from .syntax.crawlers import get as crawler
 from .syntax.model import LineKind, Verdict
 from .syntax.urls import InvalidURL, checked_url, robots_url
 
 # Findings that say something is wrong (the command's exit code 1), as opposed to facts worth knowing.
-PROBLEMS = frozenset({"blockedNoindex", "blockedIndexable", "canonicalBlocked", "serverRefuses", "noindexInRobotsTxt"})
+PROBLEMS = frozenset(
+    {
+        "blockedNoindex",
+        "blockedIndexable",
+        "canonicalBlocked",
+        "canonicalInvalid",
+        "serverRefuses",
+        "noindexInRobotsTxt",
+    }
+)
 
 
 class _Origins:
@@ -46,6 +57,15 @@ class _Origins:
         return (await self.of(url)).answer(agent, url, engine).verdict
 
 
+# Reads one response's indexing facts: `page_facts`'s arguments, awaited where the caller wants the work done.
+FactsReader = Callable[[str, tuple[tuple[str, str], ...], bytes, str], Awaitable[PageFacts]]
+
+
+async def _in_thread(url: str, headers: tuple[tuple[str, str], ...], body: bytes, token: str) -> PageFacts:
+    # Linear, yet up to a MiB of HTML: off the event loop a web server shares.
+    return await anyio.to_thread.run_sync(page_facts, url, headers, body, token)
+
+
 async def check_page(
     url: str,
     agents: list[str],
@@ -57,8 +77,13 @@ async def check_page(
     cache: Any = False,
     transport: httpx.AsyncBaseTransport | None = None,
     user_agent: str | None = None,
+    read: FactsReader = _in_thread,
 ) -> dict[str, Any]:
-    """The page's check as JSON-ready data: `{url, robots_url, crawlers: [...]}`; raises InvalidURL for a bad URL."""
+    """The page's check as JSON-ready data: `{url, robots_url, crawlers: [...]}`; raises InvalidURL for a bad URL.
+
+    `read` reads each page's facts: in a thread by default; the web server
+    passes its worker pool, so the HTML is read under the pool's budgets.
+    """
     checked_url(url)
     home = robots_url(url)
     origins = _Origins(policy, timeout, cache, transport)
@@ -72,11 +97,11 @@ async def check_page(
         name = resolve(engine, agent)
         found = await origins.verdict(agent, url, name)
         known = crawler(agent)
-        sent = user_agent or (known.user_agent if known is not None and known.user_agent else agent)
+        sent = user_agent or (known.request_user_agent if known is not None and known.user_agent else agent)
         if sent not in pages:
             pages[sent] = await get_async(url, user_agent=sent, timeout=timeout, limit=MAX_HTML, transport=transport)
         got = pages[sent]
-        facts = page_facts(got.url, got.headers, got.body, found.agent_token) if got.status is not None else None
+        facts = await read(got.url, got.headers, got.body, found.agent_token) if got.status is not None else None
         canonical = None
         if facts is not None and facts.canonical and facts.canonical != url:
             try:
@@ -103,7 +128,17 @@ async def check_page(
                 },
                 "page": None if facts is None else facts.as_dict(),
                 "canonical_allowed": None if canonical is None else canonical.allowed,
-                "findings": [f.as_dict(lang) for f in findings(found, got.status, facts, canonical, robots_noindex)],
+                "findings": [
+                    f.as_dict(lang)
+                    for f in findings(
+                        found,
+                        got.status,
+                        facts,
+                        canonical,
+                        robots_noindex,
+                        lists_pages=known is None or known.lists_pages,
+                    )
+                ],
             }
         )
     return {"url": url, "robots_url": home, "crawlers": crawlers}

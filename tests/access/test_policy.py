@@ -20,8 +20,8 @@ TRANSIENT = [
 ]
 
 
-def test_the_table_has_the_four_rows_each_with_a_source() -> None:
-    assert list(POLICIES) == ["rfc9309", "google", "bing", "naver"]
+def test_the_table_has_the_five_rows_each_with_a_source() -> None:
+    assert list(POLICIES) == ["rfc9309", "google", "bing", "naver", "yandex"]
     for name, row in POLICIES.items():
         assert row.name == name and row.sources
         assert all(source.startswith("https://") for source in row.sources)
@@ -35,6 +35,8 @@ def test_the_table_has_the_four_rows_each_with_a_source() -> None:
 def test_a_transient_failure_is_never_allow_all(outcome: Outcome, good: float | None, outage: float) -> None:
     assert is_transient(outcome)
     for name, decision in decide_all(outcome, cached=Cached(good, 0.0), now=outage).items():
+        if POLICIES[name].ok_only and outcome.error is None:
+            continue  # Yandex documents any HTTP answer but 200 OK, a 5xx too, as an open site
         assert decision.action in ("disallow-all", "cached-copy")
         assert decision.explanation.startswith(POLICIES[name].title + " (")
         if good is None:
@@ -84,6 +86,35 @@ def test_verdict_for_each_action() -> None:
         verdict_for(missing, None, "bot", "/p").reason,
     ) == (True, Reason.UNAVAILABLE)
     assert not verdict_for(decide(Outcome(status=200), "rfc9309"), robots, "bot", "/p").allowed
+
+
+@pytest.mark.parametrize(
+    ("outcome", "expected"),
+    [
+        (Outcome(status=200), "parse"),
+        (Outcome(status=200, html=True), "allow-all"),  # not a TXT file (inferred)
+        (Outcome(status=204), "allow-all"),
+        (Outcome(status=301, redirects=5), "allow-all"),
+        (Outcome(status=401), "allow-all"),
+        (Outcome(status=404), "allow-all"),
+        (Outcome(status=429), "allow-all"),
+        (Outcome(status=500), "allow-all"),
+        (Outcome(status=503), "allow-all"),
+        # No answer at all: Yandex documents nothing, RFC 9309 applies.
+        (Outcome(error="timeout"), "disallow-all"),
+        (Outcome(status=200, error="incomplete"), "disallow-all"),
+        (Outcome(status=999), "disallow-all"),
+    ],
+)
+def test_yandex_reads_every_answer_but_200_ok_as_an_open_site(outcome: Outcome, expected: str) -> None:
+    # "The file is available to robots: the server ... responds with an HTTP code with the status
+    # 200 OK ... If the file doesn't meet the requirements, the site is considered open for indexing."
+    decision = decide(outcome, "yandex", cached=Cached(good_fetched_at=-DAY, failing_since=0.0), now=60.0)
+    assert decision.action == expected and decision.explanation.startswith("Yandex (https://yandex.com/")
+    if outcome.status in (503, 429):
+        assert "200 OK" in decision.explanation and decide(outcome, "rfc9309").action == "disallow-all"
+    if outcome.status == 204:
+        assert "HTTP 204" in decision.explanation and "any answer but 200 OK" in decision.explanation
 
 
 # One outcome per case a policy reads differently, and the words that must (and must not) say why.

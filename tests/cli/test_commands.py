@@ -96,7 +96,7 @@ def test_bulk_rows_match_the_verdicts(tmp_path: Path) -> None:
     path.write_text("\n".join(urls) + "\n")
     code, out, _ = run("bulk", EXAMPLE, "--urls", str(path), "--agent", "Bingbot", "--no-progress")
     rows = list(csv.DictReader(io.StringIO(out)))
-    assert code == 0 and len(rows) == len(urls) == 100_000
+    assert code == 1 and len(rows) == len(urls) == 100_000
     robots = parse(Path(EXAMPLE).read_bytes())
     for row in rows[:5]:
         verdict = robots.verdict("Bingbot", row["url"])
@@ -128,7 +128,7 @@ def test_bulk_workers_keep_the_input_order(tmp_path: Path, output_format: str) -
             "--format",
             output_format,
         )
-        assert code == 0
+        assert code == 1  # rows are disallowed
     assert outputs["2"] == outputs["1"]
     lines = outputs["1"].splitlines()[1 if output_format == "csv" else 0 :]
     assert len(lines) == len(urls) and all(url in line for url, line in zip(urls, lines, strict=False))
@@ -140,7 +140,7 @@ def test_bulk_jsonl_from_stdin() -> None:
         "bulk", EXAMPLE, "--urls", "-", "--agent", "GPTBot", "--format", "jsonl", stdin=b"/a\n\n# skip\n/b\n"
     )
     rows = [json.loads(line) for line in out.splitlines()]
-    assert code == 0 and [(r["url"], r["allowed"], r["line"]) for r in rows] == [("/a", False, 18), ("/b", False, 18)]
+    assert code == 1 and [(r["url"], r["allowed"], r["line"]) for r in rows] == [("/a", False, 18), ("/b", False, 18)]
 
 
 def test_bulk_needs_robots_or_fetch() -> None:
@@ -258,3 +258,24 @@ def test_generate_block_ai_training_preset_lists_why() -> None:
     robots = parse(out)
     assert code == 0 and not robots.can_fetch("GPTBot", "/") and robots.can_fetch("Googlebot", "/")
     assert "# content it fetches from now on is not used to train OpenAI's models" in out
+
+
+def test_lint_fix_applies_only_the_proven_fixes(tmp_path: Path) -> None:
+    robots = tmp_path / "robots.txt"
+    text = (
+        "User-agent: *\r\nDisallow: /cart*\r\nAllow: /grid/\r\nDisallow: /grid/*\r\n"
+        "User-agent: Googlebot, Bingbot\r\nDisallow: /100%\r\n"
+    )
+    robots.write_bytes(text.encode())
+    result = CliRunner().invoke(cli, ["lint", str(robots), "--fix"])
+    # Only `/cart*` -> `/cart` holds; the tie, the crawler list and Google's `%` stay as written.
+    assert result.stdout == (
+        "User-agent: *\nDisallow: /cart\nAllow: /grid/\nDisallow: /grid/*\n"
+        "User-agent: Googlebot, Bingbot\nDisallow: /100%\n"
+    )
+    assert "1 proven fix applied" in result.stderr and result.exit_code == 0
+    before, after = parse(text), parse(result.stdout)
+    for agent in ("bot", "Googlebot", "Bingbot"):
+        for url in ("/cart", "/cartx", "/grid/", "/grid/x", "/100%2F"):
+            assert after.can_fetch(agent, url, engine="google") == before.can_fetch(agent, url, engine="google")
+            assert after.can_fetch(agent, url) == before.can_fetch(agent, url)

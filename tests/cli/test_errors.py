@@ -73,7 +73,7 @@ def test_bulk_marks_nonsense_urls_invalid(tmp_path: Path) -> None:
     urls.write_text("/ok\n::::\njavascript:alert(1)\nnot a url\nhttps://www.example.com/search/x\n")
     code, out, _ = run("bulk", EXAMPLE, "--urls", str(urls), "--agent", "Googlebot", "--no-progress")
     rows = [line.split(",") for line in out.splitlines()[1:]]
-    assert code == 0 and [r[3] for r in rows] == [
+    assert code == 1 and [r[3] for r in rows] == [
         "no-matching-rule",
         "invalid-url",
         "invalid-url",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 
 import pytest
@@ -27,12 +28,17 @@ def test_fetch_shows_chain_status_decisions_and_findings(server: Server) -> None
     assert code == 0
     assert f"  1. 301 {server.url('/robots.txt')}" in out and f"  2. 200 {server.url('/real.txt')}" in out
     assert "status: 200   content type: text/plain   size: 49 bytes" in out
-    rows = [line for line in out.splitlines() if line.strip().startswith(("* ", "rfc9309", "google", "bing", "naver"))]
+    rows = [
+        line
+        for line in out.splitlines()
+        if line.strip().startswith(("* ", "rfc9309", "google", "bing", "naver", "yandex"))
+    ]
     assert [row.split()[0:3] for row in rows] == [
         ["rfc9309", "parse", "RFC"],
         ["*", "google", "parse"],
         ["bing", "parse", "Bing"],
         ["naver", "parse", "Naver"],
+        ["yandex", "parse", "Yandex"],
     ]
     assert "info nonStandardDirective" in out
 
@@ -43,7 +49,9 @@ def test_fetch_json_and_unreachable_exit_1(server: Server) -> None:
     data = json.loads(out)
     assert code == 1
     assert data["status"] == 503 and data["decision"] == "disallow-all"
-    assert {d["action"] for d in data["decisions"].values()} == {"disallow-all"}
+    actions = {name: d["action"] for name, d in data["decisions"].items()}
+    assert actions.pop("yandex") == "allow-all"  # Yandex: any answer but 200 OK opens the site
+    assert set(actions.values()) == {"disallow-all"}
     assert data["decisions"]["naver"]["explanation"].startswith("Naver (")
 
 
@@ -104,7 +112,7 @@ def test_bulk_fetch_reads_each_origin_once(server: Server, other_server: Server,
     )
     code, out, _ = run("bulk", "--fetch", "--urls", str(urls), "--agent", "bot", "--format", "jsonl", "--no-cache")
     rows = [json.loads(line) for line in out.splitlines()]
-    assert code == 0
+    assert code == 1  # rows are disallowed
     assert [(r["allowed"], r["reason"], r["line"]) for r in rows] == [
         (False, "rule", 2),
         (True, "no-matching-rule", None),
@@ -125,7 +133,7 @@ def test_bulk_notes_what_check_would_say(server: Server, tmp_path: Path, jobs: s
     urls = tmp_path / "urls.txt"
     urls.write_text("/oops\n/private/x\nhttps://elsewhere.example/ok\n" * 2000)  # a few chunks: the workers start
     notes = {}
-    for agent in ("Googlebot", "AdsBot-Google"):
+    for agent, exit_code in (("Googlebot", 1), ("AdsBot-Google", 0)):
         code, out, _ = run(
             "bulk",
             server.url("/"),
@@ -140,7 +148,7 @@ def test_bulk_notes_what_check_would_say(server: Server, tmp_path: Path, jobs: s
             jobs,
         )
         rows = [json.loads(line) for line in out.splitlines()]
-        assert code == 0 and len(rows) == 6000
+        assert code == exit_code and len(rows) == 6000  # 1: /private/x is disallowed
         notes[agent] = [r["note"] for r in rows[:3]]
     assert notes["Googlebot"] == ["read-otherwise:google", "", "other-origin"]
     assert notes["AdsBot-Google"] == ["", "profile", "other-origin"]  # it ignores `*`: RFC 9309 alone blocks /private/x
@@ -158,3 +166,96 @@ def test_fetch_reports_the_true_size_and_line_count_of_an_oversized_file(server:
     lines = body.count(b"\n")
     assert code == 0 and f"size: {len(body):,} bytes, {lines:,} lines (only the first" in out
     assert f"the file is {len(body):,} bytes" in out  # the lint finding knows the true size too
+
+
+# ---------- how the file was served, and the file as a whole (issue 22) ----------
+
+
+@pytest.mark.parametrize(
+    ("content_type", "severity", "says"),
+    [
+        ("text/html; charset=utf-8", "warning", "the type of a web page"),
+        ("application/json", "warning", "not `text/plain` as RFC 9309 requires"),
+        (None, "info", "the response has no Content-Type"),
+    ],
+)
+def test_a_robots_txt_not_served_as_text_plain_is_a_finding_in_fetch_and_check(
+    server: Server, content_type: str | None, severity: str, says: str
+) -> None:
+    def answer(handler: BaseHTTPRequestHandler) -> None:
+        handler.send_response(200)
+        if content_type is not None:
+            handler.send_header("Content-Type", content_type)
+        handler.send_header("Content-Length", str(len(ROBOTS)))
+        handler.end_headers()
+        handler.wfile.write(ROBOTS)
+
+    server.routes["/robots.txt"] = answer
+    _, fetched, _ = run("fetch", server.url("/"), "--no-cache")
+    code, checked, _ = run("check", server.url("/private/x"), "Googlebot", "--no-cache")
+    for out in (fetched, checked):
+        assert f"{server.url('/robots.txt')}: {severity} contentType" in out and says in out
+    # The rules still apply: crawlers parse the body whatever its label.
+    assert code == 1 and "DISALLOWED" in checked
+    data = json.loads(run("fetch", server.url("/"), "--no-cache", "--json")[1])
+    assert [f["code"] for f in data["served"]] == ["contentType"]
+    assert data["findings"][0]["code"] == "contentType"
+    (item,) = json.loads(run("check", server.url("/private/x"), "Googlebot", "--no-cache", "--json")[1])
+    assert item["findings"][0]["code"] == "contentType"
+
+
+def test_text_plain_with_a_charset_is_no_finding(server: Server) -> None:
+    server.serve("/robots.txt", 200, ROBOTS, {"Content-Type": "Text/Plain; charset=UTF-8"})
+    data = json.loads(run("fetch", server.url("/"), "--no-cache", "--json")[1])
+    assert data["served"] == [] and "contentType" not in [f["code"] for f in data["findings"]]
+
+
+def test_check_a_url_says_the_file_was_cut_at_the_limit(server: Server) -> None:
+    body = ROBOTS + b"#" * 600_000 + b"\nUser-agent: *\nDisallow: /late/\n"
+    server.serve("/robots.txt", 200, body)
+    code, out, _ = run("check", server.url("/late/x"), "Googlebot", "--no-cache")
+    assert code == 0
+    said = out.split("ALLOWED")[0]  # before the verdicts
+    assert "error oversize" in said and f"the file is {len(body):,} bytes" in said
+    assert "from line 4 on are ignored and what they say is not known here" in said
+
+
+def test_check_a_utf16_file_says_its_encoding(tmp_path: Path) -> None:
+    path = tmp_path / "robots.txt"
+    path.write_bytes("User-agent: *\nDisallow: /private/\n".encode("utf-16"))
+    code, out, _ = run("check", str(path), "Googlebot", "/private/x")
+    assert code == 0  # what crawlers do: no rule is read, so everything is allowed
+    head = out.split("ALLOWED")[0]
+    assert "error encodingNotUtf8" in head and "saved as UTF-16, not UTF-8 as RFC 9309 requires" in head
+    _, ko, _ = run("check", str(path), "Googlebot", "/private/x", "--lang", "ko")
+    assert "UTF-16으로 저장되어" in ko
+
+
+def test_bulk_says_the_file_was_cut_and_which_rows_a_rule_past_it_would_decide(tmp_path: Path) -> None:
+    robots = tmp_path / "robots.txt"
+    robots.write_bytes(ROBOTS + b"#" * 600_000 + b"\nUser-agent: *\nDisallow: /late/\n")
+    urls = tmp_path / "urls.txt"
+    urls.write_text("/late/x\n/private/x\n/other\n")
+    _, out, err = run("bulk", str(robots), "--urls", str(urls), "--agent", "Googlebot", "--jobs", "1")
+    rows = {line.split(",")[0]: line.split(",")[7] for line in out.splitlines()[1:]}
+    assert rows == {"/late/x": "past-limit:6", "/private/x": "", "/other": ""}
+    assert "error oversize" in err and "line 5 (User-agent: *), line 6 (Disallow: /late/)" in err
+
+
+def test_fetch_a_page_url_ends_with_each_main_crawlers_verdict(server: Server) -> None:
+    server.serve("/robots.txt", 200, b"User-agent: *\nDisallow: /private/\n\nUser-agent: Googlebot\nAllow: /\n")
+    code, out, _ = run("fetch", server.url("/private/report?x=1"), "--no-cache")
+    assert code == 0
+    verdicts = out.split(f"verdicts for {server.url('/private/report?x=1')}:\n")[1].splitlines()
+    by_crawler = {line.split()[0]: line.split(None, 2)[1:] for line in verdicts}
+    assert set(by_crawler) >= {"Googlebot", "bingbot", "Yeti", "YandexBot"}
+    assert by_crawler["Googlebot"][0] == "ALLOWED" and by_crawler["Googlebot"][1].startswith("Line 5 (Allow: /)")
+    assert by_crawler["bingbot"][0] == "DISALLOWED" and by_crawler["bingbot"][1].startswith(
+        "Line 2 (Disallow: /private/)"
+    )
+    data = json.loads(run("fetch", server.url("/private/report"), "--no-cache", "--json", "--agents", "GPTBot")[1])
+    assert [(v["crawler"], v["allowed"], v["line"]) for v in data["verdicts"]] == [("GPTBot", False, 2)]
+    # The site's root, or robots.txt itself, names no page: no verdicts.
+    for root in ("/", "/robots.txt"):
+        _, out, _ = run("fetch", server.url(root), "--no-cache")
+        assert "verdicts for" not in out

@@ -4,11 +4,16 @@ from __future__ import annotations
 
 import gzip
 import json
+import socket
+from collections import deque
+from collections.abc import Iterable
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
 from robotscope.cli import cli
+from robotscope.cli import sitemap as sitemap_cli
 from robotscope.syntax.sitemap import MAX_URLS, read_sitemap
 from tests.conftest import Server
 
@@ -95,8 +100,12 @@ def test_an_xml_bomb_is_refused_before_parsing(server: Server) -> None:
     )
     server.serve("/robots.txt", 200, b"User-agent: *\nDisallow:\n")
     server.serve("/bomb.xml", 200, bomb)
-    code, out, _ = run(server.url("/bomb.xml"))  # refused before parsing: the entities are never expanded
-    assert code == 0 and "refused: it has a DOCTYPE or ENTITY declaration" in out
+    code, out, err = run(server.url("/bomb.xml"))  # refused before parsing: the entities are never expanded
+    assert "refused: it has a DOCTYPE or ENTITY declaration" in out
+    assert (
+        code == 1
+        and err == "robotscope: warning: the answer is incomplete: 1 sitemap was refused or read only in part\n"
+    )
 
 
 def test_an_index_loop_and_repeats_are_read_once(server: Server) -> None:
@@ -132,24 +141,35 @@ def test_other_bodies_never_raise(body: bytes, kind: str) -> None:
 
 def test_an_unreadable_sitemap_is_reported_not_raised(server: Server) -> None:
     server.serve("/robots.txt", 200, f"User-agent: *\nDisallow:\nSitemap: {server.url('/missing.xml')}\n".encode())
-    code, out, _ = run(server.url("/robots.txt"))
-    assert code == 0 and "could not be read (HTTP 404)" in out
+    code, out, err = run(server.url("/robots.txt"))
+    assert "could not be read (HTTP 404)" in out
+    assert code == 1 and err == "robotscope: warning: the answer is incomplete: 1 sitemap could not be read\n"
 
 
 def test_a_sitemap_on_a_closed_port_is_an_error_not_a_status() -> None:
-    code, out, _ = run("http://127.0.0.1:9/sitemap.xml")
-    assert code == 0 and "could not be read: no connection or no answer" in out
+    code, out, err = run("http://127.0.0.1:9/sitemap.xml")
+    assert code == 1 and "could not be read: no connection or no answer" in out
+    assert err.splitlines() == ["robotscope: warning: the answer is incomplete: 1 sitemap could not be read"]
 
 
 def test_a_site_whose_robots_txt_cannot_be_read_says_why_it_lists_nothing(server: Server) -> None:
     server.serve("/robots.txt", 503, b"down")
-    code, out, _ = run(server.url("/"))
-    assert code == 0 and out.splitlines()[0].startswith(
+    code, out, err = run(server.url("/"))
+    assert code == 1 and out.splitlines()[0].startswith(
         f"{server.url('/robots.txt')} could not be read, so it lists no sitemap: "
     )
+    assert err == f"robotscope: warning: the answer is incomplete: {server.url('/robots.txt')} could not be read\n"
     assert "HTTP 503" in out.splitlines()[0]
     code, out, _ = run(server.url("/"), "--json")
-    assert json.loads(out)["unread"]["code"] == "sitemap.robots-unread"
+    data = json.loads(out)
+    assert data["unread"]["code"] == "sitemap.robots-unread"
+    assert [reason["code"] for reason in data["incomplete"]] == ["sitemap.incomplete.robots"]
+
+
+def test_a_site_without_robots_txt_lists_nothing_and_that_is_complete(server: Server) -> None:
+    # A 404 means no file, so no list: nothing is missing from the answer.
+    code, out, err = run(server.url("/"))
+    assert (code, err) == (0, "") and "could not be read" in out.splitlines()[0]
 
 
 def test_a_sitemap_redirecting_to_a_url_that_cannot_be_followed_says_so(server: Server) -> None:
@@ -157,7 +177,75 @@ def test_a_sitemap_redirecting_to_a_url_that_cannot_be_followed_says_so(server: 
     server.redirect("/sitemap.xml", "javascript:alert(1)")
     code, out, _ = run(server.url("/sitemap.xml"), "--json")
     (file,) = json.loads(out)["files"]
-    assert code == 0 and file["kind"] == "unreadable" and file["problem"]["code"] == "sitemap.fetch-error"
+    assert code == 1 and file["kind"] == "unreadable" and file["problem"]["code"] == "sitemap.fetch-error"
     assert (
         file["problem"]["params"]["error"] == "a redirect that cannot be followed"
     )  # not "no connection or no answer"
+
+
+class _Recorded(deque[tuple[str, str | None]]):
+    """The command's queue of sitemaps, with the most it ever held."""
+
+    most = 0
+
+    def append(self, item: tuple[str, str | None]) -> None:
+        super().append(item)
+        _Recorded.most = max(_Recorded.most, len(self))
+
+    def extend(self, items: Iterable[tuple[str, str | None]]) -> None:
+        super().extend(items)
+        _Recorded.most = max(_Recorded.most, len(self))
+
+
+def test_the_queue_holds_no_more_sitemaps_than_will_be_read(server: Server, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Each index lists 2,000 more: a queue of every one listed grew by gigabytes at the protocol's 50,000.
+    monkeypatch.setattr(sitemap_cli, "deque", _Recorded)
+    server.serve("/robots.txt", 200, b"User-agent: *\nDisallow:\n")
+    server.serve("/index.xml", 200, index(*(server.url(f"/index.xml?{i}") for i in range(2_000))))
+    for i in range(4):
+        server.serve(f"/index.xml?{i}", 200, index(*(server.url(f"/more/{i}/{j}.xml") for j in range(2_000))))
+    code, out, err = run(server.url("/index.xml"), "--max-sitemaps", "5")
+    assert _Recorded.most <= 5
+    # 1,996 of the first index's and every one of the 4 others' 2,000: counted as they are listed.
+    assert "9996 more sitemaps not read (--max-sitemaps)" in out
+    assert code == 1 and err.endswith("incomplete: 9996 listed sitemaps not read (--max-sitemaps)\n")
+
+
+def test_a_stacked_compression_bomb_is_an_unreadable_sitemap(server: Server) -> None:
+    stacked = gzip.compress(gzip.compress(bytes(64 * 1024 * 1024)))
+    server.serve("/robots.txt", 200, b"User-agent: *\nDisallow:\n")
+    server.serve("/sitemap.xml", 200, stacked, {"Content-Encoding": "gzip, gzip"})
+    code, out, _ = run(server.url("/sitemap.xml"))
+    assert code == 1 and "could not be read: a Content-Encoding that cannot be decoded" in out
+
+
+@pytest.fixture
+def lookups(monkeypatch: pytest.MonkeyPatch) -> list[object]:
+    """The host names the command asks DNS for; every one fails, so nothing leaves the machine."""
+    asked: list[object] = []
+
+    def refuse(host: object, *_: object, **__: object) -> list[object]:
+        asked.append(host)
+        raise socket.gaierror(socket.EAI_NONAME, "Name or service not known")
+
+    monkeypatch.setattr(socket, "getaddrinfo", refuse)
+    return asked
+
+
+@pytest.mark.parametrize("target", ["nonexist.txt", "sitemap.xml.gz", "www.example.com/sitemap", "./s", "s.JSON"])
+def test_a_file_name_is_refused_not_looked_up(target: str, lookups: list[object]) -> None:
+    code, out, err = run(target)
+    assert (code, out, lookups) == (2, "", [])
+    assert err == (
+        f"robotscope: {target} looks like a file name, not a site: give the site or the sitemap as a URL (https://...)\n"
+    )
+
+
+def test_an_existing_file_is_refused_and_a_bare_host_is_a_site(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lookups: list[object]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "sitemaps").write_text("https://www.example.com/\n")
+    assert run("sitemaps")[0] == 2 and lookups == []
+    code, _, err = run("www.example.invalid")
+    assert lookups == [b"www.example.invalid"] and code == 1 and "could not be read" in err

@@ -26,7 +26,7 @@ from typing import Any, NamedTuple
 
 import robotscope
 from robotscope.access.verdicts import is_robots_txt
-from robotscope.syntax.directives import google_key  # the one model of how Google reads keys
+from robotscope.syntax.directives import GROUP_RULE_KEYS, google_key  # the one model of how Google reads keys
 from robotscope.syntax.model import LineKind, Reason
 from robotscope.syntax.parser import MAX_BYTES, classify
 from robotscope.syntax.tokens import product_token
@@ -463,6 +463,17 @@ def strict_tokens(trial: Trial) -> Trial | None:
     return None if fixed is None else dataclasses.replace(trial, r_data=fixed)
 
 
+def _comment_usage_rule(raw: str) -> str | None:
+    kind, key, _value, _comment = classify(raw)
+    return "# " + raw if kind is LineKind.OTHER and (key or "").lower() in GROUP_RULE_KEYS else None
+
+
+def usage_lines_as_comments(trial: Trial) -> Trial | None:
+    """Give robotscope its Content-Usage and Content-Signal lines as comments (line numbers kept)."""
+    fixed = _rewrite_lines(_r_text(trial), _comment_usage_rule)
+    return None if fixed is None else dataclasses.replace(trial, r_data=fixed)
+
+
 # --------------------------------------------------------------------------
 # The list
 # --------------------------------------------------------------------------
@@ -599,6 +610,16 @@ KNOWN_DIFFERENCES: tuple[KnownDifference, ...] = (
         "RFC 9309 sets no line length limit.",
         "Cut robotscope's lines to Google's limit.",
         truncate_long_lines,
+    ),
+    KnownDifference(
+        "usage-rule-ends-group",
+        "robotscope reads a Content-Usage (and Content-Signal) line as a rule of its group, so a user-agent "
+        "line after one starts a new group; Google's parser ends a group on Allow and Disallow only, so "
+        "`User-agent: a` / `Content-Usage: train-ai=n` / `User-agent: b` / `Disallow: /p` is one group there.",
+        "draft-ietf-aipref-attach-05, Section 3 extends RFC 9309's grammar with `rule =/ content-usage`, and "
+        "RFC 9309, Section 2.1 starts a new group at a user-agent line after a rule.",
+        "Turn robotscope's Content-Usage and Content-Signal lines into comments (same line numbers).",
+        usage_lines_as_comments,
     ),
 )
 

@@ -127,6 +127,14 @@ EXAMPLES: dict[str, Example] = {
         True,
         False,
     ),
+    "content-usage-ends-the-run-of-user-agents": Example(
+        "usage-rule-ends-group",
+        "User-agent: a\nContent-Usage: / train-ai=n\nUser-agent: GPTBot\nDisallow: /p\n",
+        "a",
+        HOST + "/p",
+        True,
+        False,
+    ),
 }
 
 

@@ -47,6 +47,12 @@ def test_parser_backend_answers_as_robotscope() -> None:
     assert not parser.allowed("http://example.com/nobots", USER_AGENT)  # the named group, not `*`
 
 
+def test_parser_backend_gives_no_star_delay_to_a_crawler_with_lines_of_its_own() -> None:
+    # Through compat.crawl_delay, the one reading of a record's crawlers.
+    parser = RobotParser(b"User-agent: *\nCrawl-delay: 5\nUser-agent: NoTime\nDisallow: /x\n")
+    assert parser.crawl_delay(b"NoTime/1.0") is None and parser.crawl_delay("OtherBot") == 5
+
+
 # Scrapy's own middleware checks at most two concurrent requests per host
 # correctly (see test_middleware_checks_every_concurrent_request), so the
 # parser backend is crawled with two URLs.

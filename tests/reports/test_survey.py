@@ -19,6 +19,7 @@ from warcio.warcwriter import WARCWriter
 
 from robotscope import parse
 from robotscope.cli import cli
+from robotscope.integrations.records import Tally
 from robotscope.integrations.sources import read
 from robotscope.reports.survey import SURVEY_COLUMNS, HostFile, survey_rows, verdict_rows
 from tests.paths import CORPUS
@@ -145,7 +146,7 @@ def test_a_warc_of_corpus_files_with_a_redirect_and_an_outage_surveys_correctly(
         ("https://loop.example/robots.txt", 302, {"Location": "/robots.txt"}, b""),
     ]
     path = warc(tmp_path / "robots.warc.gz", records)
-    hosts = {h.host: h for h in read(path)}
+    hosts = {h.host: h for h in read(path, Tally())}
     assert hosts["old.example"].body == FILES["blocks.example"] and hosts["old.example"].redirects == 1
     out = tmp_path / "survey.jsonl"
     code, text = run(str(path), "--agents", "CCBot", "--out", str(out))

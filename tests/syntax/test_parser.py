@@ -192,3 +192,18 @@ def test_as_dict_is_plain_data() -> None:
         "length": 9,
     }
     assert data["lines"][8]["kind"] == "invalid"
+
+
+@pytest.mark.parametrize("line", ["Content-Usage: / train-ai=n", "content-signal: ai-train=no"])
+def test_a_usage_preference_is_a_rule_so_the_next_user_agent_starts_a_group(line: str) -> None:
+    # draft-ietf-aipref-attach-05, Section 3: `rule =/ content-usage`; RFC 9309, 2.1: a
+    # user-agent line after a rule starts a new group. Content-Signal by analogy.
+    robots = parse(f"User-agent: a\n{line}\nUser-agent: GPTBot\nDisallow: /p\n")
+    assert [(g.agents, g.agent_lines) for g in robots.groups] == [(("a",), (1,)), (("gptbot",), (3,))]
+    assert robots.groups[0].records[0].line == 2 and not robots.groups[1].records
+    assert robots.can_fetch("a", "/p") and not robots.can_fetch("GPTBot", "/p")
+
+
+def test_other_records_still_do_not_end_a_run_of_user_agents() -> None:
+    robots = parse("User-agent: a\nCrawl-delay: 5\nUser-agent: b\nDisallow: /p\n")
+    assert [g.agents for g in robots.groups] == [("a", "b")]

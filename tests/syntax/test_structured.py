@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import importlib.util
 from decimal import Decimal
+from pathlib import Path
+from types import ModuleType
 
 import pytest
 from hypothesis import given, settings
@@ -17,6 +20,7 @@ from robotscope.syntax.structured import (
     parse_dictionary,
     serialize_dictionary,
 )
+from tests.paths import ROOT
 
 
 def values(text: str) -> dict[str, object] | None:
@@ -88,3 +92,28 @@ tokens = st.from_regex(r"[A-Za-z*][A-Za-z0-9!#$%&'*+\-.^_`|~:/]{0,8}", fullmatch
 def test_what_the_serializer_writes_parses_back(members: dict[str, bool | Token]) -> None:
     parsed = parse_dictionary(serialize_dictionary(members))
     assert parsed is not None and {k: m.value for k, m in parsed.items() if isinstance(m, Item)} == members
+
+
+def _fuzz_target() -> ModuleType:
+    path = ROOT / "tests" / "fuzz" / "fuzz_structured.py"
+    spec = importlib.util.spec_from_file_location(path.stem, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+FUZZ = _fuzz_target()
+STRUCTURED_SEEDS = sorted(FUZZ.SEEDS.iterdir())
+
+
+@pytest.mark.parametrize("seed", STRUCTURED_SEEDS, ids=[p.name for p in STRUCTURED_SEEDS])
+def test_the_preference_fuzz_target_passes_on_every_seed(seed: Path) -> None:
+    FUZZ.check(seed.read_bytes())
+
+
+def test_the_preference_seeds_hold_hostile_values() -> None:
+    seeds = [path.read_bytes() for path in STRUCTURED_SEEDS]
+    assert len(seeds) >= 12
+    assert any(b"\xff" in seed for seed in seeds) and any(len(seed) > 10_000 for seed in seeds)
+    assert any(FUZZ.parse_dictionary(seed.decode("utf-8", "replace")) is None for seed in seeds)  # fails whole

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
+from robotscope.syntax.crawlers import catalogue
 from robotscope.syntax.tokens import group_token, product_token
 
 
@@ -71,3 +74,46 @@ def test_product_token(agent: str, token: str) -> None:
 def test_leading_bare_word_is_the_product() -> None:
     assert product_token("FigTree Robot libwww-perl/5.04") == "figtree"
     assert product_token("compatible; Googlebot/2.1") == "googlebot"
+
+
+@pytest.mark.parametrize(
+    ("agent", "token"),
+    [
+        ("Mozilla/5.0 (compatible; 360Spider)", "360spider"),
+        ("Mozilla/5.0 (compatible; Yahoo! Slurp; http://help.yahoo.com/help/us/ysearch/slurp)", "slurp"),
+        ("Sogou web spider/4.0(+http://www.sogou.com/docs/help/webmasters.htm#07)", "sogou"),
+        (
+            (
+                "Mozilla/5.0 (iPhone; CPU iPhone OS 14_7_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) "
+                "Version/14.1.2 Mobile/15E148 Safari/604.1 (compatible; AdsBot-Google-Mobile; "
+                "+http://www.google.com/mobile/adsbot.html)"
+            ),
+            "adsbot-google-mobile",
+        ),
+        (
+            "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GoogleOther) Chrome/W.X.Y.Z Safari/537.36",
+            "googleother",
+        ),
+        # A browser names no crawler: its first product, as before.
+        ("Mozilla/5.0 (compatible; MSIE 9.0; Windows NT 6.1; Trident/5.0)", "mozilla"),
+    ],
+)
+def test_a_browser_like_string_names_the_crawler_of_its_compatible_comment(agent: str, token: str) -> None:
+    assert product_token(agent) == token
+
+
+def _examples() -> list[tuple[str, str]]:
+    """Every example User-Agent string of the catalogue (a row may give several, labelled), with its token."""
+    found = []
+    for crawler in catalogue():
+        for example in filter(None, crawler.user_agent.split(" | ")):
+            example = re.sub(r"^[A-Za-z]+: ", "", example)  # `Desktop: Mozilla/5.0 ...`
+            if not example.startswith("("):  # `(Various mobile device types) ...`: no real string
+                found.append((example, crawler.token))
+    return found
+
+
+def test_every_catalogue_user_agent_string_yields_its_own_token() -> None:
+    examples = _examples()
+    wrong = [(agent, token, product_token(agent)) for agent, token in examples if product_token(agent) != token.lower()]
+    assert len(examples) > 40 and wrong == []

@@ -19,6 +19,7 @@ import pytest
 from robotscope.web import create_app
 from robotscope.web.guard import GuardedTransport, is_forbidden
 from tests.conftest import Server
+from tests.hostile import SlowServer
 
 pytestmark = pytest.mark.usefixtures("isolated")
 
@@ -192,6 +193,15 @@ def test_fetch_loopback_bound_reaches_a_local_server(app: Any, server: Server, o
     assert data["status"] == 200 and data["text"] == SAMPLE and data["policy"] == "google"
     assert set(data["decisions"]) >= {"rfc9309", "google", "bing", "naver"}
     assert all(d["action"] == "parse" for d in data["decisions"].values())
+
+
+def test_fetch_result_says_a_robots_txt_served_as_html(app: Any, server: Server) -> None:
+    server.serve("/robots.txt", body=SAMPLE.encode(), headers={"Content-Type": "text/html"})
+    data = call(app, "POST", "/api/fetch", json={"url": server.url(), "lang": "ko"}).json()
+    (served,) = data["served"]
+    assert served["code"] == "contentType" and served["severity"] == "warning"
+    assert served["message"]["code"] == "lint.contentType.html" and "`text/html`" in served["message"]["text"]
+    assert data["text"] == SAMPLE  # still the body the page analyses: crawlers parse it
 
 
 def test_fetch_reports_failures_as_decisions(app: Any, server: Server) -> None:
@@ -543,3 +553,42 @@ def test_analyse_notes_urls_on_another_origin_than_the_files(app: Any) -> None:
         and bad.json()["error"]["code"] == "bad-field"
         and "origin" in bad.json()["error"]["message"]
     )
+
+
+def test_page_with_a_canonical_urljoin_refuses_is_answered_not_a_500(app: Any, server: Server) -> None:
+    server.serve("/robots.txt", 200, b"User-agent: *\nDisallow:\n")
+    server.serve("/p", 200, b'<link rel="canonical" href="http://[oops]/">', {"Content-Type": "text/html"})
+    r = call(app, "POST", "/api/page", json={"url": server.url("/p"), "agents": ["Googlebot"]})
+    assert r.status_code == 200, r.text
+    assert [f["code"] for f in r.json()["crawlers"][0]["findings"]] == ["canonicalInvalid"]
+
+
+def test_a_page_check_has_one_deadline_for_all_its_crawlers(app: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Each crawler's own User-Agent string is a fetch of its own: four slow fetches took 40 s.
+    from robotscope.web import handlers
+
+    slow = SlowServer(lambda n: [b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n"] + [b"<p>"] * 1000, pause=0.05)
+    monkeypatch.setattr(handlers, "PAGE_DEADLINE", 1.0)
+    monkeypatch.setattr(handlers, "PAGE_TIMEOUT", 20.0)
+    try:
+        agents = ["Googlebot", "Bingbot", "GPTBot", "Applebot"]
+        r = call(app, "POST", "/api/page", json={"url": slow.url("/p"), "agents": agents})
+    finally:
+        slow.close()
+    assert r.status_code == 504 and r.json()["error"]["code"] == "page-timeout", r.text
+    assert slow.connections <= 2  # stopped at the deadline, not after every crawler's fetch
+
+
+def test_a_page_check_reads_its_html_in_the_worker_pool(server: Server) -> None:
+    # The pool's limits hold for the page's HTML too: an answer over its size cap is 422, not read in the server.
+    server.serve("/robots.txt", 200, b"User-agent: *\nDisallow:\n")
+    server.serve("/p", 200, b'<meta name="robots" content="noindex">', {"Content-Type": "text/html"})
+    app = create_app()
+    try:
+        body = {"url": server.url("/p"), "agents": ["Googlebot"]}
+        assert call(app, "POST", "/api/page", json=body).json()["crawlers"][0]["page"]["noindex"] is True
+        app.state.workers.max_response = 10
+        r = call(app, "POST", "/api/page", json=body)
+        assert r.status_code == 422 and r.json()["error"]["limit"] == "size", r.text
+    finally:
+        app.state.workers.close()

@@ -188,28 +188,56 @@ def test_a_full_waiting_room_answers_503_busy_at_once(
     assert post(app, SMALL).status_code == 200  # the worker was freed
 
 
-def test_a_waiting_request_gives_up_after_the_budget() -> None:
-    pool = WorkerPool(size=1, waiting=1, budget=0.5)
-    try:
-        errors: list[BaseException] = []
+def _hold(pool: WorkerPool, jobs: int, outcomes: list[str]) -> list[threading.Thread]:
+    """`jobs` requests that each run past the budget, started one after another, all admitted."""
 
-        def hog() -> None:
-            try:
-                pool.run(time.sleep, 5)
-            except TooComplex as error:
-                errors.append(error)
+    def hog() -> None:
+        try:
+            pool.run(time.sleep, 5)
+            outcomes.append("done")
+        except (TooComplex, PoolBusy) as error:
+            outcomes.append(type(error).__name__)
 
-        thread = threading.Thread(target=hog)
-        thread.start()
-        for _ in range(500):  # bounded: until the hog holds the only worker
-            if pool._admitted:
+    threads = []
+    for count in range(1, jobs + 1):
+        threads.append(threading.Thread(target=hog))
+        threads[-1].start()
+        for _ in range(500):  # bounded: until this one is admitted
+            if pool._admitted >= count:
                 break
             time.sleep(0.01)
-        time.sleep(0.1)
-        with pytest.raises(PoolBusy, match="no worker became free"):
+    return threads
+
+
+def test_every_request_of_the_waiting_room_waits_its_turn() -> None:
+    # One worker, three waiting: the last waits for three jobs ahead, each killed at the budget.
+    pool = WorkerPool(size=1, waiting=3, budget=0.5)
+    pool.restart = 30.0  # a fresh worker's start is not what this test measures
+    outcomes: list[str] = []
+    try:
+        threads = _hold(pool, 3, outcomes)
+        assert pool.run(len, "abc") == b"3"
+        for thread in threads:
+            thread.join(60)
+        assert outcomes == ["TooComplex"] * 3
+    finally:
+        pool.close()
+
+
+def test_a_waiting_request_gives_up_after_its_patience(monkeypatch: pytest.MonkeyPatch) -> None:
+    pool = WorkerPool(size=2, waiting=4, budget=3.0)
+    pool.restart = 1.0
+    # Two run, the next two wait one round, the two after them two rounds: each round a budget and a restart.
+    assert [pool._patience(ahead) for ahead in range(6)] == [4.0, 4.0, 8.0, 8.0, 12.0, 12.0]
+    pool.close()
+    pool = WorkerPool(size=1, waiting=1, budget=5.0)
+    monkeypatch.setattr(pool, "_patience", lambda ahead: 0.25 if ahead else 5.0)
+    outcomes: list[str] = []
+    try:
+        (thread,) = _hold(pool, 1, outcomes)
+        with pytest.raises(PoolBusy, match=r"no worker became free within 0\.25 seconds"):
             pool.run(len, "abc")
-        thread.join(10)
-        assert len(errors) == 1 and pool.run(len, "abc") == b"3"
+        thread.join(30)
     finally:
         pool.close()
 

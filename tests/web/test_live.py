@@ -23,7 +23,7 @@ import httpx
 import pytest
 import uvicorn
 
-from robotscope.cli.serve import uvicorn_options
+from robotscope.cli.serve import MAX_CONNECTIONS, uvicorn_options
 from robotscope.web import create_app, handlers
 
 GUARD = 10.0  # seconds any wait below may take before the test fails
@@ -225,3 +225,22 @@ def test_an_unexpected_error_through_uvicorn_is_json_with_one_log_line(
     assert len(errors) == 1 and errors[0].name == "robotscope.web" and errors[0].exc_info is None
     line = errors[0].getMessage()
     assert "\n" not in line and "RuntimeError: catalogue exploded second line" in line and "/api/crawlers" in line
+
+
+def test_stalled_heads_cannot_lock_everyone_out() -> None:
+    # Slowloris: every slot taken by a socket that sent half a head. With only the 10 s head
+    # deadline, every real request in those 10 s was answered 503.
+    stalled: list[socket.socket] = []
+    with live(create_app()) as port:
+        try:
+            for _ in range(MAX_CONNECTIONS + 20):
+                client = _connect(port)
+                client.sendall(b"GET /api/info HTTP/1.1\r\nHost: 127")
+                stalled.append(client)
+            answers = [httpx.get(f"http://127.0.0.1:{port}/api/info", timeout=GUARD).status_code for _ in range(5)]
+            closed = sum(1 for client in stalled if select.select([client], [], [], 0)[0] and client.recv(1) == b"")
+        finally:
+            for client in stalled:
+                client.close()
+    assert answers == [200] * 5
+    assert closed >= 20 + 5  # the oldest stalled sockets made room, one for each newcomer past the crowd

@@ -41,20 +41,43 @@ naver
     no robots.txt at all; up to five redirects, then stop and allow all; 4xx
     allow all; 5xx disallow all, with a previous good copy used for a while.
 
-One rule holds for every row: a transient failure (5xx, 429, a timeout, a
-network error, incomplete data) is never read as "allow all" and is never
-the latest good copy. Google's page says it assumes no restrictions when it
-has no cached copy after the first 12 hours; robotscope still reports
-disallow all there, and says why.
+yandex
+    Yandex Webmaster's robots.txt page
+    (https://yandex.com/support/webmaster/controlling-robot/robots-txt.html):
+    "Yandex robots correctly process robots.txt, if: ... The file is
+    available to robots: the server that hosts the site responds with an
+    HTTP code with the status 200 OK ... If the file doesn't meet the
+    requirements, the site is considered open for indexing"; the page also
+    says a redirect to a file on another site is followed and the target's
+    directives apply. Yandex's robots.txt troubleshooting page says the same
+    of the status ("the server must return the HTTP code 200 OK. In any
+    other cases, the robot can't load the file",
+    https://yandex.com/support/webmaster-troubleshooting/tools_analysis-robotstxt.xml).
+    So every HTTP answer but 200 OK (a 204, a 404, a 429, a 503, a redirect
+    that reaches no file) allows all (settled), and so does an HTML page
+    served with 200, the page requiring a TXT file (inferred). A fetch with
+    no answer at all (a timeout, a network error, a body cut short) is not
+    covered by either page and follows RFC 9309: disallow all. No redirect
+    limit is documented: RFC 9309's five.
+
+One rule holds for every row but Yandex's (which documents the opposite for
+5xx and 429): a transient failure (5xx, 429, a timeout, a network error,
+incomplete data) is never read as "allow all" and is never the latest good
+copy. Google's page says it assumes no restrictions when it has no cached
+copy after the first 12 hours; robotscope still reports disallow all there,
+and says why.
 """
 
 from __future__ import annotations
 
 import enum
+import re
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urldefrag, urljoin
 
 from ..messages import DEFAULT_LANG, Message, message
+from ..syntax.urls import robots_url
 
 
 class Action(enum.StrEnum):
@@ -72,6 +95,8 @@ class Action(enum.StrEnum):
 
 
 MAX_REDIRECTS = 5  # RFC 9309, Section 2.3.1.2: follow at least five consecutive redirects
+REDIRECTS = frozenset({301, 302, 303, 307, 308})  # the statuses whose Location a crawler follows
+_SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*):")  # RFC 3986, Section 3.1
 _HOUR = 3600.0
 _DAY = 24 * _HOUR
 
@@ -98,7 +123,8 @@ class Policy:
     codes of what the sources do not settle (UNCONFIRMED, inferred).
     `block_hours` is how long an outage blocks everything before the last
     good copy is used; `copy_days` how far into an outage that copy is still
-    used (None: no documented end).
+    used (None: no documented end). `ok_only`: only a 200 OK text file is
+    robots.txt, and every other HTTP answer, a 5xx included, allows all.
     """
 
     name: str
@@ -107,6 +133,7 @@ class Policy:
     block_hours: float
     copy_days: float | None
     notes: tuple[str, ...] = ()
+    ok_only: bool = False  # any HTTP answer but a 200 OK text file means no robots.txt: allow all (Yandex)
 
     def clause(self, case: str) -> Message:
         return message(f"policy.{self.name}.{case}")
@@ -158,6 +185,18 @@ POLICIES: dict[str, Policy] = {
             block_hours=0,
             copy_days=None,
             notes=("policy.naver.note.quote", "policy.naver.note.duration"),
+        ),
+        Policy(
+            name="yandex",
+            title="Yandex",
+            sources=(
+                "https://yandex.com/support/webmaster/controlling-robot/robots-txt.html",
+                "https://yandex.com/support/webmaster-troubleshooting/tools_analysis-robotstxt.xml",
+            ),
+            block_hours=30 * 24,  # for a fetch with no answer, which follows RFC 9309
+            copy_days=None,
+            notes=("policy.yandex.note.no-answer", "policy.yandex.note.html"),
+            ok_only=True,
         ),
     )
 }
@@ -231,40 +270,55 @@ def decide(
     'allow-all'
     >>> decide(Outcome(status=503), "rfc9309").action.value
     'disallow-all'
+    >>> decide(Outcome(status=503), "yandex").action.value
+    'allow-all'
     """
     row = POLICIES[policy] if isinstance(policy, str) else policy
-    if is_transient(outcome):
-        return _unreachable(outcome, row, cached or Cached(), now)
+    cause, case = _case(outcome)
+    if row.ok_only and case != "fetch-error" and (case != _OK or outcome.status != 200):
+        # An HTTP answer, but no 200 OK text file: no robots.txt. A 2xx other than 200 reads
+        # as the client-error clause says it: any answer but 200 OK.
+        return _decision(row, Action.ALLOW_ALL, cause, row.clause("client-error" if case == _OK else case))
+    if case in _UNREACHABLE:
+        return _unreachable(cause, case, row, cached or Cached(), now)
+    if case == _OK:
+        return _decision(row, Action.PARSE, cause, message("rule.parse"))
+    return _decision(row, Action.PARSE if case == "html" else Action.ALLOW_ALL, cause, row.clause(case))
+
+
+_OK = "ok"  # a 2xx text file: parsed by every policy but `ok_only` ones, which want 200 itself
+_UNREACHABLE = frozenset({"fetch-error", "rate-limited", "server-error"})
+
+
+def _case(outcome: Outcome) -> tuple[Message, str]:
+    """What happened, as a message, and the case (`CASES`, or `_OK`) a policy reads it by."""
     status = outcome.status
-    assert status is not None  # is_transient covers a missing status
+    if outcome.error is not None:
+        return message("cause.error", error=message(f"error.{outcome.error}")), "fetch-error"
+    if status is None or status < 200 or status >= 600:
+        return message("cause.unusable-status", status=status or 0), "fetch-error"
+    if status == 429:
+        return message("cause.status", status=429), "rate-limited"
+    if status >= 500:
+        return message("cause.status", status=status), "server-error"
     if status < 300:
         if outcome.html:
-            return _decision(row, Action.PARSE, message("cause.status-html", status=status), row.clause("html"))
-        return _decision(row, Action.PARSE, message("cause.status", status=status), message("rule.parse"))
+            return message("cause.status-html", status=status), "html"
+        return message("cause.status", status=status), _OK
     if status < 400:
         if outcome.loop:
-            cause, case = message("cause.redirect-loop", status=status, hop=outcome.redirects + 1), "redirect-loop"
-        elif outcome.redirects >= MAX_REDIRECTS:
+            return message("cause.redirect-loop", status=status, hop=outcome.redirects + 1), "redirect-loop"
+        if outcome.redirects >= MAX_REDIRECTS:
             cause = message(
                 "cause.redirects-exhausted", status=status, redirects=outcome.redirects, limit=MAX_REDIRECTS
             )
-            case = "redirects-exhausted"
-        else:
-            why = outcome.unfollowable or message("redirect.no-location")
-            cause, case = message("cause.redirect-unfollowable", status=status, why=why), "redirect-unfollowable"
-        return _decision(row, Action.ALLOW_ALL, cause, row.clause(case))
-    return _decision(row, Action.ALLOW_ALL, message("cause.status", status=status), row.clause("client-error"))
+            return cause, "redirects-exhausted"
+        why = outcome.unfollowable or message("redirect.no-location")
+        return message("cause.redirect-unfollowable", status=status, why=why), "redirect-unfollowable"
+    return message("cause.status", status=status), "client-error"
 
 
-def _unreachable(outcome: Outcome, row: Policy, cached: Cached, now: float | None) -> Decision:
-    if outcome.error is not None:
-        cause, case = message("cause.error", error=message(f"error.{outcome.error}")), "fetch-error"
-    elif outcome.status is None or outcome.status < 200 or outcome.status >= 600:
-        cause, case = message("cause.unusable-status", status=outcome.status or 0), "fetch-error"
-    elif outcome.status == 429:
-        cause, case = message("cause.status", status=429), "rate-limited"
-    else:
-        cause, case = message("cause.status", status=outcome.status), "server-error"
+def _unreachable(cause: Message, case: str, row: Policy, cached: Cached, now: float | None) -> Decision:
     start = cached.failing_since
     outage = 0.0 if start is None or now is None else max(0.0, now - start)
     block, limit = row.block_hours * _HOUR, None if row.copy_days is None else row.copy_days * _DAY
@@ -302,3 +356,29 @@ def span(seconds: float) -> Message:
 def decide_all(outcome: Outcome, *, cached: Cached | None = None, now: float | None = None) -> dict[str, Decision]:
     """The decision of every policy, by name, in table order."""
     return {name: decide(outcome, row, cached=cached, now=now) for name, row in POLICIES.items()}
+
+
+def redirect_target(base: str, location: str | None) -> tuple[str | None, Message | None]:
+    """Where a redirect from `base` leads: (URL, None), or (None, why it cannot be followed).
+
+    Only an absolute or relative reference that resolves to an http or https
+    URL with a valid host and port can be followed; `javascript:`, `ftp:`,
+    `file:`, a missing Location and a malformed one all end the chain alike.
+    """
+    if location is None or not location.strip():
+        return None, message("redirect.no-location")
+    shown = location.strip()[:200]
+    try:
+        target = urldefrag(urljoin(base, location.strip())).url
+        robots_url(target)  # http(s), a host, a valid port: the one home of that test
+    except ValueError as error:  # InvalidURL is a ValueError
+        return None, unfollowable(shown, error)
+    return target, None
+
+
+def unfollowable(shown: str, error: Exception) -> Message:
+    """Why the Location `shown` cannot be followed: another scheme than http(s), or malformed."""
+    scheme = _SCHEME.match(shown)
+    if scheme is not None and scheme[1].lower() not in ("http", "https"):
+        return message("redirect.scheme", location=shown, scheme=scheme[1].lower())
+    return message("redirect.malformed", location=shown, problem=str(error))

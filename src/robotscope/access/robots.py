@@ -13,6 +13,8 @@ policy's allow-all or disallow-all.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from ..messages import Message
 from ..syntax.model import Verdict
 from ..syntax.parsed import ParsedFile
@@ -20,10 +22,11 @@ from ..syntax.parser import MAX_BYTES
 from ..syntax.tokens import product_token
 from ..syntax.urls import plain_target, target
 from .engines.base import Parsed
-from .engines.registry import DEFAULT, PROFILED, names, resolve, run
+from .engines.registry import DEFAULT, PROFILED, names, resolve, run, selection
 from .engines.registry import engine as engine_named
 from .engines.split import split_filter
 from .matching.explain import verdict as explained
+from .matching.reach import UrlIndex
 from .matching.ruleset import RuleSet
 from .matching.rulesets import RuleSets
 from .matching.selection import GroupIndex
@@ -92,6 +95,10 @@ class Robots(ParsedFile):
             found = explained(sets.by_agent.get(agent) or sets.of(agent), url)
         else:
             found = self._plain_verdict(agent, url, engine)
+        return self._with_preferences(found)
+
+    def _with_preferences(self, found: Verdict) -> Verdict:
+        """The verdict with the usage preferences that apply to it, if the file states any."""
         if self._preferences is False:
             return found  # most files: no Content-Usage or Content-Signal line
         if self._preferences is None:
@@ -136,6 +143,31 @@ class Robots(ParsedFile):
     def readings(self, agent: str, url: str) -> dict[str, Verdict]:
         """Every engine's verdict for `agent` on `url`, by engine name, in the order they are shown."""
         return {name: self.verdict(agent, url, name) for name in names()}
+
+    def readings_of(self, agent: str, urls: UrlIndex) -> Iterator[tuple[str, dict[str, Verdict]]]:
+        """`readings(agent, url)` for each URL of `urls` some engine may disallow, in order; the others are
+        allowed by every engine (no Disallow rule of the groups any engine chooses for `agent` can match
+        them: `matching.reach`) and skipped. Each engine chooses the crawler's groups once."""
+        engines = {name: engine_named(name) for name in names() if name != DEFAULT}
+        selected = {name: selection(self, chosen, agent) for name, chosen in engines.items()}
+        ruleset = self._sets().of(agent)
+        disallows = [rule.pattern for rule in ruleset.rules if not rule.allow and rule.pattern]
+        disallows += [
+            rule.pattern
+            for chosen in selected.values()
+            for group in chosen.groups
+            for rule in group.rules
+            if not rule.allow and rule.pattern
+        ]
+        for index in urls.reached(disallows):
+            url = urls.urls[index]
+            found = {
+                name: explained(ruleset, url)
+                if name == DEFAULT
+                else run(engines[name], self, agent, url, selected[name])
+                for name in names()
+            }
+            yield url, {name: self._with_preferences(verdict) for name, verdict in found.items()}
 
     def answer(self, agent: str, url: str, reading: str = PROFILED) -> Answer:
         """The answer front ends show for a reading: its verdict (with usage preferences), the same reading's

@@ -21,9 +21,11 @@ from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn, T
 from ..access.engines.registry import ALL, DEFAULT, PROFILED, names, resolve
 from ..access.matching.ruleset import RuleSet
 from ..access.robots import Robots
+from ..integrations.records import Tally, lines, skip_reason
 from ..reports.compare.bulk import BulkRow, bulk_row, verdict_row
-from ..reports.views import origin_note
+from ..reports.views import origin_note, past_limit
 from ..syntax.urls import is_checkable
+from . import records
 from .options import FetchSettings, engine_option, fetch_options, require_agents
 from .output import console, fail
 from .parallel import cores
@@ -35,9 +37,23 @@ _FIELDS = ["url", "agent_token", "allowed", "reason", "line", "rule", "engine", 
 _CHUNK = 4096
 
 
-def _lines(stream: IO[bytes]) -> Iterator[tuple[str, int]]:
-    for raw in stream:
-        url = raw.decode("utf-8", "replace").strip()
+# Bytes of one line of --urls: a longer line is skipped (and reported), never held whole. 8 KiB is the
+# longest request line Apache (8,190 bytes) and nginx (8 KiB) accept by default, so no server
+# answers a longer URL anyway; 4,096 such lines are a chunk of at most 32 MiB.
+MAX_LINE = 8192
+
+
+def _lines(stream: IO[bytes], name: str, skipped: Tally) -> Iterator[tuple[str, int]]:
+    """(URL, bytes) per line of --urls that holds one; blank lines and `#` comments are no URLs."""
+    for number, raw in enumerate(lines(stream, MAX_LINE), 1):
+        if raw is None:
+            skipped.skip(name, "line", number, skip_reason("too-long", limit=MAX_LINE))
+            continue
+        try:
+            url = raw.decode("utf-8").strip()
+        except UnicodeDecodeError:
+            skipped.skip(name, "line", number, skip_reason("not-utf8"))
+            continue
         if url and not url.startswith("#"):
             yield url, len(raw)
 
@@ -84,10 +100,21 @@ class _Checked:
         otherwise = self.source.robots.reads_otherwise(self.agent, url, row.allowed, self.engines[0])
         if otherwise is not None:
             found.append(f"read-otherwise:{otherwise[0]}")
+        # A rule past the 500 KiB limit would have decided the URL (`check`'s overflow note).
+        past = past_limit(self.source.robots, self.agent, url, self.engines[0])
+        if past is not None and past.line is not None:
+            found.append(f"past-limit:{past.line}")
         return ";".join(found)
 
     def _elsewhere(self, url: str) -> bool:
         return self.home is not None and origin_note(url, self.home) is not None
+
+
+def _checked(source: Source, agent: str, engine: str, home: str | None = None) -> _Checked:
+    """`_Checked`, once the file's whole-file findings (served, unreadable, cut) are said on stderr:
+    rows cannot carry them."""
+    source.warn_findings()
+    return _Checked(source, agent, engine, home)
 
 
 def _rows(checked: _Checked | None, url: str) -> list[BulkRow]:
@@ -117,16 +144,23 @@ def _start_worker(name: str, robots: Robots, agent: str, engine: str, home: str 
     _worker = (_Checked(Source(name, robots), agent, engine, home), output_format)
 
 
-def _check_chunk(urls: list[str]) -> str:
+def _check_chunk(urls: list[str]) -> tuple[str, int]:
+    """The chunk's output, and how many of its rows are not allowed."""
     assert _worker is not None  # set by _start_worker
     checked, output_format = _worker
-    return _render(((row, "") for url in urls for row in _rows(checked, url)), output_format)
+    rows = [(row, "") for url in urls for row in _rows(checked, url)]
+    return _render(rows, output_format), _refused(rows)
+
+
+def _refused(rows: list[tuple[BulkRow, str]]) -> int:
+    """Rows that are not allowed: disallowed, or no URL (`invalid-url`)."""
+    return sum(not row.allowed for row, _ in rows)
 
 
 def _parallel(
     checked: _Checked, chunks: Iterator[list[tuple[str, int]]], jobs: int, output_format: str
-) -> Iterator[tuple[str, int, int]]:
-    """Each chunk's output, URL count and bytes, in input order, checked by `jobs` worker processes.
+) -> Iterator[tuple[tuple[str, int], int, int]]:
+    """Each chunk's output and refused rows, URL count and bytes, in input order, checked by `jobs` workers.
 
     At most two chunks per worker are in flight, so memory stays flat
     whatever the input's length; output order is input order.
@@ -140,7 +174,7 @@ def _parallel(
         initializer=_start_worker,
         initargs=(source.name, source.robots, checked.agent, checked.engine, checked.home, output_format),
     ) as pool:
-        pending: deque[tuple[Future[str], int, int]] = deque()
+        pending: deque[tuple[Future[tuple[str, int]], int, int]] = deque()
         for chunk in chunks:
             pending.append(
                 (pool.submit(_check_chunk, [url for url, _ in chunk]), len(chunk), sum(size for _, size in chunk))
@@ -202,9 +236,15 @@ def bulk(
     holds codes for what `check` would say besides the verdict:
     `other-origin`, `profile` (the profile changed the RFC 9309 answer),
     `read-otherwise:ENGINE` (the crawler's operator's engine answers
-    otherwise: see --engine operator). Against ROBOTS, --jobs
+    otherwise: see --engine operator), `past-limit:LINE` (a rule past the
+    500 KiB limit, which crawlers ignore, would have decided). What
+    concerns the whole file (cut at the limit, not UTF-8, an HTML page, a
+    Content-Type other than text/plain) is said once on stderr. Against ROBOTS, --jobs
     worker processes (default: every core) share the URLs, in chunks of
-    4,096, and rows still come out in input order.
+    4,096, and rows still come out in input order. A line longer than 8 KiB
+    or not UTF-8 is reported on stderr with its number and skipped. Exit
+    code 0 when every row is allowed, 1 when any is not or a line was
+    skipped, 2 for bad usage or an unreadable file.
 
     \b
     Examples:
@@ -220,9 +260,9 @@ def bulk(
     if as_json:
         output_format = "jsonl"
     given = load(robots_file, fetching) if robots_file is not None else None
-    fixed = _Checked(given, agent, engine, given.robots_url) if given is not None else None
+    fixed = _checked(given, agent, engine, given.robots_url) if given is not None else None
     cache = None if fixed is not None else open_cache(fetching)
-    origins: Origins[_Checked] = Origins(fetching, cache, lambda source: _Checked(source, agent, engine))
+    origins: Origins[_Checked] = Origins(fetching, cache, lambda source: _checked(source, agent, engine))
     try:
         stream = sys.stdin.buffer if urls_file == "-" else open(urls_file, "rb")  # noqa: SIM115 - closed below
     except OSError as error:
@@ -242,19 +282,21 @@ def bulk(
         transient=True,
     )
     workers = jobs or cores()
-    count = done = 0
+    count = done = refused = 0
+    skipped = records.tally()
     try:
         with progress:
             task = progress.add_task("urls", total=total, count=0)
-            chunks = _chunked(_lines(stream))
+            chunks = _chunked(_lines(stream, "-" if urls_file == "-" else urls_file, skipped))
             first = next(chunks, [])
             if fixed is not None and fixed.ruleset is not None and workers > 1 and len(first) == _CHUNK:
                 # Worth the workers' start-up: more than one chunk, on the matcher's fast path.
                 outputs = _parallel(fixed, _prepend(first, chunks), workers, output_format)
             else:
                 outputs = (_in_process(chunk, fixed, origins, output_format) for chunk in _prepend(first, chunks))
-            for text, urls, size in outputs:
+            for (text, no), urls, size in outputs:
                 out.write(text)
+                refused += no
                 count += urls
                 done += size
                 progress.update(task, completed=done, count=count)
@@ -265,6 +307,9 @@ def bulk(
             stream.close()
         if hasattr(cache, "close"):
             cache.close()  # type: ignore[union-attr]
+    out.flush()
+    if records.incomplete(skipped) or refused:
+        sys.exit(1)
 
 
 def _chunked(lines: Iterator[tuple[str, int]]) -> Iterator[list[tuple[str, int]]]:
@@ -280,11 +325,11 @@ def _prepend(first: list[tuple[str, int]], rest: Iterator[list[tuple[str, int]]]
 
 def _in_process(
     chunk: list[tuple[str, int]], fixed: _Checked | None, origins: Origins[_Checked], output_format: str
-) -> tuple[str, int, int]:
-    """One chunk's output, URL count and bytes, checked here (against ROBOTS, or each URL's own origin)."""
+) -> tuple[tuple[str, int], int, int]:
+    """One chunk's output and refused rows, URL count and bytes, checked here (against ROBOTS, or each origin's)."""
     rows: list[tuple[BulkRow, str]] = []
     for url, _ in chunk:
         checked = fixed if fixed is not None else (origins.of(url) if is_checkable(url) else None)
         origin = "" if fixed is not None or checked is None else checked.source.name
         rows.extend((row, origin) for row in _rows(checked, url))
-    return _render(rows, output_format), len(chunk), sum(size for _, size in chunk)
+    return (_render(rows, output_format), _refused(rows)), len(chunk), sum(size for _, size in chunk)

@@ -9,7 +9,7 @@ import click
 
 from ..access.engines.registry import ALL, names, resolve
 from ..reports.linter import lint
-from ..reports.render import render_readings, render_verdict
+from ..reports.render import finding_lines, render_readings, render_verdict
 from ..reports.views import readings_view, verdict_view
 from ..syntax.model import Finding
 from ..syntax.urls import InvalidURL, robots_url
@@ -27,9 +27,10 @@ from .sources import Source, is_url, load
 
 
 def findings_for(view: dict[str, Any], findings: list[Finding]) -> list[Finding]:
-    """The findings about the lines a verdict involves: its rule, its group, its candidates."""
+    """The findings about the lines a verdict involves: its rule, its group, its candidates (the whole
+    file's are `Source.findings`)."""
     involved = {view["line"], *view["group_lines"], *(c["line"] for c in view["candidates"])}
-    return [f for f in findings if involved.intersection(f.lines)]
+    return [f for f in findings if f.line is not None and involved.intersection(f.lines)]
 
 
 @click.command()
@@ -99,9 +100,10 @@ def check(
         name = resolve(engine, agent)
         answer = source.answer(agent, url, name)
         views.append(verdict_view(answer, lang, source.notes(agent, url, answer, name, home)))
+    whole = source.findings()
     if as_json:
         findings = lint(source.robots)
-        data = [{**v, "findings": [f.as_dict(lang) for f in findings_for(v, findings)]} for v in views]
+        data = [{**v, "findings": [f.as_dict(lang) for f in [*whole, *findings_for(v, findings)]]} for v in views]
         if source.fetched is not None:
             data = [{**item, "robots_txt": source.fetched.decision.as_dict(lang)} for item in data]
         echo_json(data)
@@ -109,6 +111,9 @@ def check(
         banner = source.banner(lang)
         if banner is not None:
             click.echo(banner + "\n")
+        if whole:
+            # Said once, before the verdicts: an unreadable or cut file changes every one of them.
+            click.echo("\n".join(finding_lines(source.robots, whole, source.name, lang)) + "\n")
         echo_text("\n\n".join(render_verdict(source.robots, v, agent, lang) for v in views))
     sys.exit(0 if all(v["allowed"] for v in views) else 1)
 

@@ -7,10 +7,12 @@ import sys
 import click
 
 from .._version import __version__
+from ..access.robots import Robots, parse
 from ..messages import message
 from ..reports.linter import lint
+from ..reports.linter.proof import apply
 from ..reports.render import render_findings, sarif
-from ..syntax.model import Severity
+from ..syntax.model import Finding, Severity
 from .options import FetchSettings, fetch_options, lang_option
 from .output import echo_json, echo_text
 from .sources import load
@@ -36,10 +38,15 @@ _SEVERITY_RANK = {Severity.INFO: 0, Severity.WARNING: 1, Severity.ERROR: 2}
     show_default=True,
     help="The lowest severity that makes the exit code 1.",
 )
+@click.option(
+    "--fix",
+    is_flag=True,
+    help="Print the file with every proven fix applied (LF line ends, UTF-8), and what was applied on stderr.",
+)
 @lang_option
 @fetch_options
 def lint_command(
-    robots_file: str, output_format: str, as_json: bool, fail_on: str, lang: str, fetching: FetchSettings
+    robots_file: str, output_format: str, as_json: bool, fail_on: str, fix: bool, lang: str, fetching: FetchSettings
 ) -> None:
     """Find the mistakes that silently change what a robots.txt means.
 
@@ -48,11 +55,16 @@ def lint_command(
     severity, the line, what happens, and a fix. Exit code 1 when a finding
     is at or above --fail-on, or when a fetched robots.txt is unreachable.
 
+    --fix applies only the fixes lint has proven to change no crawler's
+    verdict (each finding's `edit`, applied together); the others stay
+    advice. The exit code is then that of the fixed file's findings.
+
     \b
     Examples:
       robotscope lint robots.txt
       robotscope lint robots.txt --format sarif > robots.sarif
       robotscope lint https://example.com/ --fail-on warning
+      robotscope lint robots.txt --fix > robots.fixed.txt
     """
     source = load(robots_file, fetching)
     if source.fetched is not None and source.fetched.result.robots is None:
@@ -61,11 +73,25 @@ def lint_command(
         click.echo(f"{source.name}: {decision.action}: {nothing}\n  {decision.reason.render(lang)}")
         sys.exit(1 if decision.action == "disallow-all" else 0)
     findings = lint(source.robots)
+    threshold = _SEVERITY_RANK[Severity(fail_on)]
+    if fix:
+        fixed, findings = _fixed(source.robots, findings, lang)
+        click.echo(fixed, nl=False)
+        sys.exit(1 if any(_SEVERITY_RANK[f.severity] >= threshold for f in findings) else 0)
     if as_json or output_format == "json":
         echo_json([f.as_dict(lang) for f in findings])
     elif output_format == "sarif":
         echo_json(sarif(findings, source.name, __version__, lang))
     else:
         echo_text(render_findings(source.robots, findings, source.name, lang))
-    threshold = _SEVERITY_RANK[Severity(fail_on)]
     sys.exit(1 if any(_SEVERITY_RANK[f.severity] >= threshold for f in findings) else 0)
+
+
+def _fixed(robots: Robots, findings: list[Finding], lang: str) -> tuple[str, list[Finding]]:
+    """The file with the proven edits applied (the part past the size limit kept as it was), and its findings."""
+    edits = list(dict.fromkeys(f.edit for f in findings if f.edit is not None))
+    text = apply(robots.text, edits) + robots.overflow_text
+    left = lint(parse(text))
+    summary = message("lint.fixed", applied=len(edits), left=len(left))
+    click.echo(summary.render(lang), err=True)
+    return text, left

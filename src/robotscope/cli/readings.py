@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 
 import click
 
@@ -13,6 +14,22 @@ from ..reports.render import printable, render_readings
 from .options import FetchSettings, fetch_options, json_option, lang_option, require_checkable
 from .output import echo_json, echo_text
 from .sources import load
+
+# Crawler/URL pairs from which a long comparison shows its progress (a terminal only).
+PROGRESS_FROM = 20_000
+
+
+def progress_bar(lang: str) -> Callable[[int, int], None] | None:
+    """A progress line on standard error, redrawn in place, when it is a terminal (None otherwise)."""
+    if not sys.stderr.isatty():
+        return None
+
+    def show(done: int, total: int) -> None:
+        text = message("readings.progress", done=done, total=total).render(lang)
+        sys.stderr.write(f"\r{text}" + ("\n" if done == total else ""))
+        sys.stderr.flush()
+
+    return show
 
 
 @click.command("readings")
@@ -51,7 +68,7 @@ def readings_command(
     lines = differences(robots)
     asked = list(agents) or default_agents(robots)
     probe, capped = probes(robots, urls)
-    found = splits(robots, asked, probe)
+    found = splits(robots, asked, probe, progress_bar(lang) if len(asked) * len(probe) >= PROGRESS_FROM else None)
     if as_json:
         echo_json(
             {

@@ -26,19 +26,28 @@ HEAD_TIMEOUT = 10.0  # seconds for a request line and headers to arrive
 KEEP_ALIVE = 5  # seconds an idle keep-alive connection is kept
 MAX_HEAD = 16 * 1024  # bytes of a request line and headers (h11 answers 400 past it)
 MAX_CONNECTIONS = 100  # connections or requests at once; past it uvicorn answers 503
+# Open connections past which a new one makes room by closing the connection that has waited
+# longest for its request head: a real client sends its head at once.
+CROWDED = MAX_CONNECTIONS * 3 // 4
 GRACEFUL_SHUTDOWN = 5  # seconds Ctrl+C waits for open requests
 
 
-def _head_timeout_protocol(timeout: float) -> type[asyncio.Protocol]:
-    """uvicorn's h11 protocol, plus a deadline for every request head.
+def _head_timeout_protocol(timeout: float, crowded: int = CROWDED) -> type[asyncio.Protocol]:
+    """uvicorn's h11 protocol, plus a deadline for every request head, shortened when connections crowd.
 
     uvicorn closes a keep-alive connection that stays silent, but keeps one
     forever whose client sent part of a request line or headers and stalled,
     or trickles them: each such connection would hold a slot of
     `MAX_CONNECTIONS`. Once a head is complete, the app's body timeout and
-    time budget take over.
+    time budget take over. The deadline alone still let 100 stalled sockets
+    lock every client out with 503 for its whole length (slowloris): past
+    `crowded` open connections, each new one closes the connection that has
+    waited longest for a head, so stalled sockets are the ones that go.
     """
     from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    # Connections waiting for a request head, oldest first (a dict keeps insertion order).
+    waiting: dict[HeadTimeoutProtocol, None] = {}
 
     class HeadTimeoutProtocol(H11Protocol):
         _head_timer: asyncio.TimerHandle | None = None
@@ -46,20 +55,29 @@ def _head_timeout_protocol(timeout: float) -> type[asyncio.Protocol]:
         def _arm(self) -> None:
             self._disarm()
             self._head_timer = self.loop.call_later(timeout, self._head_expired)
+            waiting[self] = None
 
         def _disarm(self) -> None:
+            waiting.pop(self, None)
             if self._head_timer is not None:
                 self._head_timer.cancel()
                 self._head_timer = None
 
+        def _make_room(self) -> None:
+            if len(self.connections) > crowded:
+                oldest = next((other for other in waiting if other is not self), None)
+                if oldest is not None:
+                    oldest._head_expired()
+
         def _head_expired(self) -> None:
-            self._head_timer = None
+            self._disarm()
             if not self.transport.is_closing():
                 self.transport.close()
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]  # as uvicorn's
             super().connection_made(transport)
             self._arm()
+            self._make_room()
 
         def handle_events(self) -> None:
             cycle = self.cycle

@@ -11,14 +11,15 @@ from urllib.parse import urlsplit
 import click
 
 from ..access.engines.registry import PROFILED, resolve
+from ..access.policy import Action
 from ..download import get
 from ..fetch import DEFAULT_UA
 from ..messages import Message, message
 from ..syntax.sitemap import MAX_BYTES, read_sitemap
 from ..syntax.urls import InvalidURL, robots_url
 from .options import FetchSettings, fetch_options, lang_option, one_engine_option, require_agents
-from .output import fail
-from .sources import Origins, Source, open_cache
+from .output import fail, warn
+from .sources import Origins, Source, looks_like_file, open_cache
 
 
 @click.command("sitemap")
@@ -63,7 +64,9 @@ def sitemap_command(
     (50 MiB), URLs (50,000) and time (--timeout); XML with a DOCTYPE is
     refused, so no entity can expand. Lists the URLs a chosen crawler may
     not fetch, with the deciding line, and the URLs on another origin than
-    their sitemap. Exit code 1 when a listed URL is blocked, for CI.
+    their sitemap. Exit code 1 when a listed URL is blocked, for CI, or
+    when the answer is incomplete (the robots.txt or a sitemap could not be
+    read, or a limit was reached): one line on stderr says why.
 
     \b
     Examples:
@@ -71,6 +74,8 @@ def sitemap_command(
       robotscope sitemap https://www.example.com/sitemap.xml --json
     """
     require_agents(agents)
+    if looks_like_file(target):
+        fail(message("sitemap.not-url", target=target))
     if "://" not in target:
         target = "https://" + target
     cache = open_cache(fetching)
@@ -83,7 +88,9 @@ def sitemap_command(
         click.echo(json.dumps(_as_data(report, lang), ensure_ascii=False, indent=2))
     else:
         click.echo(_as_text(report, lang))
-    sys.exit(1 if report["blocked"] else 0)
+    if report["incomplete"]:
+        warn(message("sitemap.incomplete", reasons=report["incomplete"]).render(lang))
+    sys.exit(1 if report["blocked"] or report["incomplete"] else 0)
 
 
 def _survey(
@@ -100,25 +107,38 @@ def _survey(
         home = robots_url(target)
     except InvalidURL as error:
         fail(error.reason)
+    # Sitemaps to read: at most as many as --max-sitemaps leaves room for, URLs only (an index
+    # lists up to 50,000, and a queue of every one listed grew by gigabytes).
     queue: deque[tuple[str, str | None]] = deque()
+    skipped = 0
+
+    def listed(urls: tuple[str, ...], parent: str | None) -> None:
+        nonlocal skipped
+        room = max(0, max_sitemaps - len(files) - len(queue))
+        queue.extend((url, parent) for url in urls[:room])
+        skipped += max(0, len(urls) - room)
+
+    files: list[dict[str, Any]] = []
     unread: Message | None = None
+    robots_failed = False
     if urlsplit(target).path in ("", "/", "/robots.txt"):
         source = robots.of(target)
         assert source is not None
-        queue.extend((s.value, None) for s in source.robots.sitemaps)
+        listed(tuple(s.value for s in source.robots.sitemaps), None)
         listed_by: str | None = home
         fetched = source.fetched
         if fetched is not None and fetched.result.robots is None:  # a failed fetch: say why there is no list
             unread = message("sitemap.robots-unread", robots=home, why=fetched.decision.reason)
+            # A 4xx means there is no file, so no list: complete. Anything else is a failure.
+            robots_failed = fetched.decision.action is not Action.ALLOW_ALL
     else:
-        queue.append((target, None))
+        listed((target,), None)
         listed_by = None
-    files: list[dict[str, Any]] = []
     blocked: list[dict[str, Any]] = []
     elsewhere: list[dict[str, Any]] = []
     seen: set[str] = set()
-    checked = 0
-    while queue and len(files) < max_sitemaps:
+    checked = unchecked = 0
+    while queue:
         url, parent = queue.popleft()
         if url in seen:
             files.append(
@@ -137,17 +157,17 @@ def _survey(
             continue
         read = read_sitemap(got.body)
         problem = read.problem or (message("sitemap.cut", limit=MAX_BYTES) if got.cut else None)
+        del got  # up to 50 MiB: not kept while the next file is read
         files.append({"url": url, "parent": parent, "kind": read.kind, "urls": len(read.locs), "problem": problem})
         if read.kind == "sitemapindex":
-            queue.extend((loc, url) for loc in read.locs)
+            listed(read.locs, url)
             continue
         try:
             own = robots_url(url)
         except InvalidURL:
             own = ""
-        for loc in read.locs:
-            if checked >= max_urls:
-                break
+        unchecked += max(0, len(read.locs) - (max_urls - checked))
+        for loc in read.locs[: max(0, max_urls - checked)]:
             checked += 1
             source = robots.of(loc)
             if source is None:
@@ -171,7 +191,6 @@ def _survey(
                             "sitemap": url,
                         }
                     )
-    skipped = len(queue)
     return {
         "target": target,
         "listed_by": listed_by,
@@ -182,13 +201,34 @@ def _survey(
         "elsewhere": elsewhere,
         "agents": agents,
         "skipped": skipped,
+        "unchecked": unchecked,
+        "incomplete": _incomplete(home if robots_failed else None, files, skipped, unchecked),
     }
+
+
+def _incomplete(robots: str | None, files: list[dict[str, Any]], skipped: int, unchecked: int) -> list[Message]:
+    """Why the answer is incomplete, one reason each; empty when it is whole."""
+    reasons = []
+    if robots is not None:
+        reasons.append(message("sitemap.incomplete.robots", robots=robots))
+    unreadable = sum(f["kind"] == "unreadable" for f in files)
+    if unreadable:
+        reasons.append(message("sitemap.incomplete.unreadable", n=unreadable))
+    partial = sum(f["kind"] not in ("unreadable", "repeat") and f["problem"] is not None for f in files)
+    if partial:
+        reasons.append(message("sitemap.incomplete.partial", n=partial))
+    if skipped:
+        reasons.append(message("sitemap.incomplete.skipped", n=skipped))
+    if unchecked:
+        reasons.append(message("sitemap.incomplete.unchecked", n=unchecked))
+    return reasons
 
 
 def _as_data(report: dict[str, Any], lang: str) -> dict[str, Any]:
     files = [{**f, "problem": None if f["problem"] is None else f["problem"].as_dict(lang)} for f in report["files"]]
     unread = None if report["unread"] is None else report["unread"].as_dict(lang)
-    return {**report, "files": files, "unread": unread}
+    incomplete = [reason.as_dict(lang) for reason in report["incomplete"]]
+    return {**report, "files": files, "unread": unread, "incomplete": incomplete}
 
 
 def _as_text(report: dict[str, Any], lang: str) -> str:

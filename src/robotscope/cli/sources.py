@@ -7,6 +7,7 @@ the file applies. `Origins` fetches each origin of many URLs once.
 
 from __future__ import annotations
 
+import os
 import sys
 from collections import OrderedDict
 from collections.abc import Callable
@@ -17,11 +18,13 @@ from ..access.policy import Decision
 from ..access.profiles import Answer
 from ..access.robots import Robots, parse
 from ..messages import Message
+from ..reports.file_findings import file_findings
+from ..reports.render import printable
 from ..reports.views import origin_note, overflow_note, split_note
-from ..syntax.model import Verdict
+from ..syntax.model import Finding, Verdict
 from ..syntax.urls import InvalidURL, robots_url
 from .options import FetchSettings
-from .output import fail, warn
+from .output import current_lang, fail, warn
 
 if TYPE_CHECKING:
     from ..fetch import FetchResult
@@ -40,6 +43,18 @@ def read_robots(source: str) -> Robots:
 
 def is_url(source: str) -> bool:
     return source.lower().startswith(("http://", "https://"))
+
+
+# Endings of file names that are no top-level domain, so `sitemap.xml` or `robots.txt` is a file, not a host.
+FILE_ENDINGS = (".txt", ".xml", ".gz", ".json", ".csv", ".tsv", ".html", ".htm", ".log", ".warc", ".parquet")
+
+
+def looks_like_file(source: str) -> bool:
+    """Whether `source`, which a command reads as a site when it has no scheme, names a file instead:
+    an existing one, a name with a file's ending, or a path (a separator in it)."""
+    if "://" in source:
+        return False
+    return source.lower().endswith(FILE_ENDINGS) or "/" in source or os.sep in source or os.path.exists(source)
 
 
 def open_cache(settings: FetchSettings) -> Any:
@@ -132,6 +147,17 @@ class Source:
     def rules_apply(self) -> bool:
         """False when a fetch decided allow-all or disallow-all, so no rule of the file applies."""
         return self.fetched is None or self.fetched.decision.action.rules_apply
+
+    def findings(self) -> list[Finding]:
+        """What every command says about the file as a whole before its verdicts (`reports.file_findings`):
+        how a fetched file was served, whether crawlers can read it, where the 500 KiB limit cut it."""
+        return file_findings(self.robots, self.fetched.result.served if self.fetched is not None else ())
+
+    def warn_findings(self) -> None:
+        """The file's `findings`, one warning line each on stderr, for a command whose output is data (bulk)."""
+        lang = current_lang()
+        for finding in self.findings():
+            warn(printable(f"{self.name}: {finding.severity.value} {finding.code}: {finding.message.render(lang)}"))
 
     def banner(self, lang: str = "en") -> str | None:
         """One line on what the fetch concluded, or None for a local file."""

@@ -5,7 +5,9 @@ from __future__ import annotations
 import csv
 import json
 import multiprocessing
+import os
 import sys
+import tempfile
 from collections import Counter, deque
 from collections.abc import Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -18,8 +20,10 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from ..access.policy import POLICIES
+from ..integrations.records import Tally, Unreadable
 from ..reports.survey import CLASSIFICATIONS, SURVEY_COLUMNS, HostFile, summarise, survey_rows, tally
 from ..syntax.crawlers import select
+from . import records
 from .options import agents_option, one_engine_option
 from .output import console, fail
 from .parallel import cores
@@ -28,14 +32,16 @@ _CHUNK = 64  # hosts per task of a worker process
 OUTPUTS = (".parquet", ".csv", ".jsonl")
 
 
-def _hosts(sources: Iterable[str]) -> Iterator[HostFile]:
+def _hosts(sources: Iterable[str], tally: Tally) -> Iterator[HostFile]:
     from ..integrations.sources import UnknownSource, read
 
     for source in sources:
         try:
-            yield from read(Path(source))
+            yield from read(Path(source), tally)
         except UnknownSource as error:
             fail(str(error))
+        except Unreadable as error:
+            fail(error.reason)
         except OSError as error:
             fail(f"cannot read {source}: {error.strerror or error}")
 
@@ -94,20 +100,26 @@ def _spark(
 
 
 class _Writer:
-    """Rows to FILE as Parquet, CSV or JSON lines, by its extension; Parquet in row groups, the others streamed."""
+    """Rows to FILE as Parquet, CSV or JSON lines, by its extension; Parquet in row groups, the others streamed.
+
+    The rows go to a temporary file beside FILE, renamed to FILE by `close`
+    once every row is written: a survey that stops (an unreadable SOURCE, an
+    interrupt) leaves no partial FILE, and an earlier FILE stays as it was.
+    """
 
     def __init__(self, path: Path) -> None:
         self.path, self.kind = path, path.suffix.lower()
-        self.stream = None if self.kind == ".parquet" else path.open("w", newline="", encoding="utf-8")
+        handle, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".partial", dir=path.parent)
+        os.close(handle)
+        self.temporary = Path(name)
+        self.stream = None if self.kind == ".parquet" else self.temporary.open("w", newline="", encoding="utf-8")
         self.parquet: Any = None
         if self.kind == ".parquet":
             import pyarrow.parquet as pq
 
             from ..integrations.arrow import arrow_schema
 
-            self.parquet = pq.ParquetWriter(
-                path, arrow_schema(SURVEY_COLUMNS)
-            )  # opened now: fails here, not on the first rows
+            self.parquet = pq.ParquetWriter(self.temporary, arrow_schema(SURVEY_COLUMNS))
         self.csv = (
             csv.DictWriter(self.stream, SURVEY_COLUMNS, lineterminator="\n")
             if self.kind == ".csv" and self.stream
@@ -128,11 +140,16 @@ class _Writer:
             assert self.stream is not None
             self.stream.writelines(json.dumps(row, ensure_ascii=False) + "\n" for row in rows)
 
-    def close(self) -> None:
+    def close(self, keep: bool) -> None:
+        """Close the file; rename it to FILE if `keep` (every row written), else remove it."""
         if self.parquet is not None:  # an empty survey is still a readable file
             self.parquet.close()
         if self.stream is not None:
             self.stream.close()
+        if keep:
+            os.replace(self.temporary, self.path)
+        else:
+            self.temporary.unlink(missing_ok=True)
 
 
 @click.command("survey")
@@ -189,7 +206,9 @@ def survey_command(
     something; open; no-robots: 4xx; unreachable: 5xx and errors), the group
     used (named, `*`, none), the line and rule deciding `/`, and the file's
     lint codes. Verdicts are those of `robotscope check` (operator profiles
-    applied).
+    applied). A bad record (a status `abc`, a row too long) is reported on
+    stderr with its number and skipped, and a file cut short is read up to
+    the cut: the survey then exits 1. --out is renamed into place at the end.
 
     \b
     Examples:
@@ -207,7 +226,8 @@ def survey_command(
         writer = _Writer(path)  # before the work: a place that cannot be written fails at once
     except OSError as error:
         fail(f"cannot write {out!r}: {error.strerror or error}")
-    hosts = _hosts(sources)
+    skipped = records.tally()
+    hosts = _hosts(sources, skipped)
     parts = (
         _spark(hosts, tokens, engine, policy, master)
         if where == "spark"
@@ -223,6 +243,7 @@ def survey_command(
         transient=True,
     )
     counts: Counter[tuple[str, str]] = Counter()
+    done = False
     try:
         with progress:
             task = progress.add_task("hosts", total=None)
@@ -230,13 +251,16 @@ def survey_command(
                 writer.write(rows)
                 tally(rows, counts)
                 progress.advance(task, count)
+        done = True
     finally:
-        writer.close()
+        writer.close(keep=done)
     table = summarise(counts, {c.token: c.purpose for c in crawlers})
     if as_json:
         click.echo(json.dumps(table, indent=2))
-        return
-    _print_summary(table)
+    else:
+        _print_summary(table)
+    if records.incomplete(skipped):
+        sys.exit(1)
 
 
 def _print_summary(table: list[dict[str, Any]]) -> None:

@@ -2,10 +2,10 @@
 
 Limits: at most 500 KiB of body (plus the rest of the line the limit falls
 in, at most 2 KiB more) is decoded, and decoding stops there too. The body
-is read raw and inflated here with a bounded `zlib` decompressor, because
-httpx's decoders inflate a whole network read at once (a 64 KiB read of a
-gzip bomb would become 64 MB); a compressed body that ends before its end
-marker is incomplete data, a transient failure. Past the cut, the rest is
+is read raw and inflated by the bounded inflater every download shares
+(`syntax.inflate`: one content coding at most, never more bytes than there
+is room for); a compressed body that ends before its end marker is
+incomplete data, a transient failure. Past the cut, the rest is
 only counted, so a report can say how large the whole file was. No I/O:
 the HTTP shell (`fetch.http`) hands each network read in.
 """
@@ -13,22 +13,13 @@ the HTTP shell (`fetch.http`) hands each network read in.
 from __future__ import annotations
 
 import re
-import zlib
-from typing import Any
 
+from ..syntax.inflate import Incomplete, Inflater
 from ..syntax.parser import MAX_BYTES
 
 LINE_SLACK = 2048  # how far past MAX_BYTES the line the limit falls in may run
 LIMIT = MAX_BYTES + LINE_SLACK
 _EOL = re.compile(rb"[\r\n]")
-
-
-class Undecodable(Exception):
-    """A Content-Encoding robotscope does not ask for and cannot decode."""
-
-
-class Incomplete(Exception):
-    """The body ended before its encoding did (a gzip stream cut short): incomplete data."""
 
 
 # Kept at most: the limit, the rest of the line it falls in, a CRLF pair that may end
@@ -53,15 +44,7 @@ class Body:
     """
 
     def __init__(self, encoding: str) -> None:
-        encoding = encoding.strip().lower()
-        if encoding in ("gzip", "x-gzip"):
-            self._inflater: Any = zlib.decompressobj(16 + zlib.MAX_WBITS)
-        elif encoding == "deflate":
-            self._inflater = zlib.decompressobj()
-        elif encoding in ("", "identity"):
-            self._inflater = None
-        else:
-            raise Undecodable(f"unsupported Content-Encoding {encoding!r}")
+        self._inflater = Inflater(encoding)  # raises Undecodable
         self._data = bytearray()
         self.truncated = False
         self.size = 0  # decoded bytes seen, kept or only counted
@@ -74,11 +57,7 @@ class Body:
         """Take one network read; True once enough is kept (the rest goes to `count`)."""
         while raw:
             room = KEEP - len(self._data)  # never 0 here: a full buffer always decides the cut
-            if self._inflater is not None:
-                chunk = self._inflater.decompress(raw, room)
-                raw = self._inflater.unconsumed_tail
-            else:
-                chunk, raw = raw[:room], raw[room:]
+            chunk, raw = self._inflater.decode(raw, room)
             self._tally(chunk)
             self._data += chunk
             if self._cut():
@@ -91,11 +70,7 @@ class Body:
     def count(self, raw: bytes) -> bool:
         """Count one network read past the cut without keeping it; True once counting should stop."""
         while raw and self.size < COUNT_BYTES:
-            if self._inflater is not None:
-                chunk = self._inflater.decompress(raw, _COUNT_CHUNK)
-                raw = self._inflater.unconsumed_tail
-            else:
-                chunk, raw = raw[:_COUNT_CHUNK], raw[_COUNT_CHUNK:]
+            chunk, raw = self._inflater.decode(raw, _COUNT_CHUNK)
             if not chunk:
                 break
             self._tally(chunk)
@@ -120,7 +95,7 @@ class Body:
     def end(self) -> None:
         """The network stream ended: raise `Incomplete` if the encoded stream had not."""
         self.counted_all = True
-        if self._inflater is not None and not self._inflater.eof:
+        if not self._inflater.ended:
             raise Incomplete("the compressed body ended before its end marker: the data is incomplete")
 
     def _cut(self) -> bool:

@@ -24,7 +24,8 @@ import httpx
 
 from .._version import __version__
 from ..cache import RobotsCache
-from .body import COUNT_SECONDS, Body, Incomplete, Undecodable
+from ..syntax.inflate import Incomplete, Undecodable
+from .body import COUNT_SECONDS, Body
 from .machine import Fetch
 from .result import FetchResult, TransportFailure
 

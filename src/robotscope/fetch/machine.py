@@ -11,48 +11,44 @@ is kept. The HTTP shell (`fetch.http`) feeds it responses and failures.
 
 from __future__ import annotations
 
-import re
 import sqlite3
 import time
 from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
-from urllib.parse import urldefrag, urljoin
 
 import httpx
 
-from ..access.policy import MAX_REDIRECTS, POLICIES, Action, Cached, Outcome, decide_all, is_transient
+from ..access.policy import (
+    MAX_REDIRECTS,
+    POLICIES,
+    REDIRECTS,
+    Action,
+    Cached,
+    Outcome,
+    decide_all,
+    is_transient,
+    unfollowable,
+)
+from ..access.policy import redirect_target as _target
 from ..access.robots import Robots, parse
 from ..cache import Entry, RobotsCache, Stored
-from ..messages import Message, message
+from ..messages import Message
 from ..syntax.html import looks_like_html
 from ..syntax.urls import robots_url as _robots_url
 from .body import Body
 from .result import FetchResult, TransportFailure
 
-_REDIRECTS = frozenset({301, 302, 303, 307, 308})
-_SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*):")  # RFC 3986, Section 3.1
-
 
 def redirect_target(base: str, location: str | None) -> tuple[str | None, Message | None]:
-    """Where a redirect from `base` leads: (URL, None), or (None, why it cannot be followed).
-
-    Only an absolute or relative reference that resolves to an http or https
-    URL with a valid host and port can be followed; `javascript:`, `ftp:`,
-    `file:`, a missing Location and a malformed one all end the chain alike.
-    """
-    if location is None or not location.strip():
-        return None, message("redirect.no-location")
-    shown = location.strip()[:200]
+    """Where a redirect from `base` leads (`access.policy.redirect_target`), and a URL httpx can request."""
+    target, why = _target(base, location)
+    if target is None:
+        return None, why
     try:
-        target = urldefrag(urljoin(base, location.strip())).url
-        _robots_url(target)  # http(s), a host, a valid port: the one home of that test
         httpx.URL(target)
-    except (ValueError, httpx.InvalidURL) as error:  # InvalidURL (ours) is a ValueError
-        scheme = _SCHEME.match(shown)
-        if scheme is not None and scheme[1].lower() not in ("http", "https"):
-            return None, message("redirect.scheme", location=shown, scheme=scheme[1].lower())
-        return None, message("redirect.malformed", location=shown, problem=str(error))
+    except httpx.InvalidURL as error:
+        return None, unfollowable((location or "").strip()[:200], error)
     return target, None
 
 
@@ -112,7 +108,7 @@ class Fetch:
         """Record a hop (its URL, status, headers and Location); the body reader when this is the final
         response, None to go on to `next_url`."""
         self.hops.append((url, status))
-        if status in _REDIRECTS:
+        if status in REDIRECTS:
             target, self.unfollowable = redirect_target(url, location)
             if target is not None and any(target == seen for seen, _ in self.hops):
                 self.loop = True

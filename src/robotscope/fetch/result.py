@@ -10,8 +10,9 @@ from ..access.engines.registry import DEFAULT, PROFILED
 from ..access.policy import Action, Decision
 from ..access.profiles import Answer
 from ..access.robots import Robots, answer_after, verdict_after
+from ..access.served import served_findings
 from ..messages import DEFAULT_LANG
-from ..syntax.model import Verdict
+from ..syntax.model import Finding, Verdict
 
 
 @dataclass(frozen=True)
@@ -57,6 +58,11 @@ class FetchResult:
         """Why `policy` decided as it did, in English (`decisions[policy].reason` is the message)."""
         return self.decisions[self.policy].explanation
 
+    @property
+    def served(self) -> tuple[Finding, ...]:
+        """What the response's headers say about how the file was served (a Content-Type not text/plain)."""
+        return served_findings(self.status, self.content_type)
+
     def verdict(self, agent: str, url: str, engine: str = DEFAULT) -> Verdict:
         """May `agent` fetch `url` of this origin? The file's verdict where its rules apply after the fetch
         (`Action.rules_apply`), else `policy`'s allow-all or disallow-all (`access.robots.verdict_after`)."""
@@ -84,4 +90,5 @@ class FetchResult:
             "decisions": {name: d.as_dict(lang) for name, d in self.decisions.items()},
             "from_cache": self.from_cache,
             "warnings": list(self.warnings),
+            "served": [finding.as_dict(lang) for finding in self.served],
         }

@@ -17,7 +17,7 @@ allowed, as in Scrapy's own middleware, counted under
 
     ROBOTSTXT_OBEY = True
     ROBOTSTXT_PARSER = "robotscope.integrations.scrapy.RobotParser"
-    ROBOTSCOPE_POLICY = "rfc9309"  # or google, bing, naver
+    ROBOTSCOPE_POLICY = "rfc9309"  # or google, bing, naver, yandex
     DOWNLOADER_MIDDLEWARES = {
         "scrapy.downloadermiddlewares.robotstxt.RobotsTxtMiddleware": None,
         "robotscope.integrations.scrapy.RobotsTxtMiddleware": 100,

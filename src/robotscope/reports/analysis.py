@@ -24,6 +24,7 @@ from .compare.lines import differences
 from .compare.matrix import matrix
 from .generator import Spec, build, spec_allows
 from .linter import lint
+from .response import MAX_CHARS, judge
 from .selftest import run_cases
 from .views import origin_note, overflow_note, readings_view, split_note, verdict_view
 
@@ -35,6 +36,7 @@ LIMITS: dict[str, int] = {
     "max_urls": 100,  # URLs checked per analysis
     "max_paths": 20,  # matrix columns per analysis
     "max_field": 8192,  # characters of one agent, URL or path
+    "max_response": MAX_CHARS,  # characters of a pasted response read (the rest is noted, not read)
     "max_blocks": 100,  # blocks of a generator spec
     "max_rules": 500,  # allow and disallow paths of a generator spec, all blocks together
     "max_sitemaps": 100,  # sitemap URLs of a generator spec
@@ -82,8 +84,10 @@ def analyse(
     lang: str = DEFAULT_LANG,
     origin: str | None = None,
     engine: str = PROFILED,
+    response: str = "",
 ) -> dict[str, Any]:
-    """Everything the page shows for one file: structure, findings, verdicts, readings and the matrix.
+    """Everything the page shows for one file: structure, findings, verdicts, readings, the matrix,
+    and what each engine's policy does with the pasted `response` that carried it (`reports.response`).
 
     A URL that is neither a path starting with `/` nor an http(s) URL gets
     an `invalid-url` entry with the reason instead of a verdict. `origin`
@@ -155,6 +159,7 @@ def analyse(
             "invalid_paths": [p for p in paths if p not in valid_paths],
             "purposes": [{"purpose": p, "rows": r} for p, r in grouped.items()],
         },
+        "response": judge(response, robots, agent, origin, lang),
     }
 
 

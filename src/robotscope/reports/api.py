@@ -76,11 +76,12 @@ def strings_field(data: Mapping[str, Any], key: str, limit: int) -> list[str]:
     return items
 
 
-def analyse_args(data: Mapping[str, Any]) -> tuple[str, str, list[str], list[str], str, str | None, str]:
+def analyse_args(data: Mapping[str, Any]) -> tuple[str, str, list[str], list[str], str, str | None, str, str]:
     """The arguments of `analysis.analyse` for a `POST /api/analyse` body.
 
     `origin` (optional) is where the file came from, a site or its
     robots.txt URL: URLs on other origins are then noted, as `check --origin` does.
+    `response` (optional) is the status line and headers that carried the file, as pasted.
     """
     text = string_field(data, "text", limit=LIMITS["max_body"])
     agent = string_field(data, "agent")
@@ -95,7 +96,8 @@ def analyse_args(data: Mapping[str, Any]) -> tuple[str, str, list[str], list[str
             origin = robots_url(origin if "://" in origin else "https://" + origin)
         except InvalidURL as error:
             raise RequestError(422, "bad-field", f"`origin` is no site: {error}") from None
-    return text, agent, urls, paths, lang_of(data.get("lang")), origin, engine
+    response = string_field(data, "response", limit=LIMITS["max_body"])
+    return text, agent, urls, paths, lang_of(data.get("lang")), origin, engine, response
 
 
 def generate_args(data: Mapping[str, Any]) -> tuple[Spec, str]:

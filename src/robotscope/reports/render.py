@@ -116,17 +116,21 @@ _SARIF_LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.I
 
 def render_findings(robots: Robots, findings: list[Finding], name: str, lang: str = DEFAULT_LANG) -> str:
     """Findings as text: code, severity, the line quoted, what happens, the fix; then a summary."""
+    return "\n".join([*finding_lines(robots, findings, name, lang), summary(findings, name, lang)])
+
+
+def finding_lines(robots: Robots, findings: list[Finding], name: str, lang: str = DEFAULT_LANG) -> list[str]:
+    """Each finding as lines of text: code and severity, the line quoted, what happens, the fix."""
     out = []
     fix = message("label.fix").render(lang)
     for f in findings:
         where = f"{name}:{f.line}" if f.line is not None else name
-        out.append(f"{where}: {f.severity.value} {f.code}")
+        out.append(printable(f"{where}: {f.severity.value} {f.code}"))
         if f.line is not None:
             out.append(printable(f"  {f.line} | {robots.line(f.line).raw}"))
         out.append(printable(f"  {f.message.render(lang)}"))
         out.append(printable(f"  {fix}: {f.fix.render(lang)}"))
-    out.append(summary(findings, name, lang))
-    return "\n".join(out)
+    return out
 
 
 def summary(findings: list[Finding], name: str, lang: str = DEFAULT_LANG) -> str:

@@ -122,15 +122,29 @@ def origin_note(url: str, home: str | None) -> Message | None:
     return message("note.other-origin", url=url, home=home, applies=own)
 
 
-def overflow_note(robots: Robots, answer: Answer, agent: str, url: str) -> Message | None:
-    """A note when a rule past the 500 KiB limit would have decided `url`, had crawlers read that far."""
+def past_limit(robots: Robots, agent: str, url: str, reading: str = DEFAULT) -> Verdict | None:
+    """The verdict a rule past the 500 KiB limit would have given `url`, had crawlers read that far; else None.
+
+    `reading` is RFC 9309's (`rfc9309`) or with the crawler's profile
+    (`rfc9309+profiles`). Only what the input holds is known: a fetched file
+    cut short (`Robots.cut_short`) holds little past the limit.
+    """
     whole = robots.without_limit()
     if whole is None:
         return None
-    verdict = whole.verdict(agent, url, PROFILED if answer.profile is not None else DEFAULT)
+    verdict = whole.verdict(agent, url, reading)
     rule = verdict.rule
     if rule is None or rule.line <= len(robots.lines) or verdict.reason is not Reason.RULE:
         return None
+    return verdict
+
+
+def overflow_note(robots: Robots, answer: Answer, agent: str, url: str) -> Message | None:
+    """A note when a rule past the 500 KiB limit would have decided `url`, had crawlers read that far."""
+    verdict = past_limit(robots, agent, url, PROFILED if answer.profile is not None else DEFAULT)
+    if verdict is None or verdict.rule is None:
+        return None
+    rule = verdict.rule
     would = message("answer.allowed" if rule.allow else "answer.disallowed")
     code = "note.overflow-same" if verdict.allowed == answer.verdict.allowed else "note.overflow-flips"
     return message(code, line=rule.line, rule=rule_text(rule), would=would, limit=MAX_BYTES)

@@ -36,6 +36,8 @@ PURPOSES = (
     "monitoring",
     "other",
 )
+# Stands in for Google's `W.X.Y.Z` (the Chrome version of its crawlers): a current stable Chrome.
+CHROME_VERSION = "142.0.7444.175"
 # Groups of purposes the CLI's --agents option names.
 SELECTIONS = {
     "search": ("search", "search-vertical"),
@@ -61,6 +63,26 @@ class Crawler(NamedTuple):
 
     def as_dict(self) -> dict[str, Any]:
         return self._asdict()
+
+    @property
+    def request_user_agent(self) -> str:
+        """The User-Agent string to send as this crawler: its first documented variant, made concrete.
+
+        The catalogue keeps the operators' text: variants joined by ` | `,
+        some labelled (`Desktop: ...`), and Google's `Chrome/W.X.Y.Z`, which
+        Google documents as a placeholder for the Chrome version its
+        crawler runs. A request carries one string with a real version.
+        """
+        first = self.user_agent.split(" | ")[0]
+        label, colon, rest = first.partition(": ")
+        if colon and " " not in label:
+            first = rest
+        return first.replace("Chrome/W.X.Y.Z", f"Chrome/{CHROME_VERSION}")
+
+    @property
+    def lists_pages(self) -> bool:
+        """Whether it feeds a search index that can list a page from links alone, even a page it may not fetch."""
+        return self.purpose in ("search", "search-vertical", "ai-search")
 
 
 @cache

@@ -30,6 +30,13 @@ NON_STANDARD_KEYS = (
     "license",
 )
 
+# Records that are rules of a group, as Allow and Disallow are: a user-agent line after one
+# starts a new group. Content-Usage by draft-ietf-aipref-attach-05, Section 3 (`rule =/
+# content-usage`); Content-Signal, which Cloudflare defines as a line of a group with no
+# grammar, by analogy (inferred). Google's parser ends a group on Allow and Disallow only
+# (docs/differences-from-google.md, `usage-rule-ends-group`).
+GROUP_RULE_KEYS = frozenset({"content-usage", "content-signal"})
+
 # Google's parser reads a key by these prefixes, misspellings included (robots.cc,
 # `kAllowFrequentTypos`); RFC 9309 reads none of the misspellings.
 GOOGLE_PREFIXES = (

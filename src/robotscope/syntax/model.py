@@ -217,6 +217,27 @@ class Severity(enum.StrEnum):
     INFO = "info"  # worth knowing
 
 
+class Edit(NamedTuple):
+    """A fix as a change of the file's text: each line given by its number is replaced by `lines` (none: deleted).
+
+    `toward` names the reading a repair brings the others to (`Disallow /x`
+    read as a rule by Google alone becomes `Disallow: /x`): verdicts of that
+    reading must not change, those of the others only to its own. None: no
+    verdict may change. `limited` says the proof checked a capped sample.
+    """
+
+    changes: tuple[tuple[int, tuple[str, ...]], ...]
+    toward: str | None = None
+    limited: bool = False
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "changes": [{"line": number, "lines": list(lines)} for number, lines in self.changes],
+            "toward": self.toward,
+            "limited": self.limited,
+        }
+
+
 class Finding(NamedTuple):
     """A lint finding: what is wrong, where, what happens, and how to fix it.
 
@@ -224,6 +245,9 @@ class Finding(NamedTuple):
     `lines` are every line involved, `line` included. `message` and `fix`
     are texts as data (`robotscope.messages.Message`: a code and its
     parameters), rendered in the user's language by the front ends.
+    `edit` is the fix as a change of the text where one can be applied as
+    it is, and only once the linter has proven that it changes no verdict
+    (`reports.linter.proof`).
     """
 
     code: str
@@ -232,6 +256,7 @@ class Finding(NamedTuple):
     message: Message
     fix: Message
     lines: tuple[int, ...]
+    edit: Edit | None = None
 
     def as_dict(self, lang: str = "en") -> dict[str, Any]:
         return {
@@ -241,4 +266,5 @@ class Finding(NamedTuple):
             "message": self.message.as_dict(lang),
             "fix": self.fix.as_dict(lang),
             "lines": list(self.lines),
+            "edit": None if self.edit is None else self.edit.as_dict(),
         }

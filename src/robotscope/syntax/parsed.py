@@ -48,6 +48,7 @@ class ParsedFile:
         "_source",
         "_whole",
         "bom",
+        "cut_short",
         "encoding",
         "groups",
         "invalid_utf8",
@@ -72,6 +73,8 @@ class ParsedFile:
         # that stops reading past the limit knows it; `size` and the overflow count say so.
         self._cut_lines = 0 if cut_from is None else cut_from[1]
         self.size = decoded.size if cut_from is None else max(decoded.size, cut_from[0])
+        # True when the input is only the start of the file: what lies past it was never read here.
+        self.cut_short = self.size > decoded.size
         self.invalid_utf8 = decoded.invalid_utf8
         self.bom = decoded.bom
         self.encoding = decoded.encoding

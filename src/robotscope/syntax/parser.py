@@ -3,8 +3,11 @@
 The grammar is RFC 9309, Section 2.2: lines end at LF, CRLF or CR; `#`
 starts a comment; a record is `key: value` with a case-insensitive key; a
 group is one or more `user-agent` lines followed by rules, and a
-`user-agent` line after a rule starts a new group. Records other than rules
-(sitemap, crawl-delay, ...) do not end a run of `user-agent` lines.
+`user-agent` line after a rule starts a new group. The rules are Allow,
+Disallow and the usage preferences (`directives.GROUP_RULE_KEYS`:
+Content-Usage, a rule by the aipref attach draft, and Content-Signal);
+other records (sitemap, crawl-delay, ...) do not end a run of `user-agent`
+lines.
 
 One generator, `records`, says what a record line is: `scan` uses it to
 read the groups at parse time, and `read_lines` to build the lossless
@@ -23,6 +26,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from operator import itemgetter
 from typing import NamedTuple
 
+from .directives import GROUP_RULE_KEYS
 from .model import Group, Line, LineKind, Record, Rule
 from .tokens import group_token
 from .urls import normalise
@@ -246,6 +250,8 @@ def scan(text: str, octets: bool = False) -> Scanned:
             others.append(other)
             if current is not None:
                 current.records.append(other)
+                if other.key in GROUP_RULE_KEYS:
+                    seen_rule = True  # a usage preference is a rule of the group: the next user-agent starts one
         elif current is not None:
             # RFC 9309, Section 2.1: a rule before any user-agent line belongs to no group.
             seen_rule = True

@@ -20,6 +20,10 @@ from functools import lru_cache
 _TOKEN = re.compile(r"[A-Za-z0-9_-]+")
 # `Name/version` products, anywhere in a User-Agent string (inside comments too).
 _PRODUCT = re.compile(r"(?:^|[\s(;,])([A-Za-z0-9_-]+)/[0-9A-Za-z]")
+# `compatible; Name`: how a crawler dressed as a browser names itself, with or without a
+# version, inside a comment or not (`(KHTML, like Gecko; compatible; GoogleOther)`); the
+# name is the item's first word that is a token (`Yahoo! Slurp` is Slurp's).
+_COMPATIBLE = re.compile(r"\bcompatible\s*;([^;()]*)", re.IGNORECASE)
 
 # Products that name a browser engine or platform rather than a crawler.
 _NOT_CRAWLERS = frozenset(
@@ -42,6 +46,7 @@ _NOT_CRAWLERS = frozenset(
         "OPR",
         "Opera",
         "Trident",
+        "MSIE",
         "CriOS",
         "FxiOS",
         "SamsungBrowser",
@@ -78,6 +83,8 @@ def product_token(agent: str) -> str:
 
     >>> product_token("Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)")
     'googlebot'
+    >>> product_token("Mozilla/5.0 (compatible; 360Spider)")
+    '360spider'
     >>> product_token("ExampleBot/1.0")
     'examplebot'
     """
@@ -89,6 +96,11 @@ def product_token(agent: str) -> str:
     first_word = agent.split(None, 1)[0] if agent else ""
     if _TOKEN.fullmatch(first_word) and first_word.lower() not in _NOT_CRAWLERS:
         return first_word.lower()
+    for item in _COMPATIBLE.finditer(agent):
+        for word in item.group(1).split():
+            name = word.partition("/")[0].lower()
+            if _TOKEN.fullmatch(name) and name not in _NOT_CRAWLERS:
+                return name
     for match in _PRODUCT.finditer(agent):
         name = match.group(1).lower()
         if name not in _NOT_CRAWLERS:

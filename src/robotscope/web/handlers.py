@@ -9,7 +9,9 @@ bound to a public address.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import json
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -31,6 +33,7 @@ from ..reports.api import (
     strings_answer,
     strings_field,
 )
+from ..reports.indexing import PageFacts, page_facts_dict
 from ..syntax.urls import InvalidURL
 from .errors import ApiError
 from .guard import GuardedTransport, RefusedTarget, Resolver
@@ -39,6 +42,7 @@ from .static import STATIC
 from .workers import PoolBusy, TooComplex, WorkerPool
 
 PAGE_TIMEOUT = 10.0  # seconds for each fetch of a page check (its robots.txt files, the page)
+PAGE_DEADLINE = 30.0  # seconds for a whole page check, however many crawlers' fetches it makes (then 504)
 MAX_PAGE_AGENTS = 10  # crawlers one page check asks for
 
 
@@ -64,14 +68,21 @@ def _settings(request: Request) -> Settings:
     return settings
 
 
-async def _compute(settings: Settings, function: Callable[..., Any], *args: Any) -> Response:
-    """`function(*args)` in a worker process, within the budget, as the JSON response."""
+@contextmanager
+def _pool_answers(settings: Settings) -> Iterator[None]:
+    """The pool's refusals as API errors: 503 `busy` (with Retry-After), 422 `too-complex`."""
     try:
-        body = await anyio.to_thread.run_sync(settings.pool.run, function, *args)
+        yield
     except PoolBusy as busy:
         raise ApiError(503, "busy", str(busy), headers={"Retry-After": settings.retry_after}) from None
     except TooComplex as error:
         raise ApiError(422, "too-complex", str(error), limit=error.limit) from None
+
+
+async def _compute(settings: Settings, function: Callable[..., Any], *args: Any) -> Response:
+    """`function(*args)` in a worker process, within the budget, as the JSON response."""
+    with _pool_answers(settings):
+        body = await anyio.to_thread.run_sync(settings.pool.run, function, *args)
     return Response(body, media_type="application/json")
 
 
@@ -140,6 +151,16 @@ async def api_fetch(request: Request) -> Response:
     return JSONResponse({**result.as_dict(lang), "text": body})
 
 
+def _facts_in_pool(settings: Settings) -> Callable[..., Awaitable[PageFacts]]:
+    """A page check's reader of each response, in the worker pool: the HTML is read under its budgets."""
+
+    async def read(url: str, headers: tuple[tuple[str, str], ...], body: bytes, token: str) -> PageFacts:
+        answer = await anyio.to_thread.run_sync(settings.pool.run, page_facts_dict, url, headers, body, token)
+        return PageFacts.from_dict(json.loads(answer))
+
+    return read
+
+
 async def api_page(request: Request) -> Response:
     from ..pagecheck import check_page
 
@@ -149,7 +170,19 @@ async def api_page(request: Request) -> Response:
     agents = strings_field(data, "agents", MAX_PAGE_AGENTS) or ["Googlebot"]
     lang = lang_of(data.get("lang"))
     try:
-        result = await check_page(url, agents, lang=lang, transport=settings.fetching(), timeout=PAGE_TIMEOUT)
+        with _pool_answers(settings), anyio.fail_after(PAGE_DEADLINE):
+            result = await check_page(
+                url,
+                agents,
+                lang=lang,
+                transport=settings.fetching(),
+                timeout=PAGE_TIMEOUT,
+                read=_facts_in_pool(settings),
+            )
+    except TimeoutError:
+        raise ApiError(
+            504, "page-timeout", f"the page check took longer than {PAGE_DEADLINE:g} seconds; ask for fewer crawlers"
+        ) from None
     except InvalidURL as error:
         raise ApiError(422, "bad-url", error.reason.render(lang)) from None
     except RefusedTarget as refused:

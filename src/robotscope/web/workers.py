@@ -30,6 +30,7 @@ TIME_BUDGET = float(LIMITS["time_budget"])  # seconds one analyse / generate / s
 MAX_RESPONSE = 32 * 1024 * 1024  # bytes of one JSON answer; a bigger one is 422 `too-complex`
 WORKER_MEMORY = 2 * 1024 * 1024 * 1024  # address space of one worker process (RLIMIT_AS, POSIX only)
 WORKER_START_TIMEOUT = 60.0  # seconds a new worker process may take to import robotscope
+WORKER_RESTART = 5.0  # seconds a fresh worker usually needs on a busy machine (it imports the core)
 
 logger = logging.getLogger("robotscope.web")
 
@@ -238,7 +239,8 @@ class WorkerPool:
     """Worker processes for the CPU work of requests: at most `size` jobs at once, each within `budget` seconds.
 
     `run` blocks (call it in a thread): it waits for a free worker (at most
-    `waiting` requests wait, each at most `budget` seconds, else `PoolBusy`),
+    `waiting` requests wait, else `PoolBusy` at once; each waits as long as
+    the jobs ahead of it can take, see `_patience`),
     sends the job and waits for its answer. A worker that passes the budget is
     killed, which stops the work for certain where a thread could not be
     stopped, and a fresh one is started when next needed. Processes are
@@ -261,6 +263,7 @@ class WorkerPool:
         self.budget = budget
         self.memory = memory
         self.max_response = max_response
+        self.restart = WORKER_RESTART  # seconds a fresh worker is given to start, in a waiting request's patience
         self._lock = threading.Lock()
         self._slots = threading.Semaphore(size)
         self._idle: list[_Worker] = []
@@ -292,10 +295,11 @@ class WorkerPool:
                 raise PoolBusy(
                     f"the server is busy: {self._admitted} requests are running or waiting; try again shortly"
                 )
+            patience = self._patience(self._admitted)
             self._admitted += 1
         try:
-            if not self._slots.acquire(timeout=self.budget):
-                raise PoolBusy(f"the server is busy: no worker became free within {self.budget:g} seconds")
+            if not self._slots.acquire(timeout=patience):
+                raise PoolBusy(f"the server is busy: no worker became free within {patience:g} seconds")
             try:
                 worker = self._take()
                 try:
@@ -315,6 +319,16 @@ class WorkerPool:
         finally:
             with self._lock:
                 self._admitted -= 1
+
+    def _patience(self, ahead: int) -> float:
+        """How long a request with `ahead` requests before it may wait for a worker.
+
+        The jobs ahead run in rounds of `size`, each round at most the budget
+        plus the start of a fresh worker (one passed the budget is killed); a
+        request that waited only one budget was refused although a place in
+        the documented waiting room was its own.
+        """
+        return (ahead // self.size + 1) * (self.budget + self.restart)
 
     def _take(self) -> _Worker:
         with self._lock:

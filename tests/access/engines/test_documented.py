@@ -18,7 +18,7 @@ import pytest
 
 from robotscope import parse
 from robotscope.access.engines import bing, naver, yandex
-from robotscope.access.engines.registry import PROFILED, engine, names, operator_engine
+from robotscope.access.engines.registry import PROFILED, engine, fetch_policy, names, operator_engine
 from robotscope.access.policy import POLICIES, Outcome, decide
 from robotscope.messages import LANGS, catalogue, message
 from robotscope.syntax.model import Reason
@@ -327,11 +327,10 @@ def test_registry_and_operators() -> None:
 
 
 def test_fetch_policies() -> None:
-    assert (bing.ENGINE.policy, naver.ENGINE.policy, yandex.ENGINE.policy) == (
-        "bing",
-        "naver",
-        "rfc9309",
-    )
+    assert (bing.ENGINE.policy, naver.ENGINE.policy, yandex.ENGINE.policy) == ("bing", "naver", "yandex")
+    # The reading and its fetch policy go together, for the engine and for Yandex's crawlers by `operator`.
+    assert fetch_policy("yandex") == fetch_policy("operator", YANDEXBOT_UA) == "yandex"
+    assert decide(Outcome(status=503), fetch_policy("yandex")).action == "allow-all"
     assert all(e.policy in POLICIES for e in (bing.ENGINE, naver.ENGINE, yandex.ENGINE))
     # Bing: "if a robots.txt file is missing ... it will consider itself allowed anywhere" (B_2012).
     assert decide(Outcome(status=404), bing.ENGINE.policy).action == "allow-all"
@@ -349,3 +348,25 @@ def test_summary_and_notes_render(name: str, lang: str) -> None:
     described = chosen.as_dict(lang)
     assert described["name"] == name and described["summary"] and len(described["notes"]) == len(chosen.notes)
     assert described["sources"] and all(s.startswith(("http://", "https://")) for s in described["sources"])
+
+
+USAGE_BETWEEN_AGENTS = "User-agent: a\nContent-Usage: / train-ai=n\nUser-agent: GPTBot\nDisallow: /p\n"
+
+
+def test_a_content_usage_line_ends_the_run_of_user_agents_in_every_rfc_reading_but_googles() -> None:
+    # The attach draft makes Content-Usage a rule; Google's parser ends a group on Allow and
+    # Disallow only (docs/differences-from-google.md, usage-rule-ends-group); legacy and protego
+    # read the line as urllib.robotparser and Protego 0.7 do (a disallowed, a allowed).
+    readings = parse(USAGE_BETWEEN_AGENTS).readings("a", "/p")
+    assert {name: v.allowed for name, v in readings.items()} == {
+        "rfc9309": True,
+        "google": False,
+        "bing": True,
+        "naver": True,
+        "yandex": True,
+        "legacy": False,
+        "protego": True,
+    }
+    usage = parse(USAGE_BETWEEN_AGENTS).verdict("a", "/p").usage
+    assert usage is not None and usage.usage["train-ai"].value == "n"
+    assert parse(USAGE_BETWEEN_AGENTS).verdict("GPTBot", "/x").usage is None  # a's preference, not GPTBot's

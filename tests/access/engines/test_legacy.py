@@ -133,20 +133,21 @@ def test_legacy_agrees_with_urllib_on_the_whole_corpus() -> None:
         f"Python {sys.version.split()[0]}'s urllib.robotparser is not first-match"
     )
     tally = Tally(ENGINE, CODES)
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     for name, data, robots in corpus():
         tally.files += 1
         real, cause = reference(data)
         for agent in agents_for(robots):
             for url in urls_for(robots):
                 compare(tally, name, robots, real, cause, agent, url)
-    seconds = time.perf_counter() - start
+    seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
     print()
     print(tally.table(seconds, f" (every file, no sampling; Python {sys.version.split()[0]})"))
     assert tally.files == CORPUS_FILES
     assert tally.unexplained == [], "\n".join(tally.unexplained[:20])
     assert tally.line_failures == [], "\n".join(tally.line_failures[:20])
-    assert seconds < 3 * SECONDS  # the budget is SECONDS; thrice that on a slow machine still passes
+    # The budget is SECONDS of CPU time (wall time on a busy machine says nothing); thrice that still passes.
+    assert cpu < 3 * SECONDS
 
 
 @pytest.mark.slow  # the whole corpus and 18,000 snippets

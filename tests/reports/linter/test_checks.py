@@ -293,7 +293,7 @@ def test_first_match_order_names_the_earliest_broader_disallow() -> None:
     text = "User-agent: *\nDisallow: /a*\nDisallow: /a\nDisallow: /ab\nDisallow: /a\nAllow: /abc/d\n"
     (finding,) = [f for f in lint(parse(text)) if f.code == "firstMatchOrder"]
     assert finding.line == 6 and finding.lines == (3, 6)
-    assert finding.fix.render().startswith("no order serves both: this group has `*` or `$` patterns")
+    assert finding.fix.render().startswith("no order serves both: the rules in conflict have `*` or `$` patterns")
 
 
 def test_named_groups_past_the_step_budget_show_examples_without_a_count(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -186,3 +186,17 @@ def test_a_share_link_made_in_one_build_opens_in_the_other(
     assert other.input_value("#robots") == ROBOTS and other.input_value("#agent") == "Googlebot"
     assert other.input_value("#lang") == "ko" and int(other.get_attribute("#editor", "data-highlight")) == 7
     other.context.close()
+
+
+def test_the_response_box_in_the_static_build_answers_as_the_server_build(static_page: Any, server_page: Any) -> None:
+    # The static page fetches nothing: a pasted response is how it learns how the file was served.
+    response = "HTTP/1.1 200 OK\nContent-Type: text/html\nX-Robots-Tag: bingbot: noindex\n"
+    body = {"text": "<html><body>Just a moment...</body></html>", "agent": "Bingbot", "response": response}
+    static, server = analyse(static_page, body)["response"], analyse(server_page, body)["response"]
+    assert static == server and static["decisions"]["naver"]["action"] == "parse"
+    static_page.fill("#response", "HTTP/1.1 503 Service Unavailable\n")
+    static_page.wait_for_selector("#response-result table.decisions")
+    analysed(static_page)
+    words = static_page.locator("#response-result table.decisions tbody .badge").all_inner_texts()
+    assert words == ["disallow everything"] * 4
+    assert static_page.errors == []

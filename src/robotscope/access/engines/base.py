@@ -69,6 +69,14 @@ class Selection(NamedTuple):
     token: str
     groups: tuple[Group, ...]
     prepared: Any = None  # what the engine's `match` builds from the groups once (an index), if anything
+    lines: tuple[int, ...] | None = None  # the groups' user-agent lines, sorted (`group_lines`), once made
+
+
+def group_lines(selection: Selection) -> tuple[int, ...]:
+    """The user-agent lines of the groups chosen, in order: a verdict's `group_lines`."""
+    if selection.lines is not None:
+        return selection.lines
+    return tuple(sorted(n for g in selection.groups for n in g.agent_lines))
 
 
 class Match(NamedTuple):
@@ -123,7 +131,7 @@ class Engine:
 
 def assemble(selection: Selection, found: Match, url: str, target: str) -> Verdict:
     """The verdict of one engine's match: the one reading of "which rule decided" shared by every engine."""
-    lines = tuple(sorted(n for g in selection.groups for n in g.agent_lines))
+    lines = group_lines(selection)
     return matched(
         found.rule,
         found.candidates,

@@ -46,7 +46,10 @@ Reading the file (`read`):
 - Groups (`RobotsMatcher::HandleUserAgent`, `HandleAllow`, `HandleDisallow`):
   user-agent lines in a row form a group; a user-agent line after an allow or
   disallow line starts a new one; sitemaps and other records do not end a
-  run. Rules before any user-agent line belong to no group.
+  run, Content-Usage and Content-Signal included (which robotscope's RFC 9309
+  parse reads as rules: `usage-rule-ends-group` in
+  docs/differences-from-google.md). Rules before any user-agent line belong
+  to no group.
 - User-agent values (`HandleUserAgent`, `ExtractUserAgent`): `*` alone, or
   `*` then whitespace and anything (`User-agent: * foo`), is the global group;
   any other value names the leading run of ASCII letters, `-` and `_`, so

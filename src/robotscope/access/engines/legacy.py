@@ -108,6 +108,9 @@ from urllib.parse import quote, unquote, urlparse, urlunparse
 
 from ...syntax.model import Group, Record, Rule
 from ...syntax.parsed import ParsedFile
+from ...syntax.patterns import Pattern
+from ..matching.literals import CandidateRules
+from ..matching.tuning import MANY_RULES
 from .base import FIRST, Engine, Match, Parsed, Selection
 
 _SURROGATES = re.compile("[\ud800-\udfff]")
@@ -246,7 +249,8 @@ def read(robots: ParsedFile) -> Parsed:
         )
         for position, e in enumerate(kept)
     )
-    return Parsed(groups, robots.size)
+    # `prepared`: each chosen group's rule filter, when it has many rules (made once per group).
+    return Parsed(groups, robots.size, prepared={})
 
 
 def agent_token(agent: str) -> str:
@@ -259,16 +263,31 @@ def select(parsed: Parsed, agent: str) -> Selection:
     for group in parsed.groups:
         # Only the default entry (always last) names `*`; any other applies by substring.
         if "*" in group.agents or any(name in token for name in group.agents):
-            return Selection(token, (group,))
+            return Selection(token, (group,), _candidates(parsed, group))
     return Selection(token, ())
+
+
+def _prefix(pattern: str) -> Pattern:
+    """A rule path as `can_fetch` reads it: a literal prefix, but `*` alone, which matches every path."""
+    return Pattern(("", ""), False) if pattern == "*" else Pattern((pattern,), False)
+
+
+def _candidates(parsed: Parsed, group: Group) -> CandidateRules | None:
+    """The rules a path may meet, filed by their start, for a group of many rules (None: scan them)."""
+    if len(group.rules) < MANY_RULES:
+        return None
+    made: dict[int, CandidateRules] = parsed.prepared
+    found = made.get(group.position)
+    if found is None:
+        found = made[group.position] = CandidateRules(group.rules, _prefix, lambda _: False)
+    return found
 
 
 def match(selection: Selection, path: str) -> Match:
     if not selection.groups:
         return Match(None, ())
-    hits = tuple(
-        rule for rule in selection.groups[0].rules if rule.normalised == "*" or path.startswith(rule.normalised)
-    )
+    rules = selection.groups[0].rules if selection.prepared is None else selection.prepared.of(path)
+    hits = tuple(rule for rule in rules if rule.normalised == "*" or path.startswith(rule.normalised))
     if not hits:
         return Match(None, ())
     first = hits[0]

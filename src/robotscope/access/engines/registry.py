@@ -18,7 +18,7 @@ from ...syntax.crawlers import recognise
 from ...syntax.model import Verdict
 from ...syntax.parsed import ParsedFile
 from . import bing, google, legacy, naver, protego, rfc9309, yandex
-from .base import Engine, Selection, assemble
+from .base import Engine, Selection, assemble, group_lines
 
 DEFAULT = rfc9309.NAME  # what `Robots.verdict` and `can_fetch` answer without `engine=`
 PROFILED = rfc9309.PROFILED_NAME  # what the front ends show without `--engine`
@@ -97,12 +97,17 @@ def selection(parsed: ParsedFile, chosen: Engine, agent: str) -> Selection:
     function: two engines of one name may choose differently (a test's variant).
     """
     read = parsed.reading(chosen.name, chosen.read)
-    return parsed.remembered(chosen.select, agent, lambda: chosen.select(read, agent))
+
+    def make() -> Selection:
+        made = chosen.select(read, agent)
+        return made._replace(lines=group_lines(made))  # sorted once, not on every verdict
+
+    return parsed.remembered(chosen.select, agent, make)
 
 
-def run(chosen: Engine, parsed: ParsedFile, agent: str, url: str) -> Verdict:
+def run(chosen: Engine, parsed: ParsedFile, agent: str, url: str, selected: Selection | None = None) -> Verdict:
     """One engine's verdict through its steps: its reading of the file (kept on `parsed` for the next
-    question), its choice of groups, its target and its match."""
-    chosen_groups = selection(parsed, chosen, agent)
+    question), its choice of groups (`selected`, when the caller made it already), its target and its match."""
+    chosen_groups = selection(parsed, chosen, agent) if selected is None else selected
     target = chosen.target(url)
     return assemble(chosen_groups, chosen.match(chosen_groups, target), url, target)

@@ -31,7 +31,8 @@ Group formation (differs from RFC 9309)
     no group and are ignored; RFC 9309 ignores empty lines. A comment-only
     line is not empty and ends nothing (inferred). Other records (Sitemap,
     Crawl-delay, Clean-param, Host) neither end a group nor are rules, as in
-    RFC 9309 (not documented otherwise).
+    RFC 9309 (not documented otherwise); Content-Usage and Content-Signal
+    are rules, as in robotscope's RFC 9309 parse (not documented by Yandex).
 Agent matching
     Settled: "If the User-agent: Yandex string is detected, the User-agent: *
     string is ignored", and a group naming a robot is used by it alone:
@@ -80,15 +81,19 @@ Not modelled
     Yandex's parser also reports more than 2,048 rules and rules longer than
     1,024 characters (error-dictionary page above), but no page says what
     the robot then does, so neither limit is applied.
-Fetch policy
-    Yandex has no row in `robotscope.access.policy`: the fetch policy is RFC 9309's,
-    and Yandex's own handling of HTTP statuses ("the server ... responds with
-    an HTTP code with the status 200 OK", else "open for indexing", robots-txt
-    page above) is not modelled.
+Fetch policy (differs from RFC 9309)
+    Settled: the file is read only when "the server that hosts the site
+    responds with an HTTP code with the status 200 OK"; otherwise "the site
+    is considered open for indexing" (robots-txt page above). So any answer
+    but 200 OK, a 5xx or a 429 included, allows everything, where RFC 9309
+    disallows everything on a 5xx. The row `yandex` of
+    `robotscope.access.policy` holds it, with its sources and what is
+    inferred (an HTML page, a fetch with no answer).
 """
 
 from __future__ import annotations
 
+from ...syntax.directives import GROUP_RULE_KEYS
 from ...syntax.model import Group, LineKind, Record, Rule
 from ...syntax.parsed import ParsedFile
 from ...syntax.parser import MAX_BYTES
@@ -140,6 +145,7 @@ def groups(robots: ParsedFile) -> tuple[Group, ...]:
                 record = records.get(line.number)
                 if record is not None:
                     current[3].append(record._replace(group=len(built) - 1))
+                    seen_rule = seen_rule or record.key in GROUP_RULE_KEYS  # a rule, as in RFC 9309's parse
     return tuple(
         Group(position, tuple(agents), tuple(lines), tuple(kept), tuple(others))
         for position, (agents, lines, kept, others) in enumerate(built)
@@ -164,7 +170,7 @@ ENGINE: Engine = Engine(
         "https://www.yandex.com/support/webmaster/en/robot-workings/crawl-delay.md",
         "https://www.rfc-editor.org/rfc/rfc9309.html",
     ),
-    policy="rfc9309",
+    policy="yandex",
     read=read,
     select=select,
     match=rfc.match,

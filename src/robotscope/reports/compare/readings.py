@@ -10,10 +10,11 @@ Pure: it only calls the core.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
 from ...access.engines.registry import names
+from ...access.matching.reach import UrlIndex
 from ...access.robots import Robots
 from ...messages import DEFAULT_LANG
 from ...syntax.model import Usage, Verdict
@@ -47,14 +48,27 @@ class Split(NamedTuple):
         return {"agent": self.agent, **readings_view(self.url, self.verdicts, lang, self.usage)}
 
 
-def splits(robots: Robots, agents: Iterable[str], urls: Sequence[str]) -> list[Split]:
-    """Every crawler/URL pair where the engines disagree, in agent then URL order."""
+def splits(
+    robots: Robots,
+    agents: Sequence[str],
+    urls: Sequence[str],
+    progress: Callable[[int, int], object] | None = None,
+) -> list[Split]:
+    """Every crawler/URL pair where the engines disagree, in agent then URL order.
+
+    Only the URLs some engine may disallow for a crawler are asked about
+    (`Robots.readings_of`): the others cannot split, and asking every pair
+    made the work grow with crawlers times URLs. `progress(done, total)` is
+    told after each crawler.
+    """
     found = []
-    for agent in agents:
-        for url in urls:
-            verdicts = robots.readings(agent, url)
+    index = UrlIndex(urls)
+    for done, agent in enumerate(agents, 1):
+        for url, verdicts in robots.readings_of(agent, index):
             if len({v.allowed for v in verdicts.values()}) > 1:
                 found.append(Split(agent, url, verdicts, robots.answer(agent, url).usage))
+        if progress is not None:
+            progress(done, len(agents))
     return found
 
 

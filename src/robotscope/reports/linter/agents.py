@@ -10,7 +10,7 @@ from ...access.robots import Robots
 from ...messages import message
 from ...syntax.model import LineKind, Severity
 from ...syntax.tokens import group_token
-from .registry import Budget, Hit, check
+from .registry import Budget, Hit, check, replace_line, rewritten
 
 
 @check("ruleOutsideGroup", Severity.ERROR)
@@ -52,13 +52,50 @@ def agent_not_token(robots: Robots) -> Iterator[Hit]:
     for line in robots.lines:
         if line.kind is not LineKind.USER_AGENT or not line.value:
             continue
-        token = group_token(line.value)
-        if token is None or token == "*" or token == line.value.lower():
+        value = line.value
+        token = group_token(value)
+        if token is None or token == "*" or token == value.lower():
             continue
-        written = line.value[: len(token)]
-        yield Hit(
-            line.number, message("lint.agentNotToken", token=written), message("fix.agentNotToken", token=written)
-        )
+        written = value[: len(token)]
+        listed = _listed(value)
+        if listed is not None:
+            # `Googlebot, Bingbot`: one line each; the others obey another group today, so
+            # the fix changes what they may fetch and is a suggestion, not an edit.
+            lines = [f"`User-agent: {name}`" for name in listed]
+            yield Hit(
+                line.number,
+                message("lint.agentNotToken.list", token=written, others=listed[1:], n=len(listed) - 1),
+                message("fix.agentNotToken.list", lines=lines),
+            )
+        elif value[len(token) : len(token) + 1] == "." and _TOKEN_CHARACTER.match(value[len(token) + 1 :]):
+            # `com.plumanalytics`: a crawler's own dotted name. Cutting it would name another crawler.
+            yield Hit(
+                line.number,
+                message("lint.agentNotToken.dotted", value=value, token=written),
+                message("fix.agentNotToken.dotted", value=value),
+            )
+        else:
+            yield Hit(
+                line.number,
+                message("lint.agentNotToken", token=written),
+                message("fix.agentNotToken", token=written),
+                edit=replace_line(line, rewritten(line, written)),
+            )
+
+
+_TOKEN_CHARACTER = re.compile(r"[A-Za-z0-9_-]")
+_LISTED = re.compile(r"\s*,\s*")
+
+
+def _listed(value: str) -> list[str] | None:
+    """The crawlers of a comma-separated list (`Googlebot, Bingbot/2.0`), as tokens written; None if it is none."""
+    parts = [part for part in _LISTED.split(value.strip()) if part]
+    if len(parts) < 2:
+        return None
+    tokens = [group_token(part) for part in parts]
+    if any(token is None or token == "*" for token in tokens):
+        return None
+    return list(dict.fromkeys(part[: len(token or "")] for part, token in zip(parts, tokens, strict=True)))
 
 
 _DIGIT = re.compile(r"[A-Za-z_-]*")

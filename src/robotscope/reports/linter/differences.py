@@ -12,10 +12,10 @@ from collections.abc import Callable, Iterator
 from ...access.engines.registry import engine
 from ...access.robots import Robots
 from ...messages import Message, message
-from ...syntax.model import LineKind, Severity
+from ...syntax.model import Edit, LineKind, Severity
 from ..compare.lines import LineReading, differences
 from .file import unreadable
-from .registry import Hit, check
+from .registry import Hit, check, replace_line
 
 
 @check("readsDifferently", Severity.INFO)
@@ -31,13 +31,13 @@ def reads_differently(robots: Robots) -> Iterator[Hit]:
         first, last = run[0], run[-1]
         if len(run) == 1:
             readings = _by_reading(first.by_engine, _seen)
-            yield Hit(first.line, message("lint.readsDifferently", readings=readings), _fix(robots, run))
+            yield Hit(first.line, message("lint.readsDifferently", readings=readings), *_fix(robots, run))
         else:
             readings = _by_reading(first.by_engine, _seen_in_run)
             text = message(
                 "lint.readsDifferently.run", first=first.line, last=last.line, count=len(run), readings=readings
             )
-            yield Hit(first.line, text, _fix(robots, run))
+            yield Hit(first.line, text, *_fix(robots, run))
     if len(runs) > _READINGS_SHOWN:
         # A whole file read otherwise (Yandex ignores one over 500 KB) would be a finding a line.
         more = sum(len(run) for run in runs[_READINGS_SHOWN:])
@@ -68,17 +68,18 @@ def _runs(robots: Robots, found: list[LineReading]) -> list[list[LineReading]]:
     return runs
 
 
-def _fix(robots: Robots, run: list[LineReading]) -> Message:
+def _fix(robots: Robots, run: list[LineReading]) -> tuple[Message, tuple[int, ...], Severity | None, Edit | None]:
     """How to make every engine read the lines alike: delete the empty line that ends the group for some
-    (the 1994 convention's record end), else write them plainly."""
+    (the 1994 convention's record end; an edit), else write them plainly. As the rest of a `Hit`."""
     ignoring = _ignoring(run[0])
     number = min(run[0].line - 1, len(robots.lines))  # past the size limit: some engines read on, no line kinds
     while ignoring and number >= 1 and robots.lines[number - 1].kind is LineKind.BLANK:
         if not robots.lines[number - 1].raw.strip():
             titles = [engine(name).title for name in run[0].by_engine if name in ignoring]
-            return message("fix.readsDifferently.blank", line=number, engines=titles)
+            fix = message("fix.readsDifferently.blank", line=number, engines=titles)
+            return fix, (), None, replace_line(robots.lines[number - 1])
         number -= 1
-    return message("fix.readsDifferently")
+    return message("fix.readsDifferently"), (), None, None
 
 
 def _ignoring(reading: LineReading) -> frozenset[str] | None:

@@ -12,9 +12,9 @@ from ...access.matching.rulebook import Rulebook, group_positions
 from ...access.robots import Robots
 from ...messages import Message, message
 from ...syntax.crawlers import search_engines
-from ...syntax.model import Group, Rule, Severity
+from ...syntax.model import Edit, Group, Rule, Severity
 from ...syntax.patterns import example_target, matches_every_target
-from .registry import Budget, Hit, check
+from .registry import Budget, Hit, check, replace_line
 
 _ASSET_PATTERN = re.compile(
     r"\.(?:css|js|mjs)\b|/(?:assets|static|css|js|scripts|styles|wp-includes|_next|dist|build)(?:/|$)", re.IGNORECASE
@@ -124,7 +124,7 @@ def _allows_everything(groups: tuple[Group, ...]) -> bool:
     )
 
 
-def _shadowed(rules: Iterable[Rule], reported: set[int]) -> Iterator[Hit]:
+def _shadowed(robots: Robots, rules: Iterable[Rule], reported: set[int]) -> Iterator[Hit]:
     """A hit for each rule that another of `rules` with the same pattern beats, each line once."""
     by_pattern: dict[str, list[Rule]] = defaultdict(list)
     for rule in rules:
@@ -137,11 +137,19 @@ def _shadowed(rules: Iterable[Rule], reported: set[int]) -> Iterator[Hit]:
             if rule is winner or rule.line in reported:
                 continue
             reported.add(rule.line)
+            edit = None
             if rule.allow == winner.allow:
                 found, fix = message("lint.shadowedRule.repeat", other=winner.line), message("fix.shadowedRule.repeat")
+                edit = replace_line(robots.lines[rule.line - 1])
+                group = robots.groups[robots.lines[rule.line - 1].group or 0]
+                if len(group.rules) == 1:
+                    # Deleting a group's only rule would join its user-agent lines to the next group's.
+                    lines = (*group.agent_lines, rule.line)
+                    fix = message("fix.shadowedRule.group", lines=list(lines), other=winner.line)
+                    edit = None if group.records else Edit(tuple((n, ()) for n in lines))
             else:
                 found, fix = message("lint.shadowedRule.tie", other=winner.line), message("fix.shadowedRule.tie")
-            yield Hit(rule.line, found, fix, lines=(rule.line, winner.line))
+            yield Hit(rule.line, found, fix, lines=(rule.line, winner.line), edit=edit)
 
 
 @check("shadowedRule", Severity.WARNING)
@@ -156,13 +164,13 @@ def shadowed_rule(robots: Robots) -> Iterator[Hit]:
     reported: set[int] = set()
     for group in robots.groups:
         if group.agents:  # a group no crawler selects decides nothing
-            yield from _shadowed((r for r in group.rules if holders[r.normalised] == 1), reported)
+            yield from _shadowed(robots, (r for r in group.rules if holders[r.normalised] == 1), reported)
     merged: set[tuple[int, ...]] = set()
     for groups in robots.group_index.named.values():
         positions = group_positions(groups)
         if positions not in merged:
             merged.add(positions)
-            yield from _shadowed((r for g in groups for r in shared[g.position]), reported)
+            yield from _shadowed(robots, (r for g in groups for r in shared[g.position]), reported)
 
 
 class _EarlierRules:
@@ -200,22 +208,61 @@ class _EarlierRules:
         return best
 
 
-def first_match_order_fix(group: Group) -> Message:
-    """The fix of a firstMatchOrder finding: an order of the group's rules that serves both kinds of parser.
+def first_match_order_fix(robots: Robots, rules: list[Rule]) -> tuple[Message, Edit | None]:
+    """The fix of a firstMatchOrder finding: an order of the rules in conflict that serves both kinds of parser.
 
-    Longest first (allow before disallow of the same length: RFC 9309's own
-    ranking) makes the first matching line the longest match, so a
-    first-match parser and an RFC 9309 one agree. Moving one allow up alone
-    can let it shadow a longer disallow below it. With wildcards no order
-    serves both: first-match parsers read `*` and `$` literally.
+    `rules` are the rules of a group a first-match parser may stop at for the
+    same path (`conflicting`). Longest first (allow before disallow of the
+    same length: RFC 9309's own ranking) makes the first matching line the
+    longest match, so a first-match parser and an RFC 9309 one agree. Moving
+    one allow up alone can let it shadow a longer disallow below it. With
+    wildcards among them no order serves both: first-match parsers read `*`
+    and `$` literally. The order is also an edit, for the proof.
     """
-    rules = [r for r in group.rules if r.normalised]
-    if any("*" in r.normalised or "$" in r.normalised for r in rules):
-        return message("fix.firstMatchOrder.wildcards")
-    order = [r.line for r in sorted(rules, key=priority)]
+    if any(_wildcard(r) for r in rules):
+        return message("fix.firstMatchOrder.wildcards"), None
+    ordered = sorted(rules, key=priority)
+    order = [r.line for r in ordered]
+    places = sorted(order)
+    edit = Edit(tuple((place, (robots.lines[rule.line - 1].raw,)) for place, rule in zip(places, ordered, strict=True)))
     if len(order) > _ORDER_SHOWN:
-        return message("fix.firstMatchOrder.sort", count=len(order), order=order)
-    return message("fix.firstMatchOrder", order=order)
+        return message("fix.firstMatchOrder.sort", count=len(order), order=order), edit
+    return message("fix.firstMatchOrder", order=order), edit
+
+
+def _wildcard(rule: Rule) -> bool:
+    return rule.normalised != "*" and ("*" in rule.normalised or "$" in rule.normalised)
+
+
+def conflicting(group: Group) -> dict[int, list[Rule]]:
+    """The group's rules in sets a first-match parser may confuse, by line: each with every rule whose
+    pattern, read literally, begins its own or is begun by it (and those rules' own, and so on).
+
+    Other rules match other paths, for either kind of parser, so their place does not matter.
+    """
+    rules = sorted((r for r in group.rules if r.normalised), key=literal_prefix)
+    parent = {r.line: r.line for r in rules}
+
+    def root(line: int) -> int:
+        while parent[line] != line:
+            parent[line] = parent[parent[line]]
+            line = parent[line]
+        return line
+
+    # Sorted, a pattern's literal prefixes stand before it: the nearest one on the stack links it.
+    stack: list[Rule] = []
+    for rule in rules:
+        prefix = literal_prefix(rule)
+        while stack and not prefix.startswith(literal_prefix(stack[-1])):
+            stack.pop()
+        if stack:
+            parent[root(rule.line)] = root(stack[-1].line)
+        stack.append(rule)
+    sets: dict[int, list[Rule]] = defaultdict(list)
+    for rule in group.rules:
+        if rule.normalised:
+            sets[root(rule.line)].append(rule)
+    return {r.line: sets[root(r.line)] for r in rules}
 
 
 _ORDER_SHOWN = 12  # line numbers a fix lists; a longer group is told to sort its rules
@@ -247,7 +294,8 @@ def first_match_order(robots: Robots) -> Iterator[Hit]:
                 by_kind[rule.allow][literal_prefix(rule)[:2]].add(rule)
         for kept in (k for kind in by_kind.values() for k in kind.values()):
             kept.seal()
-        fix: Message | None = None  # one for the group, made on its first finding
+        sets: dict[int, list[Rule]] | None = None  # made on the group's first finding
+        fixes: dict[int, tuple[Message, Edit | None]] = {}  # one for each set of rules in conflict
         for rule in group.rules:
             if not rule.normalised:
                 continue
@@ -257,10 +305,12 @@ def first_match_order(robots: Robots) -> Iterator[Hit]:
                 alike = _first_before(by_kind[rule.allow], path, rule)
                 if alike is not None and alike.line < first.line:
                     continue  # a first-match parser stops earlier, at a rule of the same kind: the same answer
-                if fix is None:
-                    fix = first_match_order_fix(group)
+                sets = sets or conflicting(group)
+                rules = sets[rule.line]
+                fix, edit = fixes.get(id(rules)) or fixes.setdefault(id(rules), first_match_order_fix(robots, rules))
                 code = "lint.firstMatchOrder" if rule.allow else "lint.firstMatchOrder.disallow"
-                yield Hit(rule.line, message(code, other=first.line, path=path), fix, lines=(rule.line, first.line))
+                found = message(code, other=first.line, path=path)
+                yield Hit(rule.line, found, fix, lines=(rule.line, first.line), edit=edit)
 
 
 @check("blocksAssets", Severity.WARNING)

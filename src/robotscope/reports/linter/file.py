@@ -52,7 +52,10 @@ def oversize(robots: Robots) -> Iterator[Hit]:
         lost = [line.number for line in lines]
         shown = [message("lint.record-at", line=line.number, key=line.key, value=line.value) for line in lines[:5]]
     about = {"size": robots.size, "limit": MAX_BYTES, "count": robots.overflow_line_count, "first": first}
-    if lost:
+    if robots.cut_short:
+        # A fetcher kept only the start of the file: the records past it cannot be listed.
+        found = message("lint.oversize.unread", **about)
+    elif lost:
         more = message("lint.more", count=len(lost) - 5) if len(lost) > 5 else message("lint.nothing")
         found = message("lint.oversize.records", **about, records=shown, more=more)
     else:

@@ -7,11 +7,11 @@ from collections.abc import Iterator
 from ...access.robots import Robots
 from ...messages import message
 from ...syntax.directives import KNOWN_KEYS, NON_STANDARD_KEYS, STANDARD_KEYS, did_you_mean, google_key
-from ...syntax.model import LineKind, Severity
+from ...syntax.model import Line, LineKind, Severity
 from ...syntax.urls import path_and_query
 from .differences import rule_readers
 from .file import unreadable
-from .registry import Hit, check, split_url
+from .registry import Hit, check, replace_line, split_url
 
 # Non-standard records that are likely a mistake where they stand; the others are worth knowing.
 _WARNING_KEYS = frozenset({"host", "noindex", "nofollow"})
@@ -46,7 +46,15 @@ def missing_colon(robots: Robots) -> Iterator[Hit]:
             found = message(
                 "lint.missingColon.read" if readers else "lint.missingColon", engines=readers, n=len(readers or ())
             )
-        yield Hit(line.number, found, message("fix.write", line=corrected))
+        # The repair makes every reading read the line as Google does: the proof holds it to that.
+        edit = replace_line(line, corrected + _comment(line), toward="google")
+        yield Hit(line.number, found, message("fix.write", line=corrected), edit=edit)
+
+
+def _comment(line: Line) -> str:
+    """The line's comment as written (` # ...`), to keep it in a rewritten line."""
+    at = line.raw.find("#")
+    return "" if at < 0 else " " + line.raw[at:]
 
 
 @check("invalidLine", Severity.WARNING)
@@ -57,7 +65,12 @@ def invalid_line(robots: Robots) -> Iterator[Hit]:
         if line.kind is LineKind.INVALID and line.key is not None:
             key = line.key.lower()
             if google_key(key) is None and key not in KNOWN_KEYS:
-                yield Hit(line.number, message("lint.invalidLine"), message("fix.invalidLine"))
+                yield Hit(
+                    line.number,
+                    message("lint.invalidLine"),
+                    message("fix.invalidLine"),
+                    edit=replace_line(line, "# " + line.raw),
+                )
 
 
 @check("unknownDirective", Severity.WARNING)
@@ -79,6 +92,7 @@ def unknown_directive(robots: Robots) -> Iterator[Hit]:
             message(code, key=line.key, engines=readers, n=len(readers or ())),
             message("fix.unknownDirective.typo", suggestion=suggestion, line=f"{suggestion}: {line.value}"),
             severity=severity,
+            edit=replace_line(line, f"{suggestion}: {line.value}{_comment(line)}", toward="google"),
         )
 
 

@@ -13,14 +13,15 @@ from urllib.parse import SplitResult, urlsplit
 
 from ...access.robots import Robots
 from ...messages import Message, message
-from ...syntax.model import Severity
+from ...syntax.model import Edit, Line, Severity
 
 
 class Hit(NamedTuple):
     """What a check found; `severity` overrides the check's default where given.
 
     `message` and `fix` are catalogue messages, conventionally
-    `lint.<code>[.<variant>]` and `fix.<code>[.<variant>]`.
+    `lint.<code>[.<variant>]` and `fix.<code>[.<variant>]`. A fix that
+    only rewrites lines carries them as `edit`, for the proof and `lint --fix`.
     """
 
     line: int | None
@@ -28,6 +29,7 @@ class Hit(NamedTuple):
     fix: Message
     lines: tuple[int, ...] = ()
     severity: Severity | None = None
+    edit: Edit | None = None  # the fix as a change of the text, where it is one; the proof may drop it
 
 
 CheckFunction = Callable[[Robots], Iterable[Hit]]
@@ -71,6 +73,20 @@ def split_url(value: str) -> SplitResult | None:
         return None
 
 
+def rewritten(line: Line, value: str) -> str:
+    """`line` as written, with its value replaced by `value` (its key, spacing and comment kept)."""
+    start = line.raw.find(":") + 1
+    at = line.raw.find(line.value or "", start) if start and line.value else -1
+    if at < 0:
+        return f"{line.key}: {value}"
+    return line.raw[:at] + value + line.raw[at + len(line.value or "") :]
+
+
+def replace_line(line: Line, *lines: str, toward: str | None = None) -> Edit:
+    """The edit that writes `lines` (none: deletes it) where `line` stands."""
+    return Edit(((line.number, lines),), toward)
+
+
 # Steps a check that compares many things with many others (named groups with
 # `*` rules, allows with earlier disallows) may take to be exact. Real files
 # need far fewer (in the corpus at most 7,500); past it, on files built to be
@@ -92,4 +108,4 @@ class Budget:
         return True
 
 
-__all__ = ["CHECKS", "EXACT_STEPS", "Budget", "Check", "Hit", "check", "split_url"]
+__all__ = ["CHECKS", "EXACT_STEPS", "Budget", "Check", "Hit", "check", "replace_line", "rewritten", "split_url"]

@@ -7,9 +7,9 @@ from collections.abc import Iterator
 
 from ...access.robots import Robots
 from ...messages import message
-from ...syntax.model import Rule, Severity
+from ...syntax.model import Group, Rule, Severity
 from ...syntax.urls import path_and_query
-from .registry import Hit, check, split_url
+from .registry import Hit, check, replace_line, rewritten, split_url
 
 _BAD_ESCAPE = re.compile(r"%(?![0-9A-Fa-f]{2})")
 _STARS = re.compile(r"\*+")
@@ -37,7 +37,8 @@ def empty_disallow(robots: Robots) -> Iterator[Hit]:
 def empty_allow(robots: Robots) -> Iterator[Hit]:
     for rule in _rules(robots):
         if rule.allow and not rule.pattern:
-            yield Hit(rule.line, message("lint.emptyAllow"), message("fix.emptyAllow"))
+            edit = replace_line(robots.lines[rule.line - 1])
+            yield Hit(rule.line, message("lint.emptyAllow"), message("fix.emptyAllow"), edit=edit)
 
 
 @check("patternNoSlash", Severity.ERROR)
@@ -67,20 +68,48 @@ def dollar_not_at_end(robots: Robots) -> Iterator[Hit]:
 
 @check("redundantWildcard", Severity.INFO)
 def redundant_wildcard(robots: Robots) -> Iterator[Hit]:
-    for rule in _rules(robots):
-        pattern = rule.pattern
-        if "**" in pattern:
-            single = _STARS.sub("*", pattern)
-            yield Hit(
-                rule.line, message("lint.redundantWildcard.double"), message("fix.write", line=_written(rule, single))
-            )
-        elif len(pattern) > 2 and (pattern.endswith(("*", "*$"))):  # `/*` is the idiom for `/`
-            shorter = pattern.rstrip("$").rstrip("*")
-            yield Hit(
-                rule.line,
-                message("lint.redundantWildcard", pattern=pattern, shorter=shorter),
-                message("fix.write", line=_written(rule, shorter)),
-            )
+    # A `*` matches nothing more, but it counts in the rule's length, which decides
+    # which rule wins: dropping it is offered only where the proof shows no verdict moves.
+    for group in robots.groups:
+        for rule in group.rules:
+            pattern, line = rule.pattern, robots.lines[rule.line - 1]
+            if "**" in pattern:
+                single = _STARS.sub("*", pattern)
+                yield Hit(
+                    rule.line,
+                    message("lint.redundantWildcard.double"),
+                    message("fix.write", line=_written(rule, single)),
+                    edit=replace_line(line, rewritten(line, single)),
+                )
+            elif len(pattern) > 2 and (pattern.endswith(("*", "*$"))):  # `/*` is the idiom for `/`
+                shorter = pattern.rstrip("$").rstrip("*")
+                rival = _tied_allow(group, rule)
+                if rival is not None:
+                    yield Hit(
+                        rule.line,
+                        message("lint.redundantWildcard.tie", pattern=pattern, shorter=shorter, other=rival.line),
+                        message("fix.redundantWildcard.tie", shorter=rival.pattern, other=rival.line),
+                        lines=(rule.line, rival.line),
+                    )
+                    continue
+                yield Hit(
+                    rule.line,
+                    message("lint.redundantWildcard", pattern=pattern, shorter=shorter),
+                    message("fix.write", line=_written(rule, shorter)),
+                    edit=replace_line(line, rewritten(line, shorter)),
+                )
+
+
+def _tied_allow(group: Group, rule: Rule) -> Rule | None:
+    """The allow of `rule`'s pattern without its trailing `*` that this disallow beats only by the `*`.
+
+    `Allow: /grid/` with `Disallow: /grid/*`: both match the same URLs, the
+    disallow is one longer and always wins; without the `*` the allow would.
+    """
+    if rule.allow:
+        return None
+    shorter = rule.normalised.rstrip("$").rstrip("*")
+    return next((r for r in group.rules if r.allow and r.normalised == shorter), None)
 
 
 @check("invalidPercentEncoding", Severity.WARNING)
@@ -88,10 +117,12 @@ def invalid_percent_encoding(robots: Robots) -> Iterator[Hit]:
     for rule in _rules(robots):
         if _BAD_ESCAPE.search(rule.pattern):
             fixed = _BAD_ESCAPE.sub("%25", rule.pattern)
+            line = robots.lines[rule.line - 1]
             yield Hit(
                 rule.line,
                 message("lint.invalidPercentEncoding"),
                 message("fix.invalidPercentEncoding", line=_written(rule, fixed)),
+                edit=replace_line(line, rewritten(line, fixed)),
             )
 
 

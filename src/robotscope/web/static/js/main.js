@@ -7,9 +7,9 @@
  */
 import { createBackend, loadSample } from "./backend.js";
 import { $, clear, el } from "./dom.js";
-import { refreshHighlight, setStatus, setText, startEditor, text } from "./editor.js";
+import { clearHighlight, refreshHighlight, setStatus, setText, startEditor, text } from "./editor.js";
 import { initialLanguage, lang, number, remember, t, useLanguage } from "./i18n.js";
-import { readShareLink, state, writeShareLink } from "./state.js";
+import { LinkTooLarge, readShareLink, state, writeShareLink } from "./state.js";
 import { relangFetch, renderFetch, startFetch } from "./panels/fetch.js";
 import { relangPageCheck, startPageCheck } from "./panels/pagecheck.js";
 import { renderFindings } from "./panels/findings.js";
@@ -19,6 +19,7 @@ import { relangSelftest, renderSelftest, startSelftest } from "./panels/selftest
 import { renderStatus, renderStructure } from "./panels/structure.js";
 import { highlightSelected, renderVerdicts, urlsToCheck } from "./panels/verdicts.js";
 import { renderReadings } from "./panels/readings.js";
+import { renderResponse, responseText } from "./panels/response.js";
 
 const DEBOUNCE_MS = 300; // typing pauses this long before the file is analysed
 const SAMPLE_AGENT = "Googlebot";
@@ -47,12 +48,16 @@ function schedule(delay = DEBOUNCE_MS) {
 
 async function analyse() {
   const mine = ++seq;
-  const body = { text: text(), agent: $("agent").value, urls: urlsToCheck(), paths: pathsToCheck(), lang: lang(), engine: $("engine").value };
+  const body = {
+    text: text(), agent: $("agent").value, urls: urlsToCheck(), paths: pathsToCheck(), lang: lang(), engine: $("engine").value,
+    response: responseText(),
+  };
   if (state.origin) body.origin = state.origin;
   const size = new TextEncoder().encode(body.text).length;
   if (size > state.info.max_body) {
     setStatus(t("status.tooLarge", { size: number(size), limit: number(state.info.max_body) }), "error");
     delete document.body.dataset.busy; // an older analysis may still be out; its answer is dropped
+    clearResult();
     return;
   }
   document.body.dataset.busy = "1";
@@ -65,22 +70,43 @@ async function analyse() {
     highlightSelected(result);
     writeShareLink(currentQuery());
   } catch (error) {
-    if (mine === seq) setStatus(t("status.error", { message: error.message }), "error");
+    if (mine === seq) {
+      setStatus(t("status.error", { message: error.message }), "error");
+      clearResult();
+    }
   } finally {
     if (mine === seq) delete document.body.dataset.busy;
   }
 }
 
+/* The panels' ids drawn from an analysis (the findings' count beside them). */
+const RESULT_PANELS = ["verdicts", "readings", "findings", "structure", "matrix", "response-result"];
+
+/* The editor's text was refused or its analysis failed: what the panels show belongs to an
+ * earlier text, so it goes, and each panel says why it is empty. */
+function clearResult() {
+  state.result = null;
+  for (const id of RESULT_PANELS) clear($(id)).append(el(id === "findings" ? "li" : "p", { cls: "hint stale", text: t("result.none") }));
+  $("findings-count").textContent = "";
+  $("agent-note").textContent = "";
+  noteEngine();
+  clearHighlight();
+}
+
 /* The panels drawn from the analysis. */
 function renderResult() {
   const r = state.result;
-  if (!r) return;
+  if (!r) {
+    if (document.querySelector(".stale")) clearResult(); // a new language: the same notice in its words
+    return;
+  }
   renderStatus(r.structure);
   renderVerdicts(r);
   renderReadings(r);
   renderFindings(r.findings);
   renderStructure(r.structure);
   renderMatrix(r.matrix);
+  renderResponse(r.response);
   refreshHighlight(); // the panels' new line links to the highlighted line are marked too
 }
 
@@ -102,7 +128,7 @@ async function switchLanguage(code, save) {
 }
 
 function currentQuery() {
-  return { t: text(), a: $("agent").value, u: $("urls").value, p: $("paths").value, l: lang(), e: $("engine").value };
+  return { t: text(), a: $("agent").value, u: $("urls").value, p: $("paths").value, l: lang(), e: $("engine").value, r: $("response").value };
 }
 
 /* Puts a share link's input into the page, and its language if it has one. */
@@ -110,17 +136,27 @@ async function openShareLink(link) {
   $("agent").value = link.a;
   $("urls").value = link.u;
   $("paths").value = link.p;
+  $("response").value = link.r;
   if (link.e !== null && [...$("engine").options].some((o) => o.value === link.e)) $("engine").value = link.e;
   setText(link.t);
   if (link.l !== null && link.l !== lang() && state.info.languages.includes(link.l)) await switchLanguage(link.l, false);
 }
 
-/* The share link in the address bar: {link} (null when there is none), or {broken: true}. */
+/* The most a share link may unpack to: the editor's limit, with room for JSON's escapes and the other fields. */
+function linkLimit() {
+  return 2 * state.info.max_body;
+}
+
+/* The share link in the address bar: {link} (null when there is none), or {broken: a function giving
+ * why in the page's words} (read before the labels are loaded, so the words are looked up when shown). */
 async function linkInAddressBar() {
   try {
-    return { link: await readShareLink(window.location.hash) };
+    return { link: await readShareLink(window.location.hash, linkLimit()) };
   } catch (e) {
-    return { broken: true };
+    if (e instanceof LinkTooLarge) {
+      return { broken: () => t("status.linkTooLarge", { limit: number(e.limit), max: number(state.info.max_body) }) };
+    }
+    return { broken: () => t("status.badLink") };
   }
 }
 
@@ -212,7 +248,7 @@ async function start() {
   labelEngineMenu();
 
   startEditor(schedule);
-  for (const id of ["agent", "urls", "paths"]) $(id).addEventListener("input", () => schedule());
+  for (const id of ["agent", "urls", "paths", "response"]) $(id).addEventListener("input", () => schedule());
   $("load-sample").addEventListener("click", useSample);
   $("clear").addEventListener("click", () => setText(""));
   $("share").addEventListener("click", share);
@@ -230,13 +266,13 @@ async function start() {
   window.addEventListener("hashchange", async () => {
     const opened = await linkInAddressBar();
     if (opened.link) openShareLink(opened.link);
-    if (opened.broken) setStatus(t("status.badLink"), "error");
+    if (opened.broken) setStatus(opened.broken(), "error");
   });
 
   if (link) {
     await openShareLink(link);
   } else if (broken) {
-    setStatus(t("status.badLink"), "error"); // kept in view: nothing is analysed until the user types
+    setStatus(broken(), "error"); // kept in view: nothing is analysed until the user types
   } else {
     if (!$("paths").value) $("paths").value = "/"; // a reload may have kept the paths typed before
     schedule(0);

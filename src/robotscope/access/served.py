@@ -1,0 +1,48 @@
+"""How a robots.txt was served: what its response's Content-Type says, which the file itself cannot show.
+
+RFC 9309, Section 2.3 (https://www.rfc-editor.org/rfc/rfc9309.html#section-2.3):
+the file "MUST be UTF-8 encoded" and of Internet Media Type "text/plain".
+Google asks for "a UTF-8 encoded plain text file"
+(https://developers.google.com/search/docs/crawling-indexing/robots/robots_txt,
+"File format"; its earlier wording, "The expected file format is plain text
+encoded in UTF-8", is quoted at
+https://www.generacodice.com/en/articolo/616049/robots-txt-what-encoding), and
+Bing's Webmaster blog calls robots.txt files "basically text files" ("Robots
+speaking many languages", 5 November 2009,
+https://blogs.bing.com/webmaster/2009/11/05/robots-speaking-many-languages/).
+Naver's guide asks for text/plain too (see `engines.naver`). None of them
+documents refusing a body for its label: the fetch policies parse a 2xx
+body whatever its type (`policy`), so this is a finding, never a decision.
+A page type (`text/html`) on a 200 is the usual sign of an error, login or
+"not found" page answered with 200 instead of the file.
+"""
+
+from __future__ import annotations
+
+from ..messages import message
+from ..syntax.model import Finding, Severity
+
+CODE = "contentType"
+_PAGES = frozenset({"text/html", "application/xhtml+xml"})
+
+
+def media_type(content_type: str | None) -> str:
+    """The media type of a Content-Type value, lower-cased, without parameters ("" when there is none)."""
+    return (content_type or "").split(";", 1)[0].strip().lower()
+
+
+def served_findings(status: int | None, content_type: str | None) -> tuple[Finding, ...]:
+    """The findings about the response that carried a robots.txt: a 2xx whose Content-Type is not text/plain."""
+    if status is None or not 200 <= status < 300:
+        return ()
+    kind = media_type(content_type)
+    if kind == "text/plain":
+        return ()
+    if not kind:
+        found, fix, severity = message("lint.contentType.missing"), message("fix.contentType"), Severity.INFO
+    else:
+        variant = ".html" if kind in _PAGES else ""
+        shown = (content_type or "").strip()[:100]
+        found, fix = message(f"lint.contentType{variant}", type=shown), message(f"fix.contentType{variant}")
+        severity = Severity.WARNING
+    return (Finding(CODE, severity, None, found, fix, ()),)

@@ -1,0 +1,160 @@
+"""Input read one record at a time, within bounds: the discipline every bulk reader follows.
+
+A record is a line of `bulk --urls`, a row of a survey table or a record of a
+WARC file. Each reader reads one record at a time, every line through
+`lines` (at most `cap` bytes held, a longer line read past in bounded
+pieces) and every robots.txt body through `cut` (cut where the fetcher cuts
+it). A bad record raises `BadRecord` where it is read; its reader hands it to
+`Tally.skip`, with the file and the record's number, and carries on. A file
+that stops being readable part-way (a cut `.gz`, a WARC record whose framing
+is broken) is `Tally.stop`ped: what came before counts, the answer is
+incomplete. A file that cannot be read at all, or lacks a required column,
+raises `Unreadable`: the command stops (exit code 2).
+
+The tally reports the first `REPORTED` records one by one (a file of random
+bytes must not flood the terminal), counts every one by reason, and says at
+the end whether the answer is complete.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import zlib
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
+from typing import IO
+
+from ..fetch.body import Body
+from ..messages import Message, message
+from ..syntax.inflate import Incomplete, Undecodable
+
+REPORTED = 50  # records reported one by one; past it they are only counted
+_DRAIN = 65536
+
+
+class BadRecord(Exception):
+    """One record that cannot be used: skipped, the reading goes on."""
+
+    def __init__(self, reason: Message) -> None:
+        super().__init__(reason.render())
+        self.reason = reason
+
+
+class Unreadable(Exception):
+    """A file that cannot be read at all, or lacks a required column: the command stops."""
+
+    def __init__(self, reason: Message) -> None:
+        super().__init__(reason.render())
+        self.reason = reason
+
+
+def skip_reason(code: str, **params: object) -> Message:
+    """The reason a record is skipped: `records.skip.CODE`."""
+    return message(f"records.skip.{code}", **params)
+
+
+class Tally:
+    """The records a command skipped, by reason, and the files it could not read to the end."""
+
+    def __init__(self, report: Callable[[Message], None] = lambda _: None) -> None:
+        self._report = report
+        self.skipped: Counter[str] = Counter()
+        self.stopped = 0
+
+    def skip(self, source: str, unit: str, number: int, reason: Message) -> None:
+        """Record `number` (a line, row or record of `source`) is skipped, for `reason`."""
+        self.skipped[reason.code] += 1
+        self._say(message("records.skipped", where=_where(source, unit, number), reason=reason))
+
+    def stop(self, source: str, unit: str, number: int, reason: Message) -> None:
+        """`source` cannot be read past record `number`: the rest of it is lost."""
+        self.stopped += 1
+        self._say(message("records.stopped", where=_where(source, unit, number), reason=reason))
+
+    def _say(self, said: Message) -> None:
+        shown = sum(self.skipped.values()) + self.stopped
+        if shown <= REPORTED:
+            self._report(said)
+        if shown == REPORTED:
+            self._report(message("records.more", limit=REPORTED))
+
+    @property
+    def complete(self) -> bool:
+        return not self.skipped and not self.stopped
+
+    def summary(self) -> list[Message]:
+        """What the answer lacks, grouped by reason; empty when it is complete."""
+        said = []
+        if self.skipped:
+            counts = [
+                message("records.count", count=count, kind=message(code.replace(".skip.", ".kind.")))
+                for code, count in sorted(self.skipped.items(), key=lambda item: (-item[1], item[0]))
+            ]
+            said.append(message("records.incomplete.skipped", count=sum(self.skipped.values()), reasons=counts))
+        if self.stopped:
+            said.append(message("records.incomplete.stopped", count=self.stopped))
+        return said
+
+
+def _where(source: str, unit: str, number: int) -> Message:
+    return message(f"records.where.{unit}", source=source, number=number)
+
+
+def lines(stream: IO[bytes], cap: int) -> Iterator[bytes | None]:
+    """Each line of `stream` with its end; None for a line of more than `cap` bytes, read past in bounded pieces."""
+    while line := stream.readline(cap + 1):
+        if len(line) <= cap:
+            yield line
+            continue
+        while not line.endswith(b"\n") and (line := stream.readline(_DRAIN)):
+            pass
+        yield None
+
+
+def cut(chunks: Iterable[bytes], encoding: str = "") -> bytes:
+    """A robots.txt body kept as the fetcher keeps it: decoded within a budget, cut after the 500 KiB limit.
+
+    Raises `Incomplete` when a compressed body ends before its end marker,
+    `Undecodable` for an encoding the fetcher does not ask for and a
+    corrupt compressed stream.
+    """
+    body = Body(encoding)
+    try:
+        for chunk in chunks:
+            if body.feed(chunk):
+                return body.bytes()
+    except zlib.error as error:
+        raise Undecodable(str(error)) from error
+    body.end()
+    return body.bytes()
+
+
+_STATUS = re.compile(r"\s*([0-9]{3})(?:\.0*)?\s*")
+
+
+def status_of(value: object) -> int | None:
+    """An HTTP status from a table's cell: None (empty, null, NaN) for a fetch that got no response.
+
+    Integers, and numbers with no fraction (200.0: Parquet and pandas store an
+    integer column with gaps as floats, and CSV writers then print `200.0`),
+    from 100 to 599; anything else is a bad record.
+    """
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return None
+    number: int | None = None
+    if isinstance(value, int) and not isinstance(value, bool):
+        number = value
+    elif isinstance(value, float) and value.is_integer():
+        number = int(value)
+    elif isinstance(value, str):
+        if not value.strip():
+            return None
+        found = _STATUS.fullmatch(value)
+        number = None if found is None else int(found[1])
+    if number is None or not 100 <= number <= 599:
+        raise BadRecord(skip_reason("status", value=repr(value)[:40]))
+    return number
+
+
+__all__ = ["BadRecord", "Incomplete", "Tally", "Undecodable", "Unreadable", "cut", "lines", "skip_reason", "status_of"]

@@ -1,0 +1,97 @@
+"""Undoing at most one content coding within a byte budget: the one inflater of every download. Pure.
+
+httpx's decoders inflate a whole network read at once (a 64 KiB read of a
+gzip bomb becomes 64 MB) and undo any number of stacked codings (`gzip,
+gzip` multiplies the ratios: 3 KB became 2 GiB). So the robots.txt
+fetcher (`fetch.body`), the other downloads (`download`) and sitemap files
+(`syntax.sitemap`, whose `.xml.gz` is gzip inside the body) read bytes raw
+and inflate them here: every call gives at most the bytes asked for, the
+rest of the input waits for the next call, and a response may name one
+coding at most. Kept in the syntax layer so the sitemap reader can use it;
+zlib does no I/O and runs under Pyodide.
+"""
+
+from __future__ import annotations
+
+import zlib
+from typing import Any
+
+# zlib's window bits for each content coding: gzip's header, or zlib's (HTTP's "deflate").
+_WBITS = {"gzip": 16 + zlib.MAX_WBITS, "x-gzip": 16 + zlib.MAX_WBITS, "deflate": zlib.MAX_WBITS}
+
+
+class Undecodable(Exception):
+    """A Content-Encoding robotscope does not ask for and cannot decode, or two stacked."""
+
+
+class Incomplete(Exception):
+    """The body ended before its encoding did (a gzip stream cut short): incomplete data."""
+
+
+def coding(field: str) -> str:
+    """The one content coding a Content-Encoding field names ("" for none); `Undecodable` otherwise.
+
+    Two codings (`gzip, gzip`, or two header lines, which httpx joins with a
+    comma) are refused rather than undone in turn: each layer multiplies the
+    compression ratio, and no server needs two.
+    """
+    names = [name for name in (part.strip().lower() for part in field.split(",")) if name not in ("", "identity")]
+    if len(names) > 1:
+        raise Undecodable(f"stacked Content-Encodings {field!r}: at most one is decoded")
+    if names and names[0] not in _WBITS:
+        raise Undecodable(f"unsupported Content-Encoding {names[0]!r}")
+    return names[0] if names else ""
+
+
+class Inflater:
+    """One body's coding undone a bounded piece at a time (`field` is its Content-Encoding)."""
+
+    def __init__(self, field: str = "") -> None:
+        name = coding(field)
+        self._zlib: Any = zlib.decompressobj(_WBITS[name]) if name else None
+
+    def decode(self, raw: bytes, most: int) -> tuple[bytes, bytes]:
+        """At most `most` decoded bytes of `raw`, and the part of `raw` left for the next call.
+
+        Raises `zlib.error` on data that is not what the coding says.
+        """
+        if most < 1:  # zlib reads a max_length of 0 as "no limit"
+            return b"", raw
+        if self._zlib is None:
+            return raw[:most], raw[most:]
+        out: bytes = self._zlib.decompress(raw, most)
+        return out, self._zlib.unconsumed_tail
+
+    @property
+    def ended(self) -> bool:
+        """Whether the coded stream reached its end marker (always, for an identity body)."""
+        return self._zlib is None or bool(self._zlib.eof)
+
+
+class Bounded:
+    """A body's decoded bytes as they arrive, kept up to `limit`: memory stays near the limit, whatever the ratio."""
+
+    def __init__(self, field: str, limit: int) -> None:
+        self.inflater = Inflater(field)
+        self.limit = limit
+        self.data = bytearray()
+        self.cut = False
+
+    def feed(self, raw: bytes) -> bool:
+        """Take one network read; True once the body went past the limit (read no further)."""
+        while raw:
+            # One byte past the limit tells a body of exactly `limit` bytes from a longer one.
+            chunk, raw = self.inflater.decode(raw, self.limit + 1 - len(self.data))
+            if not chunk:
+                break
+            self.data += chunk
+            if len(self.data) > self.limit:
+                del self.data[self.limit :]
+                self.cut = True
+                return True
+        return False
+
+    def end(self) -> None:
+        """The network stream ended: raise `Incomplete` if the coded stream had not."""
+        if not self.inflater.ended:
+            raise Incomplete("the compressed body ended before its end marker: the data is incomplete")

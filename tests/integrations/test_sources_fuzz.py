@@ -1,0 +1,39 @@
+"""The fuzz targets of tests/fuzz/fuzz_sources.py, run on their seeds without atheris, under a memory bound."""
+
+from __future__ import annotations
+
+import importlib.util
+import tracemalloc
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from tests.paths import ROOT
+
+
+def _module(path: Path) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(path.stem, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+FUZZ = _module(ROOT / "tests" / "fuzz" / "fuzz_sources.py")
+SEEDS = [(name, seed) for name, folder in FUZZ.SEEDS.items() for seed in sorted(folder.iterdir())]
+
+
+def test_every_target_has_seeds() -> None:
+    assert {name for name, _ in SEEDS} == set(FUZZ.TARGETS) and len(SEEDS) >= 20
+
+
+@pytest.mark.parametrize(("name", "seed"), SEEDS, ids=[f"{name}-{seed.name}" for name, seed in SEEDS])
+def test_a_reader_raises_only_its_one_line_error_in_bounded_memory(name: str, seed: Path) -> None:
+    tracemalloc.start()
+    try:
+        FUZZ.TARGETS[name](seed.read_bytes())
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 8 << 20  # a 2 MiB gzip bomb among the seeds: inflated only to the 500 KiB limit

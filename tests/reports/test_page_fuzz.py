@@ -1,0 +1,34 @@
+"""The page fuzz target over its seeds, and briefly under atheris: what a fuzzer once found stays found."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.fuzz.fuzz_page import SEEDS, check
+
+TARGET = Path(__file__).parents[1] / "fuzz" / "fuzz_page.py"
+
+
+@pytest.mark.parametrize("seed", sorted(SEEDS.iterdir()), ids=lambda p: p.name)
+def test_every_seed_reads_without_error(seed: Path) -> None:
+    check(seed.read_bytes())
+
+
+def test_the_target_runs_under_atheris(tmp_path: Path) -> None:
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    for seed in SEEDS.iterdir():
+        (corpus / seed.name).write_bytes(seed.read_bytes())
+    run = subprocess.run(
+        [sys.executable, str(TARGET), str(corpus), "-runs=2000", "-rss_limit_mb=1024"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd=Path(__file__).parents[2],
+    )
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert "Done 2000 runs" in run.stderr
