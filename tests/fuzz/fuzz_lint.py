@@ -2,8 +2,8 @@
 
 With atheris installed (`pip install atheris`), from the repository root:
 
-    python tests/fuzz/fuzz_lint.py tests/fuzz/seeds -max_total_time=60
-    python tests/fuzz/fuzz_lint.py tests/fuzz/seeds -runs=100000
+    python -m tests.fuzz.fuzz_lint tests/fuzz/seeds -max_total_time=60
+    python -m tests.fuzz.fuzz_lint tests/fuzz/seeds -runs=100000
 
 Without it, `check(data)` is a plain function: tests/test_lint_total.py runs
 it on every file of tests/fuzz/seeds/ (hostile inputs: bracketed hosts, NULs,
@@ -13,14 +13,16 @@ lone CRs, a huge line, UTF-16, ...). Add each input a fuzzer finds there.
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
-from robotscope import lint, parse
-from robotscope.reports.compare.diff import agents_named, diff, probe_urls
-from robotscope.reports.compare.matrix import matrix
-from robotscope.reports.render import quote_lines, render_findings, sarif, summary
-from robotscope.syntax.crawlers import catalogue
+from tests.fuzz.harness import fuzz, instrumented
+
+with instrumented(__name__):
+    from robotscope import lint, parse
+    from robotscope.reports.compare.diff import agents_named, diff, probe_urls
+    from robotscope.reports.compare.matrix import matrix
+    from robotscope.reports.render import quote_lines, render_findings, sarif, summary
+    from robotscope.syntax.crawlers import catalogue
 
 SEEDS = Path(__file__).parent / "seeds"
 _OTHER = parse("User-agent: *\nDisallow: /private/\nAllow: /private/ok$\n\nUser-agent: Googlebot\nDisallow: /*.pdf$\n")
@@ -48,13 +50,5 @@ def check(data: bytes) -> None:
         json.dumps([flip.as_dict() for flip in flips])
 
 
-def main() -> None:
-    import atheris  # optional: only the fuzzer needs it
-
-    atheris.instrument_all()
-    atheris.Setup(sys.argv, check)
-    atheris.Fuzz()
-
-
 if __name__ == "__main__":
-    main()
+    fuzz(check)

@@ -2,7 +2,7 @@
 
 With atheris installed (`pip install atheris`), from the repository root:
 
-    python tests/fuzz/fuzz_page.py tests/fuzz/seeds_page -max_total_time=60
+    python -m tests.fuzz.fuzz_page tests/fuzz/seeds_page -max_total_time=60
 
 Without it, `check(data)` is a plain function: tests/reports/test_page_fuzz.py
 runs it on every file of tests/fuzz/seeds_page/. Add each input a fuzzer finds there.
@@ -11,22 +11,11 @@ runs it on every file of tests/fuzz/seeds_page/. Add each input a fuzzer finds t
 from __future__ import annotations
 
 import json
-import sys
-from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
-from typing import Any
 
+from tests.fuzz.harness import fuzz, instrumented
 
-def _instrumented() -> AbstractContextManager[Any]:
-    """Coverage for the fuzzer over robotscope only: instrumenting every module takes half a minute."""
-    if __name__ != "__main__":
-        return nullcontext()
-    import atheris  # optional: only the fuzzer needs it
-
-    return atheris.instrument_imports(include=["robotscope"])  # type: ignore[no-any-return]
-
-
-with _instrumented():
+with instrumented(__name__):
     from robotscope import parse
     from robotscope.reports.htmltags import start_tags
     from robotscope.reports.indexing import findings, page_facts
@@ -54,12 +43,5 @@ def check(data: bytes) -> None:
                 json.dumps(found.as_dict())
 
 
-def main() -> None:
-    import atheris
-
-    atheris.Setup(sys.argv, check)
-    atheris.Fuzz()
-
-
 if __name__ == "__main__":
-    main()
+    fuzz(check)

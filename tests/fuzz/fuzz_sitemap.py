@@ -2,8 +2,8 @@
 
 With atheris installed (`pip install atheris`), from the repository root:
 
-    python tests/fuzz/fuzz_sitemap.py tests/fuzz/seeds_sitemap -max_total_time=60
-    python tests/fuzz/fuzz_sitemap.py tests/fuzz/seeds_sitemap -runs=100000
+    python -m tests.fuzz.fuzz_sitemap tests/fuzz/seeds_sitemap -max_total_time=60
+    python -m tests.fuzz.fuzz_sitemap tests/fuzz/seeds_sitemap -runs=100000
 
 Without it, `check(data)` is a plain function: tests/syntax/test_sitemap.py
 runs it on every file of tests/fuzz/seeds_sitemap/ (real-shaped sitemaps and
@@ -15,10 +15,12 @@ from __future__ import annotations
 
 import gzip
 import json
-import sys
 from pathlib import Path
 
-from robotscope.syntax.sitemap import MAX_LOC, MAX_URLS, read_sitemap
+from tests.fuzz.harness import fuzz, instrumented
+
+with instrumented(__name__):
+    from robotscope.syntax.sitemap import MAX_LOC, MAX_URLS, read_sitemap
 
 SEEDS = Path(__file__).parent / "seeds_sitemap"
 KINDS = ("urlset", "sitemapindex", "text", "invalid")
@@ -37,13 +39,5 @@ def check(data: bytes) -> None:
         assert read_sitemap(gzip.compress(data, 1)) == found
 
 
-def main() -> None:
-    import atheris  # optional: only the fuzzer needs it
-
-    atheris.instrument_all()
-    atheris.Setup(sys.argv, check)
-    atheris.Fuzz()
-
-
 if __name__ == "__main__":
-    main()
+    fuzz(check)

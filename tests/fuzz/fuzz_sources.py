@@ -3,9 +3,9 @@
 With atheris installed (`pip install atheris`), from the repository root,
 the target named first:
 
-    python tests/fuzz/fuzz_sources.py warc tests/fuzz/seeds_warc -max_total_time=60
-    python tests/fuzz/fuzz_sources.py csv tests/fuzz/seeds_csv -max_total_time=60
-    python tests/fuzz/fuzz_sources.py bulk tests/fuzz/seeds_bulk -max_total_time=60
+    python -m tests.fuzz.fuzz_sources warc tests/fuzz/seeds_warc -max_total_time=60
+    python -m tests.fuzz.fuzz_sources csv tests/fuzz/seeds_csv -max_total_time=60
+    python -m tests.fuzz.fuzz_sources bulk tests/fuzz/seeds_bulk -max_total_time=60
 
 Without it, `TARGETS[name](data)` is a plain function:
 tests/integrations/test_sources_fuzz.py runs each on every file of its seed
@@ -22,22 +22,11 @@ import os
 import sys
 import tempfile
 from collections.abc import Callable
-from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
-from typing import Any
 
+from tests.fuzz.harness import fuzz, instrumented
 
-def _instrumenting() -> AbstractContextManager[Any]:
-    """Under the fuzzer, robotscope's modules alone are instrumented (instrument_all takes minutes on 2 cores)."""
-    if __name__ != "__main__":
-        return nullcontext()
-    import atheris  # optional: only the fuzzer needs it
-
-    instrumenting: AbstractContextManager[Any] = atheris.instrument_imports(include=["robotscope"])
-    return instrumenting
-
-
-with _instrumenting():
+with instrumented(__name__):
     from robotscope.cli.bulk import MAX_LINE, _lines
     from robotscope.fetch.body import KEEP
     from robotscope.integrations.records import Tally, Unreadable
@@ -79,13 +68,5 @@ def check_bulk(data: bytes) -> None:
 TARGETS: dict[str, Callable[[bytes], None]] = {"warc": check_warc, "csv": check_csv, "bulk": check_bulk}
 
 
-def main() -> None:
-    import atheris  # optional: only the fuzzer needs it
-
-    target = TARGETS[sys.argv.pop(1)]
-    atheris.Setup(sys.argv, target)
-    atheris.Fuzz()
-
-
 if __name__ == "__main__":
-    main()
+    fuzz(TARGETS[sys.argv.pop(1)])

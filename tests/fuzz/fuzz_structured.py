@@ -2,8 +2,8 @@
 
 With atheris installed (`pip install atheris`), from the repository root:
 
-    python tests/fuzz/fuzz_structured.py tests/fuzz/seeds_structured -max_total_time=60
-    python tests/fuzz/fuzz_structured.py tests/fuzz/seeds_structured -runs=100000
+    python -m tests.fuzz.fuzz_structured tests/fuzz/seeds_structured -max_total_time=60
+    python -m tests.fuzz.fuzz_structured tests/fuzz/seeds_structured -runs=100000
 
 Without it, `check(data)` is a plain function: tests/syntax/test_structured.py
 runs it on every file of tests/fuzz/seeds_structured/ (each a value as it
@@ -15,12 +15,14 @@ finds there.
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
-from robotscope import lint, parse
-from robotscope.access.preferences import USAGE, signal_line, usage_rule
-from robotscope.syntax.structured import Item, Token, parse_dictionary, serialize_dictionary
+from tests.fuzz.harness import fuzz, instrumented
+
+with instrumented(__name__):
+    from robotscope import lint, parse
+    from robotscope.access.preferences import USAGE, signal_line, usage_rule
+    from robotscope.syntax.structured import Item, Token, parse_dictionary, serialize_dictionary
 
 SEEDS = Path(__file__).parent / "seeds_structured"
 VALUES = ("y", "n", "unknown")
@@ -56,13 +58,5 @@ def check(data: bytes) -> None:
     json.dumps([finding.as_dict() for finding in lint(robots)])
 
 
-def main() -> None:
-    import atheris  # optional: only the fuzzer needs it
-
-    atheris.instrument_all()
-    atheris.Setup(sys.argv, check)
-    atheris.Fuzz()
-
-
 if __name__ == "__main__":
-    main()
+    fuzz(check)

@@ -10,7 +10,7 @@ import pytest
 
 from tests.fuzz.fuzz_page import SEEDS, check
 
-TARGET = Path(__file__).parents[1] / "fuzz" / "fuzz_page.py"
+ROOT = Path(__file__).parents[2]
 
 
 @pytest.mark.parametrize("seed", sorted(SEEDS.iterdir()), ids=lambda p: p.name)
@@ -24,11 +24,11 @@ def test_the_target_runs_under_atheris(tmp_path: Path) -> None:
     for seed in SEEDS.iterdir():
         (corpus / seed.name).write_bytes(seed.read_bytes())
     run = subprocess.run(
-        [sys.executable, str(TARGET), str(corpus), "-runs=2000", "-rss_limit_mb=1024"],
+        [sys.executable, "-m", "tests.fuzz.fuzz_page", str(corpus), "-runs=2000", "-rss_limit_mb=1024"],
         capture_output=True,
         text=True,
         timeout=600,
-        cwd=Path(__file__).parents[2],
+        cwd=ROOT,
     )
     assert run.returncode == 0, run.stderr[-2000:]
     assert "Done 2000 runs" in run.stderr
