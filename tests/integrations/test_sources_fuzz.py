@@ -2,25 +2,13 @@
 
 from __future__ import annotations
 
-import importlib.util
 import tracemalloc
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 
-from tests.paths import ROOT
+from tests.fuzz import fuzz_sources as FUZZ
 
-
-def _module(path: Path) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(path.stem, path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-FUZZ = _module(ROOT / "tests" / "fuzz" / "fuzz_sources.py")
 SEEDS = [(name, seed) for name, folder in FUZZ.SEEDS.items() for seed in sorted(folder.iterdir())]
 
 
