@@ -31,17 +31,40 @@ def media_type(content_type: str | None) -> str:
     return (content_type or "").split(";", 1)[0].strip().lower()
 
 
-def served_findings(status: int | None, content_type: str | None) -> tuple[Finding, ...]:
-    """The findings about the response that carried a robots.txt: a 2xx whose Content-Type is not text/plain."""
+def charset(content_type: str | None) -> str | None:
+    """The `charset` parameter of a Content-Type value, lower-cased and unquoted (None when there is none)."""
+    for part in (content_type or "").split(";")[1:]:
+        name, _, value = part.strip().partition("=")
+        if name.strip().lower() == "charset":
+            return value.strip("\"' ").lower()
+    return None
+
+
+def mislabelled(status: int | None, content_type: str | None) -> str | None:
+    """What is wrong with the label of a 2xx robots.txt: "missing", "page" or "other"; None when text/plain.
+
+    The one judgment of a Content-Type: the fetch findings and the web page's
+    response box both say it, each in its own words.
+    """
     if status is None or not 200 <= status < 300:
-        return ()
+        return None
     kind = media_type(content_type)
     if kind == "text/plain":
-        return ()
+        return None
     if not kind:
+        return "missing"
+    return "page" if kind in _PAGES else "other"
+
+
+def served_findings(status: int | None, content_type: str | None) -> tuple[Finding, ...]:
+    """The findings about the response that carried a robots.txt: a 2xx whose Content-Type is not text/plain."""
+    wrong = mislabelled(status, content_type)
+    if wrong is None:
+        return ()
+    if wrong == "missing":
         found, fix, severity = message("lint.contentType.missing"), message("fix.contentType"), Severity.INFO
     else:
-        variant = ".html" if kind in _PAGES else ""
+        variant = ".html" if wrong == "page" else ""
         shown = (content_type or "").strip()[:100]
         found, fix = message(f"lint.contentType{variant}", type=shown), message(f"fix.contentType{variant}")
         severity = Severity.WARNING

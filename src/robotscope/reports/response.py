@@ -19,6 +19,7 @@ import re
 from typing import Any, NamedTuple
 
 from ..access.policy import MAX_REDIRECTS, POLICIES, REDIRECTS, Outcome, Policy, decide, redirect_target
+from ..access.served import charset, mislabelled
 from ..messages import DEFAULT_LANG, Message, message
 from ..syntax.html import looks_like_html
 from ..syntax.parsed import ParsedFile
@@ -38,7 +39,6 @@ _BARE_STATUS = re.compile(r"(\d{3})(?:[ \t]+([^\x00-\x08\x0a-\x1f\x7f]*))?[ \t]*
 # RFC 9110, Section 5.1 (a token) and 5.5 (a value: no control characters but tab).
 _FIELD = re.compile(r"([!#$%&'*+.^_`|~0-9A-Za-z-]+):[ \t]*([^\x00-\x08\x0a-\x1f\x7f]*?)[ \t]*")
 _LINES = re.compile(r"\r\n|\r|\n")
-_PLAIN = ("text/plain",)
 _UTF8 = ("utf-8", "utf8", "us-ascii")
 
 
@@ -204,18 +204,17 @@ def _follow(row: Policy, status: int, follow: Message, lang: str) -> dict[str, A
 
 def _media_note(final: Response | None, fields: list[tuple[str, str]]) -> Message | None:
     """RFC 9309, Section 2.3: the file MUST be UTF-8 and text/plain; a 2xx served otherwise is noted."""
-    if final is not None and not 200 <= final.status < 300:
-        return None
     value = _field(fields, "content-type")
-    if value is None:
-        return message("response.noType") if final is not None else None
-    media, *params = [part.strip() for part in value.split(";")]
-    if media.lower() not in _PLAIN:
-        return message("response.type", type=media[:SHOWN])
-    charsets = [p.partition("=")[2].strip("\"' ").lower() for p in params if p.lower().startswith("charset=")]
-    charset = charsets[0] if charsets else None
-    if charset is not None and charset not in _UTF8:
-        return message("response.charset", charset=charset[:SHOWN])
+    if final is None and value is None:
+        return None  # neither a status nor a type was pasted: nothing to judge
+    wrong = mislabelled(200 if final is None else final.status, value)
+    if wrong == "missing":
+        return message("response.noType")
+    if wrong is not None:
+        return message("response.type", type=(value or "").split(";")[0].strip()[:SHOWN])
+    found = charset(value) if final is None or 200 <= final.status < 300 else None
+    if found is not None and found not in _UTF8:
+        return message("response.charset", charset=found[:SHOWN])
     return None
 
 
