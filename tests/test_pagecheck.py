@@ -300,3 +300,21 @@ def test_well_formed_pages_read_as_the_standard_library_reads_them(parts: list[s
     reference.feed(html)
     reference.close()
     assert [(t.name, t.attrs) for t in start_tags(html)] == reference.tags
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.binary(max_size=3000) | st.text(alphabet="<>!-/?='\" \tabmetanrobotsconcalhf&#;x\x00", max_size=3000))
+def test_page_facts_never_raise_on_any_input(body: bytes | str) -> None:
+    data = body.encode("utf-8", "surrogatepass") if isinstance(body, str) else body
+    facts = page_facts("https://www.example.com/a", [("x-robots-tag", data[:80].decode("latin-1"))], data, "googlebot")
+    assert len(facts.directives) == len(facts.sources)
+    assert all(tag.name == tag.name.lower() for tag in start_tags(data.decode("utf-8", "replace")))
+
+
+def test_page_facts_never_raise_on_the_corpus(corpus: tuple[Any, ...]) -> None:
+    # Every real robots.txt read as a page: hundreds of them are HTML error pages served as the file.
+    read = 0
+    for entry in corpus:
+        facts = page_facts("https://www.example.com/", [], entry.data, "googlebot")
+        read += facts.canonical is None or facts.canonical.startswith("http")
+    assert read == len(corpus)
