@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from robotscope import parse
-from robotscope.access.matching.literals import CandidateRules
+from robotscope.access.matching.candidates import CandidateRules
 from robotscope.access.matching.reach import UrlIndex, literal_start
 from robotscope.access.robots import Robots
 from robotscope.syntax.model import Rule

@@ -7,8 +7,8 @@ start, and `reached(patterns)` gives the URLs some pattern may match, each
 found by a bisection, not a scan. The test is a superset for every engine,
 whatever its encoding: it compares only the leading characters that no
 engine encodes or decodes (letters, digits, `/`, `.`, `_`, `~`, `-`); a
-pattern not led by `/` (`*.pdf`, `foo`) may reach every URL, and so may a
-URL that is not a path.
+pattern not led by `/` (`*.pdf`, `foo`) or led by `//` may reach every URL,
+and so may a URL that is not a path.
 """
 
 from __future__ import annotations
@@ -53,8 +53,10 @@ class UrlIndex:
         """The indices (ascending) of the URLs that some pattern (as written) may match."""
         found = set(self._always)
         for start in {literal_start(pattern)[0] for pattern in patterns}:
-            if not start.startswith("/"):
-                return list(range(len(self.urls)))  # led by `*`, or not a path: anything
+            if not start.startswith("/") or start.startswith("//"):
+                # Led by `*`, or not a path: anything; `//x` is a network-path reference, whose
+                # path urllib reads as empty (the legacy reading: a prefix of everything).
+                return list(range(len(self.urls)))
             # Every URL whose start begins with the pattern's ...
             at = bisect_left(self._starts, (start, -1))
             while at < len(self._starts) and self._starts[at][0].startswith(start):
