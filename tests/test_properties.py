@@ -178,31 +178,36 @@ def test_normalise_is_idempotent(text: str) -> None:
 
 
 @contextlib.contextmanager
-def bucketed() -> Iterator[None]:
-    """Every rule set built in per-two-character buckets, as large sets are, however few its rules,
-    its regex filter compiled from the first target on."""
-    saved = tuning.SMALL, tuning.COMPILE_AFTER
-    tuning.SMALL, tuning.COMPILE_AFTER = 0, 0
+def tuned(**values: int) -> Iterator[None]:
+    """The matcher's tuning constants set to `values` while rule sets are built and asked."""
+    saved = {name: getattr(tuning, name) for name in values}
+    for name, value in values.items():
+        setattr(tuning, name, value)
     try:
         yield
     finally:
-        tuning.SMALL, tuning.COMPILE_AFTER = saved
+        for name, value in saved.items():
+            setattr(tuning, name, value)
 
 
-@contextlib.contextmanager
-def literal_indexed() -> Iterator[None]:
-    """Bucketed, and the key-less rules found through their literals, as hundreds of them are."""
-    saved = tuning.LITERAL_INDEX_FROM
-    tuning.LITERAL_INDEX_FROM = 1
-    try:
-        with bucketed():
-            yield
-    finally:
-        tuning.LITERAL_INDEX_FROM = saved
+def indexed() -> contextlib.AbstractContextManager[None]:
+    """Every rule set indexed by its literals, however few its rules."""
+    return tuned(SMALL=0)
 
 
-# A small set (one bucket), the bucketed layout, and key-less rules indexed by literal.
-LAYOUTS = (contextlib.nullcontext, bucketed, literal_indexed)
+def every_path() -> contextlib.AbstractContextManager[None]:
+    """Indexed, with every rule filed in every slot, every group of literals refined and every short
+    literal filed: each path of the index taken at once."""
+    return tuned(SMALL=0, RARE=0, REFINE_FROM=0, FEW_SHORT=0)
+
+
+def rarest_only() -> contextlib.AbstractContextManager[None]:
+    """Indexed by each rule's rarest literal alone: the exact match sorts out the rest."""
+    return tuned(SMALL=0, SLOTS=1)
+
+
+# A small set (tried in turn), and the index with each of its choices.
+LAYOUTS = (contextlib.nullcontext, indexed, every_path, rarest_only)
 
 
 @given(
@@ -221,8 +226,7 @@ def test_the_groups_selected_are_those_naming_the_token_else_the_star_groups(
     assert GroupIndex(robots.groups).select(token) == expected
 
 
-# Patterns that can match anywhere (led by `*` or `/*`), many at once: the matcher's
-# fast path then rules them out with one regex before scanning the keyed rules.
+# Patterns that can match anywhere (led by `*` or `/*`), many at once.
 anywhere_patterns = st.tuples(st.sampled_from(["*", "/*"]), patterns).map("".join)
 
 
@@ -243,7 +247,7 @@ anywhere_endings = st.tuples(st.sampled_from(["*", "/*"]), patterns, st.sampled_
 @given(st.lists(anywhere_endings, min_size=1, max_size=3), paths)
 @settings(max_examples=500)
 def test_few_anywhere_rules_are_found_by_their_literals(found: list[str], path: str) -> None:
-    # One or a few key-less rules: the fast path rules them out by the literal they need.
+    # One or a few key-less rules: the index finds them by the literals they need.
     for layout in LAYOUTS:
         with layout():
             robots = parse(robots_text([(False, pattern) for pattern in found]))
@@ -258,8 +262,7 @@ def test_few_anywhere_rules_are_found_by_their_literals(found: list[str], path: 
             assert robots.can_fetch("bot", path) == verdict.allowed
 
 
-# Rules that match every target (kept aside by the fast path as a fallback) and
-# many rules of one bucket (which the fast path indexes by plain prefix).
+# Rules that match every target and many rules sharing their start.
 match_everything = st.sampled_from(["/", "*", "/*", "*$", "**", "/**", "/*$", "/***"])
 one_bucket = st.lists(st.sampled_from(list("ab/*$")), max_size=5).map(lambda parts: "/a" + "".join(parts))
 

@@ -29,6 +29,8 @@ class Pattern(NamedTuple):
 
 def compile_pattern(normalised: str) -> Pattern:
     """Split a normalised pattern into its literal pieces and end anchor."""
+    if "*" not in normalised and "$" not in normalised:
+        return _new_tuple(Pattern, ((normalised,), False))  # a plain prefix, most rules
     anchored = normalised.endswith("$")
     body = normalised[:-1] if anchored else normalised
     if "$" in body:

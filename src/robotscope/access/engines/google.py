@@ -122,7 +122,7 @@ from ...syntax.parsed import ParsedFile
 from ...syntax.parser import GroupBuilder
 from ...syntax.patterns import Pattern, matches
 from ...syntax.tokens import product_token
-from ..matching.literals import CandidateRules
+from ..matching.candidates import CandidateRules
 from ..matching.precedence import priority
 from ..matching.selection import select_groups
 from ..matching.tuning import MANY_RULES

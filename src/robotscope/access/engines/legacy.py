@@ -109,7 +109,7 @@ from urllib.parse import quote, unquote, urlparse, urlunparse
 from ...syntax.model import Group, Record, Rule
 from ...syntax.parsed import ParsedFile
 from ...syntax.patterns import Pattern
-from ..matching.literals import CandidateRules
+from ..matching.candidates import CandidateRules
 from ..matching.tuning import MANY_RULES
 from .base import FIRST, Engine, Match, Parsed, Selection
 

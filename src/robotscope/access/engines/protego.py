@@ -116,7 +116,7 @@ from urllib.parse import quote, urlsplit
 from ...syntax.model import Group, Rule
 from ...syntax.parsed import ParsedFile
 from ...syntax.patterns import Pattern
-from ..matching.literals import CandidateRules
+from ..matching.candidates import CandidateRules
 from ..matching.precedence import best_first
 from ..matching.tuning import MANY_RULES
 from .base import Engine, Match, Parsed, Selection

@@ -8,8 +8,10 @@ with (`select_groups` = `GroupIndex.select`; `RuleSet.winner` =
 
 - `selection`: which groups apply to a crawler (Section 2.2.1).
 - `precedence`: which matching rule decides (Section 2.2.2).
-- `entries`, `literals`: rules read once for matching, and the filters that
-  rule most of them out of a question at once.
+- `entries`: rules read once for matching (a set of a few is tried in turn).
+- `literals`: the literal index: the literals rules need, and which a target has.
+- `candidates`: candidate selection: the rules whose literals a target has,
+  best first, as bit sets (`Candidates`; `CandidateRules` for other engines).
 - `ruleset`: `RuleSet`, one crawler's merged rules; `winner` is the fast path.
 - `explain`: every matching rule and the full verdict (`candidates`, `verdict`).
 - `rulesets`: one file's rule sets, by crawler, shared and bounded.

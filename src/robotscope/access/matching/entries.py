@@ -1,22 +1,18 @@
-"""A rule ready for matching (an entry), and the buckets a rule set files its entries in.
+"""A rule ready for matching (an entry): what a set of a few rules is tried in turn by.
 
 An entry is a rule read once for matching: the literal every target it
 matches starts with, its shape (plain prefix, exact, one `*`, `*` and `$`, or
 a longer glob), the last piece every match has in the target, its compiled
-pattern. `matches_from_start` tests one entry the way `RuleSet.winner`
-inlines it. A bucket holds the entries a target starting with one
-two-character key can meet, with large buckets' plain prefixes indexed.
+pattern. `entry_matches` tests one entry the way `RuleSet.winner` inlines it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from operator import itemgetter
 
 from ...syntax.model import Rule
 from ...syntax.patterns import Pattern, compile_pattern, matches
-from .precedence import NORMALISED, priority
-from .tuning import INDEX_FROM
 
 # Rule shapes, cheapest test first; the two-piece globs (`/*.pdf$`, `/*?`)
 # are common enough to test inline rather than through `matches`.
@@ -50,71 +46,9 @@ def make_entry(rule: Rule) -> Entry:
     return (pieces[0], shape, pieces[-1], pattern, rule)  # the shape and pieces say it all
 
 
-def bucket_keys(rules: Sequence[Rule]) -> list[str]:
-    """For each rule, the first two characters every target it matches starts with ("" if not fixed)."""
-    keys = []
-    for normalised in map(NORMALISED, rules):
-        head = normalised[:2]
-        if "*" in head:
-            head = ""  # the literal start is at most one character
-        elif "$" in head:  # the end anchor, or a literal (`/$x` starts `/%24`)
-            head = compile_pattern(normalised).pieces[0][:2]
-        keys.append(head if len(head) == 2 else "")
-    return keys
-
-
-class Bucket:
-    """The rules a target starting with one two-character key can meet (a small set's one bucket: every target)."""
-
-    __slots__ = ("lengths", "merged", "others", "prefixes", "starts")
-
-    def __init__(
-        self, starts: tuple[str, ...], prefixes: dict[str, list[Rule]], others: list[Entry], merged: list[Entry] | None
-    ) -> None:
-        self.starts = starts  # every keyed rule's literal start: one `startswith` rules them all out
-        self.prefixes = prefixes  # a large bucket's plain prefixes, each with its rules best first
-        self.lengths = tuple(sorted({len(p) for p in prefixes}, reverse=True)) if prefixes else ()  # longest first
-        self.others = others  # the keyed rules not indexed, in priority order
-        self.merged = merged  # those and the key-less rules, in priority order (None until a target needs them)
-
-
-def by_priority(entry: Entry) -> tuple[int, bool, int]:
-    return priority(ENTRY_RULE(entry))
-
-
-def make_bucket(entries: list[Entry], anywhere: list[Entry]) -> Bucket:
-    starts = tuple(map(ENTRY_START, entries))
-    prefixes: dict[str, list[Rule]] = {}
-    others = entries
-    if len(entries) >= INDEX_FROM:
-        others = []
-        for entry in entries:
-            first, shape, _, _, rule = entry
-            # A plain prefix competes with its own length, so the longest one that
-            # begins the target is its best; `/a*` (length 3, start `/a`) is not plain.
-            if shape == PREFIX and len(rule.normalised) == len(first):
-                prefixes.setdefault(first, []).append(rule)  # entries come best first
-            else:
-                others.append(entry)
-    return Bucket(starts, prefixes, others, None if anywhere and others else others or anywhere)
-
-
-NO_RULES = make_bucket([], [])
-
-
 def entry_matches(entry: Entry, target: str) -> bool:
     """Whether one entry's rule matches `target` (the explain path; `RuleSet.winner` inlines the same tests)."""
     return target.startswith(ENTRY_START(entry)) and matches_from_start(entry, target)
-
-
-def add_matching(entries: list[Entry], target: str, found: list[Rule]) -> None:
-    """Append the rule of each of `entries` that matches `target` to `found` (the explain path's scan)."""
-    for entry in entries:
-        start, shape, last, _, rule = entry
-        # Inline first: the literal start, then the last piece (every shape's match has it in the
-        # target), each ruling out most entries in C; a plain prefix needs no more.
-        if target.startswith(start) and last in target and (shape == PREFIX or matches_from_start(entry, target)):
-            found.append(rule)
 
 
 def matches_from_start(entry: Entry, target: str) -> bool:

@@ -4,37 +4,32 @@ None of them changes an answer (property tests compare every path with a
 naive matcher); they choose which of two equal ways of finding it is used.
 """
 
-# Rule sets of at most this many rules keep all their rules in one bucket, built at
-# once: on the corpus most crawlers' rules are this few, and building buckets per
-# two characters costs more than it saves for them.
+# Rule sets of at most this many rules are one list, tried in turn: on the corpus most
+# crawlers' rules are this few, and indexing them costs more than it saves.
 SMALL = 16
 
-# Buckets a large rule set keeps (one per two-character key asked about); past it they
-# are dropped and rebuilt on use, so a crawl of many distinct paths stays bounded.
-MAX_BUCKETS = 512
+# The rarest literals of each rule a candidate must have (`candidates.Candidates`): each
+# slot costs one `|` per literal a target has; rules needing more are confirmed by the
+# exact match. Three tell apart four-word rules drawn from 30 words (the `many-words`
+# shape of benchmarks/shapes.py) down to the ~100 that can match.
+SLOTS = 3
+# Rules whose rarest literal is needed by at most this many rules are filed by that one alone.
+RARE = 8
 
-# Keyed rules in one bucket from which an index of their plain prefixes beats
-# scanning them (a file of thousands of `Disallow: /path` lines).
-INDEX_FROM = 24
+# Bits of rule masks a rule set keeps built (each mask is one bit per rule), about 4 MiB.
+MASK_BITS = 1 << 25
 
-# Required literals of the key-less rules from which one regex search rules
-# them out faster than scanning them (measured on the corpus: the regex costs
-# ~0.2 ms to build).
-REGEX_FILTER_FROM = 6
-
-# Targets a rule set is asked about before its regex filter is compiled. Measured: the
-# regex costs as much to build as 45-75 scans of the rules it filters save (6 to 200
-# literals alike), so compiling after that many asks never costs more than twice the
-# better choice in hindsight, and a crawler asking a few dozen URLs of a host never pays.
-COMPILE_AFTER = 64
-
-# Key-less rules from which their literals are indexed (`literals.LiteralIndex`) rather than
-# ruled out by one regex: a regex of thousands of literals takes a second to compile.
-LITERAL_INDEX_FROM = 256
-# Rules of a selection from which another engine's matching tests only `CandidateRules`' choice.
-MANY_RULES = LITERAL_INDEX_FROM
-# Literals are indexed by their first (or, when they end the target, last) characters.
+# Literals are filed by a piece of this many characters (`literals.Literals`).
 GRAM = 3
+# Literals shorter than a piece tested one by one up to this many; past it (a hostile
+# file) they are looked up among the target's pieces of their length.
+FEW_SHORT = 256
+# Contained literals sharing their first piece from which they are filed again, on first use,
+# by the rarest of their pieces (10,000 `wordNNNN` must not all be tried when `wor` is met).
+REFINE_FROM = 16
+
+# Rules of a selection from which another engine's matching tests only `CandidateRules`' choice.
+MANY_RULES = 64
 
 # Groups from which a file keeps an index of them by token; fewer are scanned (an index costs memory in every file).
 INDEX_GROUPS_FROM = 16
