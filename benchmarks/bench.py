@@ -1,22 +1,30 @@
 #!/usr/bin/env python
 """Benchmark robotscope against its peers, side by side, in one run.
 
-    python benchmarks/bench.py            # full run, about 2-3 minutes on 2 cores
-    python benchmarks/bench.py --quick    # about 20 s, a smoke test
+    python benchmarks/bench.py            # full run, about 7 minutes on 2 cores
+    python benchmarks/bench.py --quick    # about 3 minutes, a smoke test
+    python benchmarks/bench.py --only shapes,workload   # some sections only
     python benchmarks/bench.py --json out.json
 
 Libraries: robotscope, Protego, Google's C++ matcher (PyPI fast-robotstxt,
 module `robotstxt`) and texting_robots (Rust, PyPI texting-robots-py). A peer
 that is not installed is reported as "not installed"; the rest still run.
 
-What is measured (see benchmarks/README.md for the meaning of each number):
+What is measured (see benchmarks/README.md for the meaning of each number),
+by section (`--only`):
 
-1. parse throughput over the corpus (files/s, best of N repetitions);
-2. check throughput with each file parsed once (checks/s), first pass
-   (includes any lazy per-agent work) and steady state (second pass);
-3. an adversarial wildcard pattern against long URLs, each library in a
+1. corpus: parse throughput over the corpus (files/s, best of N
+   repetitions), and check throughput with each file parsed once (checks/s),
+   first pass (includes any lazy per-agent work) and steady state;
+2. adversarial: a wildcard pattern against long URLs, each library in a
    subprocess with a time limit;
-4. memory held by all parsed files, each library in a fresh subprocess.
+3. memory: memory held by all parsed files, each library in a fresh subprocess;
+4. workload: the crawler workload (a few URLs for two crawlers per file);
+5. agents: many User-Agent strings of one crawler against the largest file;
+6. lint: robotscope's lint time per file;
+7. shapes: the 20,000-rule shape family (shapes.py) against short and long
+   URLs, first check and steady state, each library and shape in a fresh
+   subprocess with a time limit.
 
 The garbage collector is disabled during every timed section, for every
 library alike, as `timeit` does.
@@ -43,6 +51,8 @@ import zlib
 from collections.abc import Callable
 from typing import Any
 
+from shapes import LONG_URL_CHARS, RULES, SHAPES, Shape
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 CORPUS = os.path.join(os.path.dirname(HERE), "tests", "corpus", "robots")
 AGENT = "Googlebot"
@@ -50,12 +60,19 @@ BASELINE = "protego"  # every ratio is against this library
 # The crawler workload: a few dozen URLs for one or two crawlers per host.
 WORKLOAD_AGENTS = ("Googlebot", "ExampleUnknownCrawler")
 WORKLOAD_URLS = 20
-# A large file: 20,000 wildcard rules, one long URL (8,020 characters) that meets many of them.
-BIG_RULES = 20_000
-BIG_URL_CHARS = 8_020
+# The shape family (shapes.py): each shape against short URLs and against long ones. Before the
+# steady state, up to WARM_UP checks let a library finish work it defers until an object is asked
+# often (robotscope's regex filter); the steady state then takes at least SHAPE_MIN_CHECKS checks.
+SHAPE_KINDS = ("short", "long")
+WARM_UP = 100
+SHAPE_MIN_CHECKS = {"short": 30, "long": 3}
 # Distinct User-Agent strings of one crawler (a log audit) against the largest real file.
 UA_COUNT = 2_000
 UA_FILE = "docs.oracle.com"
+
+# The report's sections, each run on its own with --only; those over the corpus load it first.
+SECTIONS = ("corpus", "adversarial", "memory", "workload", "agents", "lint", "shapes")
+CORPUS_SECTIONS = {"corpus", "adversarial", "memory", "workload", "lint"}
 
 ADV_ROBOTS = "User-agent: *\nDisallow: /*a*a*a*a*a*a*a*a*a*a*a*a*b\n"
 ADV_HOST = "https://example.com"
@@ -496,47 +513,101 @@ def bench_workload(runs: dict[str, tuple[Lib, list[Any], list[list[str]]]], reps
     return out
 
 
-def big_rules_file() -> bytes:
-    """BIG_RULES wildcard rules under `*`, each a different literal after `*` (the shape that defeats a prefix index).
+def shape_urls(shape: Shape, kind: str, count: int, host: str = "h") -> list[str]:
+    """`count` URLs of one kind for `shape`, each on a new host (no URL cache can answer one)."""
+    paths = shape.short_urls(count) if kind == "short" else [shape.long_url(i) for i in range(count)]
+    return [f"https://{host}{i}.example.com{path}" for i, path in enumerate(paths)]
 
-    Under the 500 KiB parse limit, so every library applies every rule.
+
+def child_shape(key: str, name: str, kind: str, how: str, budget: float, most: int) -> dict[str, Any]:
+    """One library on one shape of the family, in a fresh process.
+
+    The object is parsed untimed; the first check (any index built inside
+    it) is timed alone; then up to WARM_UP checks on other short URLs (work a
+    library defers until an object has been asked often is done), and the
+    steady state: the mean time per check over the next checks, each on a
+    new URL, until `budget` seconds (at least SHAPE_MIN_CHECKS[kind], at most
+    `most`). The answers of the first and steady checks come back in order,
+    as a string of 0 and 1, so the parent can compare libraries.
     """
-    lines = ["User-agent: *"]
-    lines += [f"Disallow: /*w{i:04x}*.{'pdf$' if i % 2 else 'doc'}" for i in range(BIG_RULES)]
-    return ("\n".join(lines) + "\n").encode()
-
-
-def big_url(i: int) -> str:
-    """A URL of BIG_URL_CHARS characters on a new host each time (no URL cache can answer it).
-
-    Its segments look like the rules' literals, and three of them are: three
-    rules' literals occur, and one of those rules matches.
-    """
-    segments = [f"v{k:04x}" for k in range(BIG_URL_CHARS // 6)]
-    segments[100], segments[700], segments[-2] = "w0010", "w0101", "w0ab1"
-    host = f"https://h{i}.example.com"
-    return host + ("/" + "/".join(segments))[: BIG_URL_CHARS - len(host) - 4] + ".pdf"
-
-
-def child_big(key: str, verdict: bool) -> dict[str, Any]:
-    """One library on the big file, in a fresh process: the first check (index built) and then the time per check."""
     lib = make_lib(key)
     if not lib.available:
         return {"error": lib.error}
-    obj = lib.parse_all([lib.native(big_rules_file())])[0]
-    check = (lambda o, u: o.verdict(AGENT, u)) if verdict else lib.check_one
+    shape = next(s for s in SHAPES if s.name == name)
+    obj = lib.parse_all([lib.native(shape.text().encode())])[0]
+    check: Callable[[Any, str], bool]
+    check = (lambda o, u: o.verdict(AGENT, u).allowed) if how == "verdict" else lib.check_one
+    urls = shape_urls(shape, kind, most + 1)
     gc.disable()
     t0 = time.perf_counter()
-    check(obj, big_url(0))
+    answers = [check(obj, urls[0])]
     first = time.perf_counter() - t0
-    best, total, reps = float("inf"), 0.0, 0
-    while (total < 1.0 and reps < 50) or reps < 3:
-        reps += 1
+    warm_until = time.perf_counter() + budget
+    for url in shape_urls(shape, "short", WARM_UP, host="w"):
+        check(obj, url)
+        if time.perf_counter() > warm_until:
+            break
+    total, least = 0.0, SHAPE_MIN_CHECKS[kind]
+    for url in urls[1:]:
         t0 = time.perf_counter()
-        check(obj, big_url(reps))
-        dt = time.perf_counter() - t0
-        best, total = min(best, dt), total + dt
-    return {"first_check_seconds": first, "seconds_per_check": best, "reps": reps}
+        answers.append(check(obj, url))
+        total += time.perf_counter() - t0
+        if total > budget and len(answers) > least:
+            break
+    steady = len(answers) - 1
+    return {
+        "first_check_seconds": first,
+        "seconds_per_check": total / steady,
+        "checks": steady,
+        "answers": "".join("1" if a else "0" for a in answers),
+    }
+
+
+def bench_shapes(libs: list[Lib], cfg: dict[str, Any]) -> dict[str, Any]:
+    """Every shape of the family, short and long URLs, every library (and robotscope's `verdict()`) in turn.
+
+    Each run is a fresh process killed after cfg["shape_timeout"] seconds;
+    the figures are the best of cfg["shape_reps"] processes, run in turn.
+    """
+    runs = [(lib.key, lib.key, "can_fetch") for lib in libs if lib.available]
+    if any(lib.key == "robotscope" and lib.available for lib in libs):
+        runs.insert(1, ("robotscope_verdict", "robotscope", "verdict"))
+    out: dict[str, Any] = {}
+    for shape in SHAPES:
+        print(f"... shape {shape.name}, every library in turn", file=sys.stderr, flush=True)
+        found: dict[str, Any] = {"bytes": len(shape.text().encode()), "rules": RULES, "what": shape.what}
+        for kind in SHAPE_KINDS:
+            per_run: dict[str, dict[str, Any]] = {}
+            for _ in range(cfg["shape_reps"]):
+                for name, key, how in runs:
+                    args = ["shape", key, shape.name, kind, how, str(cfg["shape_budget"]), str(cfg["shape_most"])]
+                    _keep_best(per_run, name, run_child(args, cfg["shape_timeout"]))
+            found[kind] = per_run
+        out[shape.name] = found
+    return out
+
+
+def _keep_best(kept: dict[str, dict[str, Any]], name: str, found: dict[str, Any]) -> None:
+    """Keep the better of two runs' times (an error or a timeout only while nothing better is known)."""
+    old = kept.get(name)
+    if old is None or "first_check_seconds" not in old:
+        kept[name] = found
+    elif "first_check_seconds" in found:
+        for field in ("first_check_seconds", "seconds_per_check"):
+            old[field] = min(old[field], found[field])
+        if len(found["answers"]) > len(old["answers"]):
+            old["answers"] = found["answers"]
+
+
+def disagreements(per_run: dict[str, dict[str, Any]], reference: str = "robotscope") -> dict[str, tuple[int, int]]:
+    """For each other run: how many of its answers differ from `reference`'s, of how many both gave (same URLs)."""
+    ref = per_run.get(reference, {}).get("answers")
+    out = {}
+    for name, r in per_run.items():
+        if name != reference and ref is not None and "answers" in r:
+            n = min(len(ref), len(r["answers"]))
+            out[name] = (sum(a != b for a, b in zip(ref[:n], r["answers"][:n], strict=True)), n)
+    return out
 
 
 def bench_user_agents(lib: Lib) -> dict[str, Any] | None:
@@ -727,88 +798,91 @@ def build_table(results: dict[str, Any], libs: list[Lib], cfg: dict[str, Any]) -
         lib = next(x for x in libs if x.key == k)
         return None if lib.available else "not installed"
 
-    # 1. parse
-    cells = {}
-    for k in keys:
-        r = results["parse"].get(k)
-        if r is None or "error" in r:
-            cells[k] = unavailable(k) or ("error: " + r["error"] if r else "n/a")
-            continue
-        b = results["parse"].get(base)
-        b = None if b is None or "error" in b else b
-        ratio = r["files_per_s"] / b["files_per_s"] if b else None
-        mark = " ¹" if k == "google" else (" ²" if k == "texting_robots" else "")
-        cells[k] = fmt_rate(r["files_per_s"]) + fmt_ratio(ratio) + mark
-    rows.append((f"Parse, files/s (best of {cfg['parse_reps']})", cells))
-
-    # 2. checks
-    for field, label in (
-        ("first_pass_checks_per_s", "Checks/s, first pass (incl. lazy index build)"),
-        ("steady_checks_per_s", "Checks/s, steady state (second pass)"),
-    ):
+    if "parse" in results:
+        # 1. parse
         cells = {}
         for k in keys:
-            r = results["checks"].get(k)
+            r = results["parse"].get(k)
             if r is None or "error" in r:
                 cells[k] = unavailable(k) or ("error: " + r["error"] if r else "n/a")
                 continue
-            b = results["checks"].get(base)
+            b = results["parse"].get(base)
             b = None if b is None or "error" in b else b
-            ratio = r[field] / b[field] if b else None
-            cells[k] = fmt_rate(r[field]) + fmt_ratio(ratio) + (" ³" if k == "google" else "")
-        rows.append((label + f" (best of {cfg['check_reps']})", cells))
+            ratio = r["files_per_s"] / b["files_per_s"] if b else None
+            mark = " ¹" if k == "google" else (" ²" if k == "texting_robots" else "")
+            cells[k] = fmt_rate(r["files_per_s"]) + fmt_ratio(ratio) + mark
+        rows.append((f"Parse, files/s (best of {cfg['parse_reps']})", cells))
 
-    # 3. adversarial
-    for n in cfg["adv_ns"]:
-        cells = {}
-        for k in keys:
-            r = results["adversarial"].get(k, {}).get(str(n))
-            b = results["adversarial"].get(base, {}).get(str(n))
-            if r is None:
-                cells[k] = unavailable(k) or "n/a"
-            elif "timeout" in r:
-                cells[k] = f"> {r['timeout']:g} s" + (" ⁴" if r.get("skipped") else "")
-                if b and "seconds_per_check" in b:
-                    bound = b["seconds_per_check"] / r["timeout"]
-                    cells[k] += " (×<0.01)" if bound < 0.01 else f" (×{bound:.2f} or less)"
-            elif "error" in r:
-                cells[k] = "error: " + r["error"][:60]
-            else:
-                ratio, lower = None, False
-                if b and "seconds_per_check" in b:
-                    ratio = b["seconds_per_check"] / r["seconds_per_check"]
-                elif b and "timeout" in b:
-                    ratio, lower = b["timeout"] / r["seconds_per_check"], True
-                cells[k] = fmt_time(r["seconds_per_check"]) + fmt_ratio(ratio, lower)
-        rows.append((f"Adversarial, time per check, n={n:,}", cells))
+        # 2. checks
+        for field, label in (
+            ("first_pass_checks_per_s", "Checks/s, first pass (incl. lazy index build)"),
+            ("steady_checks_per_s", "Checks/s, steady state (second pass)"),
+        ):
+            cells = {}
+            for k in keys:
+                r = results["checks"].get(k)
+                if r is None or "error" in r:
+                    cells[k] = unavailable(k) or ("error: " + r["error"] if r else "n/a")
+                    continue
+                b = results["checks"].get(base)
+                b = None if b is None or "error" in b else b
+                ratio = r[field] / b[field] if b else None
+                cells[k] = fmt_rate(r[field]) + fmt_ratio(ratio) + (" ³" if k == "google" else "")
+            rows.append((label + f" (best of {cfg['check_reps']})", cells))
 
-    # 4. memory
-    mem = results["memory"]
-    for field, label in (
-        ("rss_parsed", "Memory held, RSS growth after parsing"),
-        ("rss_after_check", "Memory held, RSS growth after 1 check/file"),
-        ("traced_parsed", "Memory held, tracemalloc after parsing"),
-        ("traced_after_check", "Memory held, tracemalloc after 1 check/file"),
-    ):
-        cells = {}
-        for k in keys:
-            r = mem.get(k)
-            b = mem.get(base)
-            b = None if b is None or "error" in b or "timeout" in b else b
-            if unavailable(k):
-                cells[k] = "not installed"
-            elif k == "google":
-                cells[k] = "n/a ⁵"
-            elif r is not None and "error" in r:
-                cells[k] = "error: " + str(r["error"])[:60]
-            elif r is not None and "timeout" in r:
-                cells[k] = f"timed out after {r['timeout']:g} s"
-            elif r is None or field not in r:
-                cells[k] = "n/a ⁶" if field.startswith("traced") else "n/a"
-            else:
-                ratio = b[field] / r[field] if b and field in b and r[field] > 0 else None
-                cells[k] = fmt_mib(r[field]) + fmt_ratio(ratio)
-        rows.append((label, cells))
+    if "adversarial" in results:
+        # 3. adversarial
+        for n in cfg["adv_ns"]:
+            cells = {}
+            for k in keys:
+                r = results["adversarial"].get(k, {}).get(str(n))
+                b = results["adversarial"].get(base, {}).get(str(n))
+                if r is None:
+                    cells[k] = unavailable(k) or "n/a"
+                elif "timeout" in r:
+                    cells[k] = f"> {r['timeout']:g} s" + (" ⁴" if r.get("skipped") else "")
+                    if b and "seconds_per_check" in b:
+                        bound = b["seconds_per_check"] / r["timeout"]
+                        cells[k] += " (×<0.01)" if bound < 0.01 else f" (×{bound:.2f} or less)"
+                elif "error" in r:
+                    cells[k] = "error: " + r["error"][:60]
+                else:
+                    ratio, lower = None, False
+                    if b and "seconds_per_check" in b:
+                        ratio = b["seconds_per_check"] / r["seconds_per_check"]
+                    elif b and "timeout" in b:
+                        ratio, lower = b["timeout"] / r["seconds_per_check"], True
+                    cells[k] = fmt_time(r["seconds_per_check"]) + fmt_ratio(ratio, lower)
+            rows.append((f"Adversarial, time per check, n={n:,}", cells))
+
+    if "memory" in results:
+        # 4. memory
+        mem = results["memory"]
+        for field, label in (
+            ("rss_parsed", "Memory held, RSS growth after parsing"),
+            ("rss_after_check", "Memory held, RSS growth after 1 check/file"),
+            ("traced_parsed", "Memory held, tracemalloc after parsing"),
+            ("traced_after_check", "Memory held, tracemalloc after 1 check/file"),
+        ):
+            cells = {}
+            for k in keys:
+                r = mem.get(k)
+                b = mem.get(base)
+                b = None if b is None or "error" in b or "timeout" in b else b
+                if unavailable(k):
+                    cells[k] = "not installed"
+                elif k == "google":
+                    cells[k] = "n/a ⁵"
+                elif r is not None and "error" in r:
+                    cells[k] = "error: " + str(r["error"])[:60]
+                elif r is not None and "timeout" in r:
+                    cells[k] = f"timed out after {r['timeout']:g} s"
+                elif r is None or field not in r:
+                    cells[k] = "n/a ⁶" if field.startswith("traced") else "n/a"
+                else:
+                    ratio = b[field] / r[field] if b and field in b and r[field] > 0 else None
+                    cells[k] = fmt_mib(r[field]) + fmt_ratio(ratio)
+            rows.append((label, cells))
 
     lint = results.get("lint")
     if lint is not None:
@@ -864,10 +938,10 @@ def build_table(results: dict[str, Any], libs: list[Lib], cfg: dict[str, Any]) -
 
 
 def workload_table(results: dict[str, Any], libs: list[Lib], cfg: dict[str, Any]) -> str:
-    """The crawler workload, the big file and the User-Agent strings, as ratios against Protego."""
+    """The crawler workload and the User-Agent strings (whichever ran), as ratios against Protego."""
     keys = [lib.key for lib in libs if lib.available]
     titles = {lib.key: lib.title for lib in libs}
-    wl, big, agents = results["workload"], results["big"], results["agents"]
+    wl, agents = results.get("workload", {}), results.get("agents")
     base = wl.get(BASELINE, {})
 
     def rate(k: str, field: str, base_field: str | None = None) -> str:
@@ -877,61 +951,90 @@ def workload_table(results: dict[str, Any], libs: list[Lib], cfg: dict[str, Any]
         b = base.get(base_field or field)
         return fmt_rate(r[field]) + fmt_ratio(r[field] / b if b else None)
 
-    def seconds(r: dict[str, Any] | None, field: str, b: dict[str, Any] | None) -> str:
-        if r is None or field not in r:
-            return "" if r is None else ("timed out" if "timeout" in r else "error: " + str(r.get("error", ""))[:40])
-        ratio = b[field] / r[field] if b and field in b and r[field] > 0 else None
-        return fmt_time(r[field]) + fmt_ratio(ratio)
-
-    rows = [
-        ("Parse, files/s", {k: rate(k, "parse_files_per_s") for k in keys}),
-        ("`can_fetch`, first pass", {k: rate(k, "first_pass_checks_per_s") for k in keys}),
-        ("`can_fetch`, steady state", {k: rate(k, "steady_checks_per_s") for k in keys}),
-        (
-            "`verdict()` (full proof), first pass, vs Protego's `can_fetch`",
-            {k: rate(k, "verdict_first_pass_checks_per_s", "first_pass_checks_per_s") for k in keys},
-        ),
-        (
-            "`verdict()` (full proof), steady state, vs Protego's `can_fetch`",
-            {k: rate(k, "verdict_steady_checks_per_s", "steady_checks_per_s") for k in keys},
-        ),
-        (
-            f"{BIG_RULES:,} wildcard rules, {BIG_URL_CHARS:,}-char URL: first check",
-            {k: seconds(big.get(k), "first_check_seconds", big.get(BASELINE)) for k in keys},
-        ),
-        ("... then per check", {k: seconds(big.get(k), "seconds_per_check", big.get(BASELINE)) for k in keys}),
-        (
-            "... `verdict()`: first check, vs Protego's `can_fetch`",
-            {"robotscope": seconds(big.get("robotscope_verdict"), "first_check_seconds", big.get(BASELINE))},
-        ),
-        (
-            "... `verdict()` per check, vs Protego's `can_fetch`",
-            {"robotscope": seconds(big.get("robotscope_verdict"), "seconds_per_check", big.get(BASELINE))},
-        ),
-        (
-            f"{UA_COUNT:,} User-Agent strings of Googlebot vs {UA_FILE}, one check each",
-            {k: seconds(agents.get(k), "seconds", agents.get(BASELINE)) for k in keys},
-        ),
-    ]
-    head = "| Crawler workload (×N = vs Protego) | " + " | ".join(titles[k] for k in keys) + " |"
-    lines = [head, "|---|" + "---|" * len(keys)]
-    lines += [f"| {label} | " + " | ".join(cells.get(k, "") for k in keys) + " |" for label, cells in rows]
-    notes = [
-        (
+    rows, notes = [], []
+    if wl:
+        rows += [
+            ("Parse, files/s", {k: rate(k, "parse_files_per_s") for k in keys}),
+            ("`can_fetch`, first pass", {k: rate(k, "first_pass_checks_per_s") for k in keys}),
+            ("`can_fetch`, steady state", {k: rate(k, "steady_checks_per_s") for k in keys}),
+            (
+                "`verdict()` (full proof), first pass, vs Protego's `can_fetch`",
+                {k: rate(k, "verdict_first_pass_checks_per_s", "first_pass_checks_per_s") for k in keys},
+            ),
+            (
+                "`verdict()` (full proof), steady state, vs Protego's `can_fetch`",
+                {k: rate(k, "verdict_steady_checks_per_s", "steady_checks_per_s") for k in keys},
+            ),
+        ]
+        notes.append(
             f"Workload: every corpus file parsed, then {WORKLOAD_URLS} URLs x {len(WORKLOAD_AGENTS)} agents "
             f"({', '.join(WORKLOAD_AGENTS)}) per file; the first pass is timed from the first check, "
             "so lazily built indexes are inside it; texting_robots builds one object per agent at parse; "
             "Google re-parses on every call. "
             f"Best of {cfg['check_reps']} repetitions, interleaved (each repetition runs every library in turn), "
             "so a slow spell of the machine slows every library alike."
-        ),
-        (
-            f"Big file: `User-agent: *` and {BIG_RULES:,} rules `Disallow: /*wNNNN*.pdf$` (or `*.doc`), "
-            f"each library in a fresh process, best of {cfg['big_reps']} processes run in turn; "
-            "per check = best of the checks after the first, each URL on a new host. "
-            "User-Agent strings: best of 3, each on a fresh parse."
-        ),
+        )
+    if agents is not None:
+        b = agents.get(BASELINE)
+        cells = {}
+        for k, r in agents.items():
+            ratio = b["seconds"] / r["seconds"] if b and r["seconds"] > 0 else None
+            cells[k] = fmt_time(r["seconds"]) + fmt_ratio(ratio)
+        rows.append((f"{UA_COUNT:,} User-Agent strings of Googlebot vs {UA_FILE}, one check each", cells))
+        notes.append("User-Agent strings: best of 3, each on a fresh parse.")
+    head = "| Crawler workload (×N = vs Protego) | " + " | ".join(titles[k] for k in keys) + " |"
+    lines = [head, "|---|" + "---|" * len(keys)]
+    lines += [f"| {label} | " + " | ".join(cells.get(k, "") for k in keys) + " |" for label, cells in rows]
+    return "\n".join(lines) + "\n\n" + "\n".join(f"- {n}" for n in notes)
+
+
+def shapes_table(shapes: dict[str, Any], libs: list[Lib], cfg: dict[str, Any]) -> str:
+    """The shape family: first check and steady state per shape and kind of URL, as ratios against Protego."""
+    titles = {lib.key: lib.title for lib in libs if lib.available}
+    columns = {"robotscope": "robotscope `can_fetch`"} if "robotscope" in titles else {}
+    if "robotscope" in titles:
+        columns["robotscope_verdict"] = "robotscope `verdict()`"
+    columns.update((k, t) for k, t in titles.items() if k != "robotscope")
+    lines = [
+        "| Shape (file size) | URLs: measure (×N = vs Protego's `can_fetch`) | " + " | ".join(columns.values()) + " |",
+        "|---|---|" + "---|" * len(columns),
     ]
+    notes = []
+    for name, found in shapes.items():
+        label = f"{name} ({found['bytes'] / 1024:,.0f} KiB)"
+        for kind in SHAPE_KINDS:
+            per_run = found[kind]
+            base = per_run.get(BASELINE, {})
+            for field, measure in (("first_check_seconds", "first check"), ("seconds_per_check", "per check")):
+                cells = []
+                for k in columns:
+                    r = per_run.get(k, {})
+                    if field in r:
+                        ratio = base[field] / r[field] if field in base and r[field] > 0 else None
+                        cells.append(fmt_time(r[field]) + fmt_ratio(ratio))
+                    elif "timeout" in r:
+                        cells.append(f"> {r['timeout']:g} s")
+                    else:
+                        cells.append("error: " + str(r.get("error", "not run"))[:40])
+                what = "short" if kind == "short" else f"{LONG_URL_CHARS:,}-char"
+                lines.append(f"| {label} | {what}: {measure} | " + " | ".join(cells) + " |")
+                label = ""
+            differ = disagreements(per_run)
+            if differ:
+                said = ", ".join(f"{columns.get(k, k)} {d} of {n}" for k, (d, n) in differ.items())
+                notes.append(f"{name}, {kind} URLs: answers differing from robotscope `can_fetch`: {said}.")
+    notes.insert(
+        0,
+        f"Shapes (benchmarks/shapes.py): `User-agent: *` and {RULES:,} rules, "
+        + "; ".join(f"{n}: {f['what']}" for n, f in shapes.items())
+        + ". Short URLs are made from the rules (matching, near misses, strangers); long ones are "
+        f"{LONG_URL_CHARS:,} characters of the shape's words as repeated segments. Each library and shape "
+        f"in a fresh process (killed after {cfg['shape_timeout']:g} s), the object parsed untimed; first check "
+        f"= the first check on it; per check = the mean over the checks after up to {WARM_UP} warm-up checks, "
+        f"for {cfg['shape_budget']:g} s (at least {SHAPE_MIN_CHECKS['short']} short or "
+        f"{SHAPE_MIN_CHECKS['long']} long URLs, at most {cfg['shape_most']:,}), each URL on a new host; "
+        f"best of {cfg['shape_reps']} processes run in turn. Google's library re-parses the file on every call.",
+    )
     return "\n".join(lines) + "\n\n" + "\n".join(f"- {n}" for n in notes)
 
 
@@ -942,9 +1045,10 @@ def workload_table(results: dict[str, Any], libs: list[Lib], cfg: dict[str, Any]
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--quick", action="store_true", help="a ~20 s run on a sample of the corpus")
+    ap.add_argument("--quick", action="store_true", help="a ~3 minute run on a sample of the corpus")
     ap.add_argument("--json", metavar="PATH", help="also write the raw results as JSON")
     ap.add_argument("--libs", default="", help="comma-separated subset of: " + ",".join(c.key for c in LIB_CLASSES))
+    ap.add_argument("--only", default="", help="comma-separated subset of the sections: " + ",".join(SECTIONS))
     ap.add_argument("--child", nargs="+", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
 
@@ -952,12 +1056,16 @@ def main(argv: list[str] | None = None) -> int:
         kind, key, *rest = args.child
         if kind == "adversarial":
             out = child_adversarial(key, int(rest[0]))
-        elif kind == "big":
-            out = child_big(key, rest[0] == "verdict")
+        elif kind == "shape":
+            name, url_kind, how, budget, most = rest
+            out = child_shape(key, name, url_kind, how, float(budget), int(most))
         else:
             out = child_memory(key, int(rest[0]), rest[1] == "trace")
         print(json.dumps(out))
         return 0
+    sections = set(args.only.split(",")) if args.only else set(SECTIONS)
+    if sections - set(SECTIONS):
+        ap.error(f"--only: unknown section(s) {', '.join(sorted(sections - set(SECTIONS)))}")
 
     if args.quick:
         cfg = {
@@ -969,7 +1077,10 @@ def main(argv: list[str] | None = None) -> int:
             "adv_ns": [1000, 10000],
             "adv_timeout": 3.0,
             "memory_step": 4,
-            "big_reps": 1,
+            "shape_reps": 1,
+            "shape_budget": 0.3,
+            "shape_most": 300,
+            "shape_timeout": 30.0,
         }
     else:
         cfg = {
@@ -981,7 +1092,10 @@ def main(argv: list[str] | None = None) -> int:
             "adv_ns": [1000, 10000, 100000],
             "adv_timeout": 10.0,
             "memory_step": 1,
-            "big_reps": 3,
+            "shape_reps": 2,
+            "shape_budget": 0.5,
+            "shape_most": 2000,
+            "shape_timeout": 60.0,
         }
 
     wanted = [k for k in args.libs.split(",") if k]
@@ -996,6 +1110,48 @@ def main(argv: list[str] | None = None) -> int:
             print(f"- {lib.title}: {lib.error}")
     sys.stdout.flush()
 
+    results: dict[str, Any] = {}
+    if sections & CORPUS_SECTIONS:
+        run_corpus_sections(results, libs, cfg, sections)
+    available = [lib for lib in libs if lib.available]
+    if "agents" in sections:
+        results["agents"] = {}
+        for lib in available:
+            print(f"... {lib.title}: User-Agent strings", file=sys.stderr, flush=True)
+            with contextlib.suppress(NotImplementedError):  # built per agent: no one object to ask about many agents
+                found = bench_user_agents(lib)
+                if found is not None:
+                    results["agents"][lib.key] = found
+    if "shapes" in sections:
+        results["shapes"] = bench_shapes(libs, cfg)
+
+    print()
+    if sections & {"corpus", "adversarial", "memory", "lint"}:
+        print(build_table(results, libs, cfg))
+        print()
+    if sections & {"workload", "agents"}:
+        print(workload_table(results, libs, cfg))
+        print()
+    if "shapes" in sections:
+        print(shapes_table(results["shapes"], libs, cfg))
+        print()
+    for k, failed in results.get("failures", {}).items():
+        if failed:
+            print(f"- {k}: {failed} files raised on parse and were left out of its rows.")
+    for k, r in results.get("memory", {}).items():
+        if r.get("failed"):
+            print(f"- {k}: {r['failed']} files raised on parse and were left out of its memory rows.")
+    elapsed = time.perf_counter() - started
+    print(f"- Total benchmark time: {elapsed:.0f} s.")
+
+    if args.json:
+        with open(args.json, "w") as fh:
+            json.dump({"machine": info, "config": cfg, "results": results, "elapsed_seconds": elapsed}, fh, indent=2)
+    return 0
+
+
+def run_corpus_sections(results: dict[str, Any], libs: list[Lib], cfg: dict[str, Any], sections: set[str]) -> None:
+    """The sections over the corpus: parse and checks, adversarial, memory, the crawler workload, lint."""
     corpus = load_corpus(cfg["step"])
     urls = [make_urls(name, raw, cfg["urls_per_file"]) for name, raw in corpus]
     cfg.update(
@@ -1006,11 +1162,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     gurls = [u[: cfg["google_urls_per_file"]] for u in urls]
     cfg["google_checks"] = sum(map(len, gurls))
+    available = [lib for lib in libs if lib.available]
 
-    results: dict[str, Any] = {"parse": {}, "checks": {}, "adversarial": {}, "memory": {}, "failures": {}}
-    for lib in libs:
-        if not lib.available:
-            continue
+    if "corpus" in sections:
+        results.update(parse={}, checks={}, failures={})
+    for lib in available if "corpus" in sections else []:
         print(f"... {lib.title}: parse and checks", file=sys.stderr, flush=True)
         idx, inputs, failed = usable_inputs(lib, corpus)
         results["failures"][lib.key] = failed
@@ -1023,9 +1179,9 @@ def main(argv: list[str] | None = None) -> int:
         results["checks"][lib.key] = bench_checks(lib, inputs, lib_urls, cfg["check_reps"])
         del inputs
 
-    for lib in libs:
-        if not lib.available:
-            continue
+    if "adversarial" in sections:
+        results["adversarial"] = {}
+    for lib in available if "adversarial" in sections else []:
         print(f"... {lib.title}: adversarial", file=sys.stderr, flush=True)
         per_n: dict[str, Any] = {}
         for n in cfg["adv_ns"]:
@@ -1035,8 +1191,10 @@ def main(argv: list[str] | None = None) -> int:
             per_n[str(n)] = run_child(["adversarial", lib.key, str(n)], cfg["adv_timeout"])
         results["adversarial"][lib.key] = per_n
 
-    for lib in libs:
-        if not lib.available or not lib.parse_once:
+    if "memory" in sections:
+        results["memory"] = {}
+    for lib in available if "memory" in sections else []:
+        if not lib.parse_once:
             continue
         print(f"... {lib.title}: memory", file=sys.stderr, flush=True)
         r = run_child(["memory", lib.key, str(cfg["memory_step"]), "rss"], 300)
@@ -1045,55 +1203,17 @@ def main(argv: list[str] | None = None) -> int:
             r.update({k: v for k, v in t.items() if k.startswith("traced")})
         results["memory"][lib.key] = r
 
-    wl_urls = [u[:WORKLOAD_URLS] for u in urls]
-    results["big"], results["agents"] = {}, {}
-    print("... crawler workload, every library in turn", file=sys.stderr, flush=True)
-    workload_runs = {}
-    for lib in libs:
-        if lib.available:
+    if "workload" in sections:
+        print("... crawler workload, every library in turn", file=sys.stderr, flush=True)
+        wl_urls = [u[:WORKLOAD_URLS] for u in urls]
+        workload_runs = {}
+        for lib in available:
             idx, inputs, _ = usable_inputs(lib, corpus)
             workload_runs[lib.key] = (lib, inputs, [wl_urls[i] for i in idx])
-    results["workload"] = bench_workload(workload_runs, cfg["check_reps"])
-    del workload_runs
-    print("... big file, every library in turn", file=sys.stderr, flush=True)
-    big_runs = [(lib.key, lib.key, "can_fetch") for lib in libs if lib.available]
-    if any(lib.key == "robotscope" and lib.available for lib in libs):
-        big_runs.append(("robotscope_verdict", "robotscope", "verdict"))
-    for _ in range(cfg["big_reps"]):  # fresh processes in turn: the first check is one sample each
-        for name, key, how in big_runs:
-            found = run_child(["big", key, how], 120)
-            kept = results["big"].get(name)
-            if kept is None or "first_check_seconds" not in kept:  # none yet, or an error or a timeout
-                results["big"][name] = found
-            elif "first_check_seconds" in found:
-                for field in ("first_check_seconds", "seconds_per_check"):
-                    kept[field] = min(kept[field], found[field])
-    for lib in libs:
-        if not lib.available:
-            continue
-        print(f"... {lib.title}: User-Agent strings", file=sys.stderr, flush=True)
-        with contextlib.suppress(NotImplementedError):  # built per agent: no one object to ask about many agents
-            results["agents"][lib.key] = bench_user_agents(lib)
+        results["workload"] = bench_workload(workload_runs, cfg["check_reps"])
 
-    results["lint"] = bench_lint(corpus)
-
-    print()
-    print(build_table(results, libs, cfg))
-    print()
-    print(workload_table(results, libs, cfg))
-    for k, failed in results["failures"].items():
-        if failed:
-            print(f"- {k}: {failed} files raised on parse and were left out of its rows.")
-    for k, r in results["memory"].items():
-        if r.get("failed"):
-            print(f"- {k}: {r['failed']} files raised on parse and were left out of its memory rows.")
-    elapsed = time.perf_counter() - started
-    print(f"- Total benchmark time: {elapsed:.0f} s.")
-
-    if args.json:
-        with open(args.json, "w") as fh:
-            json.dump({"machine": info, "config": cfg, "results": results, "elapsed_seconds": elapsed}, fh, indent=2)
-    return 0
+    if "lint" in sections:
+        results["lint"] = bench_lint(corpus)
 
 
 if __name__ == "__main__":
