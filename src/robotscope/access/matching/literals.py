@@ -53,13 +53,14 @@ def _pieces(text: str) -> Iterable[str]:
 class Target:
     """What a target is read as, once per question: its distinct segments, and its pieces when asked."""
 
-    __slots__ = ("_pieces", "segments", "text")
+    __slots__ = ("_parts", "_pieces", "segments", "text")
 
     def __init__(self, text: str) -> None:
         self.text = text
         self._pieces: set[str] | None = None
+        self._parts = text.split("/")
         # Every literal without a `/` that the target contains lies in one of these.
-        self.segments = "/".join(set(text.split("/")))
+        self.segments = "/".join(set(self._parts))
 
     def contains(self, literal: str) -> bool:
         return literal in (self.text if "/" in literal else self.segments)
@@ -68,8 +69,7 @@ class Target:
     def pieces(self) -> set[str]:
         """Every `GRAM`-character piece of the target, read from its distinct segments and joins."""
         if self._pieces is None:
-            text = self.text
-            parts = text.split("/")
+            text, parts = self.text, self._parts
             found = {piece for part in set(parts) for piece in _pieces(part)}
             reach = GRAM - 1  # a piece across a `/` holds at most this much of either side
             if len(parts) > 1 and min(map(len, parts[1:-1]), default=reach) >= reach:

@@ -12,7 +12,7 @@ SMALL = 16
 # slot costs one `|` per literal a target has; rules needing more are confirmed by the
 # exact match. Three tell apart four-word rules drawn from 30 words (the `many-words`
 # shape of benchmarks/shapes.py) down to the ~100 that can match.
-SLOTS = 3
+SLOTS = 4
 # Rules whose rarest literal is needed by at most this many rules are filed by that one alone.
 RARE = 8
 
