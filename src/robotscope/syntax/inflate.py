@@ -13,12 +13,14 @@ zlib does no I/O and runs under Pyodide.
 
 from __future__ import annotations
 
+import io
 import zlib
 from typing import Any
 
 # zlib's window bits for each content coding: gzip's header, or zlib's (HTTP's "deflate").
 _WBITS = {"gzip": 16 + zlib.MAX_WBITS, "x-gzip": 16 + zlib.MAX_WBITS, "deflate": zlib.MAX_WBITS}
 _GZIP_MAGIC = b"\x1f\x8b"  # the first bytes of every gzip member
+_PIECE = 65536  # decoded bytes a bounded body inflates at a time
 
 
 class Undecodable(Exception):
@@ -103,27 +105,43 @@ class Inflater:
 
 
 class Bounded:
-    """A body's decoded bytes as they arrive, kept up to `limit`: memory stays near the limit, whatever the ratio."""
+    """A body's decoded bytes as they arrive, kept up to `limit`: memory stays near the limit, whatever the ratio.
+
+    Inflated a piece at a time and counted before it is kept, into one
+    buffer that `bytes()` hands over without a copy: the peak is the
+    limit, not twice it (one inflation of the whole room, then a copy of
+    the kept bytes, each doubled it).
+    """
 
     def __init__(self, field: str, limit: int) -> None:
         self.inflater = Inflater(field)
         self.limit = limit
-        self.data = bytearray()
+        self.size = 0  # decoded bytes kept
         self.cut = False
+        self._kept = io.BytesIO()
 
     def feed(self, raw: bytes) -> bool:
         """Take one network read; True once the body went past the limit (read no further)."""
         while raw:
+            room = self.limit - self.size
             # One byte past the limit tells a body of exactly `limit` bytes from a longer one.
-            chunk, raw = self.inflater.decode(raw, self.limit + 1 - len(self.data))
+            chunk, raw = self.inflater.decode(raw, min(_PIECE, room + 1))
             if not chunk:
                 break
-            self.data += chunk
-            if len(self.data) > self.limit:
-                del self.data[self.limit :]
+            if len(chunk) > room:
+                self._keep(chunk[:room])
                 self.cut = True
                 return True
+            self._keep(chunk)
         return False
+
+    def _keep(self, chunk: bytes) -> None:
+        self._kept.write(chunk)
+        self.size += len(chunk)
+
+    def bytes(self) -> bytes:
+        """The bytes kept (the buffer's own: call once the body is read)."""
+        return self._kept.getvalue()
 
     def end(self) -> None:
         """The network stream ended: raise `Incomplete` if the coded stream had not."""
