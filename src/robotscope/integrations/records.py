@@ -63,9 +63,14 @@ class Reported(NamedTuple):
     number: int
     reason: Message
     stopped: bool
+    span: int = 1  # records from `number` on: a Parquet row group skipped whole
 
     def said(self) -> Message:
-        where = message(f"records.where.{self.unit}", source=self.source, number=self.number)
+        where = (
+            message("records.where.rows", source=self.source, number=self.number, last=self.number + self.span - 1)
+            if self.span > 1
+            else message(f"records.where.{self.unit}", source=self.source, number=self.number)
+        )
         return message("records.stopped" if self.stopped else "records.skipped", where=where, reason=self.reason)
 
     def as_dict(self, lang: str) -> dict[str, Any]:
@@ -73,6 +78,7 @@ class Reported(NamedTuple):
             "source": self.source,
             "unit": self.unit,
             "number": self.number,
+            "count": self.span,
             "stopped": self.stopped,
             "reason": self.reason.as_dict(lang),
         }
@@ -90,10 +96,10 @@ class Tally:
         self.stopped = 0
         self.reported: list[Reported] = []
 
-    def skip(self, source: str, unit: str, number: int, reason: Message) -> None:
-        """Record `number` (a line, row or record of `source`) is skipped, for `reason`."""
-        self.skipped[reason.code] += 1
-        self._say(Reported(source, unit, number, reason, stopped=False))
+    def skip(self, source: str, unit: str, number: int, reason: Message, count: int = 1) -> None:
+        """Record `number` (a line, row or record of `source`) is skipped, for `reason`; `count` records from it."""
+        self.skipped[reason.code] += count
+        self._say(Reported(source, unit, number, reason, stopped=False, span=count))
 
     def stop(self, source: str, unit: str, number: int, reason: Message) -> None:
         """`source` cannot be read past record `number`: the rest of it is lost."""
@@ -101,7 +107,7 @@ class Tally:
         self._say(Reported(source, unit, number, reason, stopped=True))
 
     def _say(self, entry: Reported) -> None:
-        shown = sum(self.skipped.values()) + self.stopped
+        shown = len(self.reported) + 1
         if shown <= REPORTED:
             self.reported.append(entry)
             self._report(entry.said())
@@ -200,4 +206,14 @@ def status_of(value: object) -> int | None:
     return number
 
 
-__all__ = ["BadRecord", "Incomplete", "Tally", "Undecodable", "Unreadable", "cut", "lines", "skip_reason", "status_of"]
+__all__ = [
+    "BadRecord",
+    "Incomplete",
+    "Tally",
+    "Undecodable",
+    "Unreadable",
+    "cut",
+    "lines",
+    "skip_reason",
+    "status_of",
+]

@@ -10,24 +10,35 @@ CSV is UTF-8: a row whose host is not valid UTF-8 is skipped; a body keeps
 its bytes as they are in the file (the robots.txt parser and linter judge
 them). A CSV row may hold at most `ROW_LIMIT` bytes, over all its lines; a
 longer one is skipped, as is one that does not parse, and the reading goes
-on at the next line. Parquet is read in batches; a part that cannot be read
-stops the file.
+on at the next line. Parquet is read row group by row group, 256 rows at a
+time; a row group of more than MAX_GROUP_ROWS rows, with a page declaring
+more than MAX_PAGE decoded bytes (`pages`: Arrow would allocate them whole)
+or that cannot be read is skipped, its rows counted, and the reading goes on
+at the next group.
 """
 
 from __future__ import annotations
 
 import csv
+import os
 from collections.abc import Iterator
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 from ..messages import message
 from ..reports.survey import HostFile
+from .pages import BadPages, largest_page
 from .records import BadRecord, Tally, Unreadable, cut, lines, skip_reason, status_of
 
 COLUMNS = ("host", "status", "body")
 ROW_LIMIT = 4 * 1024 * 1024  # bytes of one CSV row: a body eight times the limit, before it is cut
-_BATCH = 256
+_BATCH = 256  # Parquet rows read at a time
+# A Parquet row group is read only within these bounds (else its rows are skipped): rows, four times
+# pyarrow's default group; and the decoded bytes a page declares, which Arrow allocates before
+# decoding it (DuckDB writes pages of up to about 100 MB).
+MAX_GROUP_ROWS = 4 * 1024 * 1024
+MAX_PAGE = 128 * 1024 * 1024
+_PIECE = 65536  # bytes of a cell's body handed to `cut` at a time
 
 
 def host_file(host: object, status: object, body: object) -> HostFile:
@@ -45,7 +56,7 @@ def host_file(host: object, status: object, body: object) -> HostFile:
         body = b""
     elif not isinstance(body, bytes):
         raise BadRecord(skip_reason("body", kind=type(body).__name__))
-    kept = cut([body])
+    kept = cut(body[start : start + _PIECE] for start in range(0, len(body), _PIECE))  # never a whole copy
     return HostFile(host.strip(), found, kept, error="network" if found is None else None)
 
 
@@ -116,23 +127,46 @@ def read_parquet(path: Path, tally: Tally) -> Iterator[HostFile]:
     source = str(path)
     try:
         table = pq.ParquetFile(path)
+        names = table.schema_arrow.names
     except (pa.ArrowException, OSError) as error:
         raise Unreadable(message("records.unreadable.parquet", source=source, detail=str(error)[:200])) from None
-    if any(name not in table.schema_arrow.names for name in COLUMNS):
-        raise _missing(path, table.schema_arrow.names)
-    number = 0
-    batches = table.iter_batches(batch_size=_BATCH, columns=list(COLUMNS))
-    while True:
-        try:
-            batch = next(batches, None)
-        except (pa.ArrowException, OSError) as error:
-            tally.stop(source, "row", number + 1, message("records.stop.parquet", detail=str(error)[:200]))
-            return
-        if batch is None:
-            return
-        for row in batch.to_pylist():
-            number += 1
+    if any(name not in names for name in COLUMNS):
+        raise _missing(path, names)
+    first = 1  # the number of the row group's first row
+    with path.open("rb") as stream:
+        size = os.fstat(stream.fileno()).st_size
+        for index in range(table.metadata.num_row_groups):
+            number = first - 1  # the last row read
+            rows = 0
             try:
-                yield host_file(row["host"], row["status"], row["body"])
-            except BadRecord as bad:
-                tally.skip(source, "row", number, bad.reason)
+                group = table.metadata.row_group(index)
+                rows = max(group.num_rows, 0)
+                _check(group, index + 1, stream, size)
+                for batch in table.iter_batches(batch_size=_BATCH, row_groups=[index], columns=list(COLUMNS)):
+                    for row in batch.to_pylist():
+                        number += 1
+                        try:
+                            yield host_file(row["host"], row["status"], row["body"])
+                        except BadRecord as bad:
+                            tally.skip(source, "row", number, bad.reason)
+            except (BadRecord, BadPages, pa.ArrowException, OSError) as error:
+                reason = (
+                    error.reason
+                    if isinstance(error, BadRecord)
+                    else skip_reason("group-bad", group=index + 1, detail=str(error)[:200])
+                )
+                # The group's rows not read yet (one at least: a group that declares none is still reported).
+                tally.skip(source, "row", number + 1, reason, count=max(first + rows - 1 - number, 1))
+            first = max(first + rows, number + 1)
+
+
+def _check(group: Any, number: int, stream: IO[bytes], size: int) -> None:
+    """Refuse row group `number` past the bounds (`BadRecord`) before Arrow decodes any of it."""
+    if group.num_rows > MAX_GROUP_ROWS:
+        raise BadRecord(skip_reason("group-rows", group=number, limit=MAX_GROUP_ROWS))
+    for index in range(group.num_columns):
+        chunk = group.column(index)
+        if chunk.path_in_schema.split(".")[0] in COLUMNS:
+            page = largest_page(stream, chunk, size)
+            if page > MAX_PAGE:
+                raise BadRecord(skip_reason("group-page", group=number, size=page, limit=MAX_PAGE))
