@@ -50,6 +50,11 @@ class Unreadable(Exception):
         self.reason = reason
 
 
+def detail(error: BaseException) -> str:
+    """A library's error text for a message: on one line (Arrow's end with a line break), 200 characters at most."""
+    return " ".join(str(error).split())[:200]
+
+
 def skip_reason(code: str, **params: object) -> Message:
     """The reason a record is skipped: `records.skip.CODE`."""
     return message(f"records.skip.{code}", **params)
@@ -213,6 +218,7 @@ __all__ = [
     "Undecodable",
     "Unreadable",
     "cut",
+    "detail",
     "lines",
     "skip_reason",
     "status_of",

@@ -27,8 +27,8 @@ from typing import IO, Any
 
 from ..messages import message
 from ..reports.survey import HostFile
-from .pages import BadPages, largest_page
-from .records import BadRecord, Tally, Unreadable, cut, lines, skip_reason, status_of
+from .pages import BadPages, Group, largest_page, row_groups
+from .records import BadRecord, Tally, Unreadable, cut, detail, lines, skip_reason, status_of
 
 COLUMNS = ("host", "status", "body")
 ROW_LIMIT = 4 * 1024 * 1024  # bytes of one CSV row: a body eight times the limit, before it is cut
@@ -129,44 +129,71 @@ def read_parquet(path: Path, tally: Tally) -> Iterator[HostFile]:
         table = pq.ParquetFile(path)
         names = table.schema_arrow.names
     except (pa.ArrowException, OSError) as error:
-        raise Unreadable(message("records.unreadable.parquet", source=source, detail=str(error)[:200])) from None
+        raise Unreadable(message("records.unreadable.parquet", source=source, detail=detail(error))) from None
     if any(name not in names for name in COLUMNS):
         raise _missing(path, names)
     first = 1  # the number of the row group's first row
     with path.open("rb") as stream:
         size = os.fstat(stream.fileno()).st_size
-        for index in range(table.metadata.num_row_groups):
+        try:
+            groups = row_groups(stream, size, COLUMNS)
+        except BadPages as error:
+            raise Unreadable(message("records.unreadable.parquet", source=source, detail=detail(error))) from None
+        if len(groups) != table.metadata.num_row_groups:
+            raise Unreadable(message("records.unreadable.parquet", source=source, detail="row groups miscounted"))
+        for index, group in enumerate(groups):
             number = first - 1  # the last row read
-            rows = 0
             try:
-                group = table.metadata.row_group(index)
-                rows = max(group.num_rows, 0)
                 _check(group, index + 1, stream, size)
                 for batch in table.iter_batches(batch_size=_BATCH, row_groups=[index], columns=list(COLUMNS)):
-                    for row in batch.to_pylist():
+                    for row in _cells(batch):
                         number += 1
                         try:
-                            yield host_file(row["host"], row["status"], row["body"])
+                            yield host_file(*row)
                         except BadRecord as bad:
                             tally.skip(source, "row", number, bad.reason)
             except (BadRecord, BadPages, pa.ArrowException, OSError) as error:
                 reason = (
                     error.reason
                     if isinstance(error, BadRecord)
-                    else skip_reason("group-bad", group=index + 1, detail=str(error)[:200])
+                    else skip_reason("group-bad", group=index + 1, detail=detail(error))
                 )
                 # The group's rows not read yet (one at least: a group that declares none is still reported).
-                tally.skip(source, "row", number + 1, reason, count=max(first + rows - 1 - number, 1))
-            first = max(first + rows, number + 1)
+                tally.skip(source, "row", number + 1, reason, count=max(first + group.rows - 1 - number, 1))
+            first = max(first + max(group.rows, 0), number + 1)
 
 
-def _check(group: Any, number: int, stream: IO[bytes], size: int) -> None:
+def _cells(batch: Any) -> Iterator[tuple[object, ...]]:
+    """Each row's host, status and body; text read as bytes, so that a cell not UTF-8 is one bad row, not a batch.
+
+    Arrow raises on the first such cell when it makes the batch's strings
+    (and a text body is bytes anyway): text columns are read as binary, and
+    a host or status decoded keeping its bad bytes, which `host_file` refuses.
+    """
+    import pyarrow as pa
+
+    columns = []
+    for name in COLUMNS:
+        column = batch.column(name)
+        if pa.types.is_string(column.type) or pa.types.is_large_string(column.type):
+            raw = column.cast(pa.large_binary() if pa.types.is_large_string(column.type) else pa.binary())
+            columns.append([cell if name == "body" else _decoded(cell) for cell in raw.to_pylist()])
+        else:
+            columns.append(column.to_pylist())
+    return zip(*columns, strict=True)
+
+
+def _decoded(cell: object) -> object:
+    return cell.decode("utf-8", "surrogateescape") if isinstance(cell, bytes) else cell
+
+
+def _check(group: Group, number: int, stream: IO[bytes], size: int) -> None:
     """Refuse row group `number` past the bounds (`BadRecord`) before Arrow decodes any of it."""
-    if group.num_rows > MAX_GROUP_ROWS:
+    if group.rows > MAX_GROUP_ROWS:
         raise BadRecord(skip_reason("group-rows", group=number, limit=MAX_GROUP_ROWS))
-    for index in range(group.num_columns):
-        chunk = group.column(index)
-        if chunk.path_in_schema.split(".")[0] in COLUMNS:
-            page = largest_page(stream, chunk, size)
-            if page > MAX_PAGE:
-                raise BadRecord(skip_reason("group-page", group=number, size=page, limit=MAX_PAGE))
+    if group.chunks is None:
+        raise BadPages("a column chunk without its metadata")
+    for start, end in group.chunks:
+        page = largest_page(stream, start, end, size)
+        if page > MAX_PAGE:
+            raise BadRecord(skip_reason("group-page", group=number, size=page, limit=MAX_PAGE))
