@@ -151,13 +151,21 @@ def test_a_footer_pyarrow_aborts_on_is_a_row_group_skipped(tmp_path: Path) -> No
     assert (done.returncode, done.stdout) == (0, "1 2\n"), done.stderr
 
 
-def test_arrows_error_is_said_on_one_line(tmp_path: Path) -> None:
-    # Found by the fuzzer: Arrow's "Couldn't deserialize thrift: ...\n" made the one-line error two lines.
+@pytest.mark.parametrize(
+    ("seed", "said"),
+    [
+        # Arrow's "Couldn't deserialize thrift: ...\n" made the one-line error two lines.
+        ("found-thrift-error.parquet", "deserialize thrift"),
+        # A column name that is not UTF-8: pyarrow raised UnicodeDecodeError opening the file.
+        ("found-column-not-utf8.parquet", "can't decode byte 0xff"),
+    ],
+)
+def test_a_file_the_fuzzer_found_is_one_line_unreadable(tmp_path: Path, seed: str, said: str) -> None:
     path = tmp_path / "t.parquet"
-    path.write_bytes((SEEDS / "found-thrift-error.parquet").read_bytes())
+    path.write_bytes((SEEDS / seed).read_bytes())
     with pytest.raises(Unreadable) as raised:
         hosts_of(path)
-    assert "deserialize thrift" in str(raised.value) and "\n" not in str(raised.value)
+    assert said in str(raised.value) and "\n" not in str(raised.value)
 
 
 def test_a_text_cell_that_is_not_utf8_is_one_bad_row(tmp_path: Path) -> None:

@@ -128,7 +128,7 @@ def read_parquet(path: Path, tally: Tally) -> Iterator[HostFile]:
     try:
         table = pq.ParquetFile(path)
         names = table.schema_arrow.names
-    except (pa.ArrowException, OSError) as error:
+    except (pa.ArrowException, OSError, ValueError) as error:  # ValueError: a column name not UTF-8
         raise Unreadable(message("records.unreadable.parquet", source=source, detail=detail(error))) from None
     if any(name not in names for name in COLUMNS):
         raise _missing(path, names)
