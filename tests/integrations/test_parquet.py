@@ -51,23 +51,36 @@ def arrow_peak(path: Path) -> dict[str, int]:
     return found
 
 
-def test_a_row_group_whose_page_would_decode_past_the_bound_is_skipped_unread(tmp_path: Path) -> None:
-    # A 9 KB table whose one page declares 200 MB took 53 s of CPU and 1.74 GB (Arrow decodes a page whole).
-    # Both bodies in one dictionary page: 4 + BOMB + 4 + 26 bytes.
-    bomb: list[tuple[str, object, bytes]] = [("bomb.example", 200, bytes(BOMB)), ("c.example", 200, BLOCK)]
-    path = groups(tmp_path / "bomb.parquet", good("a.example", "b.example"), bomb, good("d.example"))
-    assert path.stat().st_size < 64 * 1024
+def bomb_table(path: Path, size: int) -> Path:
+    """Three row groups; the second's bodies in one dictionary page of 4 + `size` + 4 + 26 bytes."""
+    bomb: list[tuple[str, object, bytes]] = [("bomb.example", 200, bytes(size)), ("c.example", 200, BLOCK)]
+    return groups(path, good("a.example", "b.example"), bomb, good("d.example"))
+
+
+def test_a_row_group_whose_page_would_decode_past_the_bound_is_skipped_unread(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(tables, "MAX_PAGE", 1024 * 1024)
+    path = bomb_table(tmp_path / "bomb.parquet", 2 * 1024 * 1024)
     hosts, said = hosts_of(path)
     assert list(hosts) == ["a.example", "b.example", "d.example"]
     assert said.lines == [
-        f"{path}: rows 3 to 4: a page of row group 2 declares {BOMB + 8 + len(BLOCK):,} bytes once decoded, "
-        f"more than {tables.MAX_PAGE:,}; skipped"
+        f"{path}: rows 3 to 4: a page of row group 2 declares {2 * 1024 * 1024 + 8 + len(BLOCK):,} bytes once "
+        "decoded, more than 1,048,576; skipped"
     ]
     assert said.tally.skipped == {"records.skip.group-page": 2}
     assert said.tally.summary()[0].render() == (
         "the answer is incomplete: 2 records skipped (2 in a row group with a page too large)"
     )
-    read = arrow_peak(path)  # was 839 MB (the page, then its array), now what the small groups need
+
+
+@pytest.mark.slow
+def test_a_page_bomb_is_refused_before_arrow_allocates_it(tmp_path: Path) -> None:
+    # A 9 KB table whose one page declares 200 MB took 53 s of CPU and 1.74 GB; Arrow's pool peaked at
+    # 839 MB (the page, then its array). Now the pool holds what the small groups need.
+    path = bomb_table(tmp_path / "bomb.parquet", BOMB)
+    assert path.stat().st_size < 64 * 1024
+    read = arrow_peak(path)
     assert read["hosts"] == 3 and read["peak"] < 4 * 1024 * 1024, read
 
 
