@@ -71,7 +71,7 @@ async def get_async(
                             continue
                         body, error = await _read(response, limit)
                         return Download(
-                            current, response.status_code, headers, bytes(body.data), body.cut, tuple(hops), error
+                            current, response.status_code, headers, body.bytes(), body.cut, tuple(hops), error
                         )
         except TimeoutError:
             return Download(current, None, (), b"", False, tuple(hops), "timeout")

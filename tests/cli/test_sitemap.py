@@ -16,6 +16,7 @@ from robotscope.cli import cli
 from robotscope.cli import sitemap as sitemap_cli
 from robotscope.syntax.sitemap import MAX_URLS, read_sitemap
 from tests.conftest import Server
+from tests.hostile import SlowServer
 
 pytestmark = pytest.mark.usefixtures("isolated")
 
@@ -116,6 +117,30 @@ def test_an_index_loop_and_repeats_are_read_once(server: Server) -> None:
     kinds = [f["kind"] for f in json.loads(out)["files"]]
     assert code == 0 and kinds == ["sitemapindex", "repeat", "urlset", "repeat"]
     assert server.hits["/index.xml"] == 1 and server.hits["/s.xml"] == 1
+
+
+@pytest.mark.parametrize(("content_type", "coding"), [("application/gzip", ""), ("application/xml", "gzip")])
+def test_a_sitemap_of_several_gzip_members_is_read_whole(server: Server, content_type: str, coding: str) -> None:
+    # Only the first member was read (`cat a.gz b.gz` is valid gzip, which gzip -d reads whole), in
+    # a .xml.gz body and under Content-Encoding alike; so was a robots.txt sent in members.
+    rules = (b"User-agent: *\n", b"Disallow: /private/\n")
+    server.serve("/robots.txt", 200, b"".join(gzip.compress(part) for part in rules), {"Content-Encoding": "gzip"})
+    xml = urlset(server.url("/public/1"), server.url("/private/2"), server.url("/private/3"))
+    parts = [xml[:120], xml[120:200], xml[200:]]
+    members = [gzip.compress(part) for part in parts]
+    body = b"".join(members)
+    head = f"HTTP/1.1 200 OK\r\nContent-Type: {content_type}\r\nContent-Length: {len(body)}\r\n"
+    head += f"Content-Encoding: {coding}\r\n" if coding else ""
+    # Each read ends a byte into the next member, its magic number split: the seams fall mid-read.
+    seams = [len(members[0]) + 1, len(members[0]) + len(members[1]) + 1]
+    writes = [body[start:end] for start, end in zip([0, *seams], [*seams, len(body)], strict=True)]
+    slow = SlowServer(lambda _: [f"{head}Connection: close\r\n\r\n".encode(), *writes], pause=0.01)
+    try:
+        code, out, err = run(slow.url("/sitemap.xml.gz"), "--agent", "Googlebot")
+    finally:
+        slow.close()
+    assert f"  {slow.url('/sitemap.xml.gz')}: 3 URLs" in out.splitlines(), out + err
+    assert code == 1 and out.count("Googlebot may not fetch") == 2 and "sitemap.xml" not in err
 
 
 def test_a_gzip_bomb_and_too_many_urls_are_bounded() -> None:

@@ -34,9 +34,39 @@ def test_a_bad_status_is_skipped_reported_and_the_survey_exits_1(tmp_path: Path)
     out = tmp_path / "survey.jsonl"
     code, stdout, err = survey(str(source), "--out", str(out))
     assert code == 1 and "internal error" not in err
-    assert len(out.read_text().splitlines()) == 2999 and json.loads(stdout)[0]["hosts"] == 2999
+    assert len(out.read_text().splitlines()) == 2999 and json.loads(stdout)["crawlers"][0]["hosts"] == 2999
     assert f"{source}: line 2,802: the status 'abc' is not an HTTP status (100 to 599); skipped" in err
     assert err.rstrip().endswith("the answer is incomplete: 1 record skipped (1 not an HTTP status)")
+
+
+def test_the_json_summary_names_the_records_skipped_and_why(tmp_path: Path) -> None:
+    # The JSON once held the crawlers' table alone: what was skipped was only said on stderr.
+    source = tmp_path / "hosts.csv"
+    lines = ["host,status,body"] + [f"h{i}.example,{'abc' if i in (3, 7) else 200}," for i in range(10)]
+    source.write_text("\n".join([*lines, ",200,"]) + "\n")
+    code, stdout, _ = survey(str(source), "--out", str(tmp_path / "survey.csv"))
+    said = json.loads(stdout)
+    assert code == 1 and said["crawlers"][0]["hosts"] == 8
+    assert (said["complete"], said["skipped"], said["stopped"]) == (False, 3, 0)
+    assert [(reason["code"], reason["count"]) for reason in said["reasons"]] == [
+        ("records.skip.status", 2),
+        ("records.skip.host", 1),
+    ]
+    assert [(record["unit"], record["number"], record["reason"]["code"]) for record in said["records"]] == [
+        ("line", 5, "records.skip.status"),
+        ("line", 9, "records.skip.status"),
+        ("line", 12, "records.skip.host"),
+    ]
+    assert said["records"][0]["source"] == str(source) and said["records"][0]["reason"]["params"]["value"] == "'abc'"
+    summary = "the answer is incomplete: 3 records skipped (2 not an HTTP status, 1 no host)"
+    assert [line["text"] for line in said["incomplete"]] == [summary]
+
+
+def test_a_complete_survey_says_so_in_json(tmp_path: Path) -> None:
+    code, stdout, _ = survey(str(table(tmp_path / "t.parquet", [200, 404])), "--out", str(tmp_path / "s.csv"))
+    said = json.loads(stdout)
+    assert code == 0 and said["complete"] is True and said["crawlers"][0]["hosts"] == 2
+    assert [said[key] for key in ("skipped", "stopped", "reasons", "records", "incomplete")] == [0, 0, [], [], []]
 
 
 def test_float_statuses_of_a_parquet_table_are_statuses(tmp_path: Path) -> None:
@@ -81,7 +111,9 @@ def test_a_cut_warc_gz_exits_1_with_what_it_read(tmp_path: Path) -> None:
     source.write_bytes(whole[: len(whole) * 7 // 10])
     out = tmp_path / "survey.csv"
     code, stdout, err = survey(str(source), "--out", str(out))
-    assert code == 1 and json.loads(stdout)[0]["hosts"] == 2 and len(out.read_text().splitlines()) == 3
+    said = json.loads(stdout)
+    assert code == 1 and said["crawlers"][0]["hosts"] == 2 and len(out.read_text().splitlines()) == 3
+    assert (said["stopped"], said["records"][-1]["stopped"], said["records"][-1]["unit"]) == (1, True, "record")
     assert "the compressed data ends before its end marker" in err and "1 file was not read to the end" in err
 
 
@@ -94,4 +126,5 @@ def test_random_bytes_and_a_negative_length_are_one_line_or_a_stop(tmp_path: Pat
     two = record("https://two.example/robots.txt", http("200", b"User-agent: *\nDisallow: /\n"), length="-5")
     negative.write_bytes(robots("one.example") + two)
     code, stdout, err = survey(str(negative), "--out", str(tmp_path / "b.jsonl"))
-    assert code == 1 and json.loads(stdout)[0]["hosts"] == 1 and "Content-Length `-5` is not a number of bytes" in err
+    assert code == 1 and json.loads(stdout)["crawlers"][0]["hosts"] == 1
+    assert "Content-Length `-5` is not a number of bytes" in err

@@ -113,6 +113,18 @@ def test_text_sitemaps_in_utf16_and_with_a_huge_line() -> None:
     assert peak < 4 * MiB, peak
 
 
+def test_a_gzip_file_of_several_members_is_read_whole(tmp_path: Path) -> None:
+    # `gzip -c part >> sitemap.xml.gz` appends a member; only the first one was read.
+    path = tmp_path / "sitemap.xml.gz"
+    parts = [f"<urlset {NS}>".encode(), b"<url><loc>https://a.example/1</loc></url>", b"</urlset>"]
+    for part in parts:
+        with gzip.open(path, "ab") as member:
+            member.write(part)
+    assert gzip.decompress(path.read_bytes()) == b"".join(parts)
+    found = read_sitemap(path.read_bytes())
+    assert (found.kind, found.locs, found.problem) == ("urlset", ("https://a.example/1",), None)
+
+
 @pytest.mark.parametrize(
     "data",
     [

@@ -25,7 +25,7 @@ from ..reports.survey import CLASSIFICATIONS, SURVEY_COLUMNS, HostFile, summaris
 from ..syntax.crawlers import select
 from . import records
 from .options import agents_option, one_engine_option
-from .output import console, fail
+from .output import console, current_lang, echo_json, fail
 from .parallel import cores
 
 _CHUNK = 64  # hosts per task of a worker process
@@ -182,7 +182,7 @@ class _Writer:
     show_default=True,
     help="How a fetch's HTTP status is read.",
 )
-@click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
+@click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON, with the records skipped and why.")
 @click.option("--no-progress", is_flag=True, help="No progress bar on stderr.")
 def survey_command(
     sources: tuple[str, ...],
@@ -209,6 +209,9 @@ def survey_command(
     applied). A bad record (a status `abc`, a row too long) is reported on
     stderr with its number and skipped, and a file cut short is read up to
     the cut: the survey then exits 1. --out is renamed into place at the end.
+    --json prints the summary as `crawlers`, with what the answer lacks:
+    `complete`, the counts `skipped` and `stopped`, the `reasons` counted,
+    and the first 50 `records` reported (file, unit, number and reason).
 
     \b
     Examples:
@@ -255,8 +258,8 @@ def survey_command(
     finally:
         writer.close(keep=done)
     table = summarise(counts, {c.token: c.purpose for c in crawlers})
-    if as_json:
-        click.echo(json.dumps(table, indent=2))
+    if as_json:  # what was skipped, as the text output says it on stderr
+        echo_json({"crawlers": table, **skipped.as_dict(current_lang())})
     else:
         _print_summary(table)
     if records.incomplete(skipped):

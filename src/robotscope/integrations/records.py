@@ -12,8 +12,9 @@ incomplete. A file that cannot be read at all, or lacks a required column,
 raises `Unreadable`: the command stops (exit code 2).
 
 The tally reports the first `REPORTED` records one by one (a file of random
-bytes must not flood the terminal), counts every one by reason, and says at
-the end whether the answer is complete.
+bytes must not flood the terminal) and keeps them for a command's JSON,
+counts every one by reason, and says at the end whether the answer is
+complete.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ import re
 import zlib
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
-from typing import IO
+from typing import IO, Any, NamedTuple
 
 from ..fetch.body import Body
 from ..messages import Message, message
@@ -49,33 +50,72 @@ class Unreadable(Exception):
         self.reason = reason
 
 
+def detail(error: BaseException) -> str:
+    """A library's error text for a message: on one line (Arrow's end with a line break), 200 characters at most."""
+    return " ".join(str(error).split())[:200]
+
+
 def skip_reason(code: str, **params: object) -> Message:
     """The reason a record is skipped: `records.skip.CODE`."""
     return message(f"records.skip.{code}", **params)
 
 
+class Reported(NamedTuple):
+    """One record skipped, or the record a file stopped at (`stopped`), as the tally reported it."""
+
+    source: str
+    unit: str  # line, row, record
+    number: int
+    reason: Message
+    stopped: bool
+    span: int = 1  # records from `number` on: a Parquet row group skipped whole
+
+    def said(self) -> Message:
+        where = (
+            message("records.where.rows", source=self.source, number=self.number, last=self.number + self.span - 1)
+            if self.span > 1
+            else message(f"records.where.{self.unit}", source=self.source, number=self.number)
+        )
+        return message("records.stopped" if self.stopped else "records.skipped", where=where, reason=self.reason)
+
+    def as_dict(self, lang: str) -> dict[str, Any]:
+        return {
+            "source": self.source,
+            "unit": self.unit,
+            "number": self.number,
+            "count": self.span,
+            "stopped": self.stopped,
+            "reason": self.reason.as_dict(lang),
+        }
+
+
 class Tally:
-    """The records a command skipped, by reason, and the files it could not read to the end."""
+    """The records a command skipped, by reason, and the files it could not read to the end.
+
+    `reported` keeps the first `REPORTED` of them, for a command's JSON.
+    """
 
     def __init__(self, report: Callable[[Message], None] = lambda _: None) -> None:
         self._report = report
         self.skipped: Counter[str] = Counter()
         self.stopped = 0
+        self.reported: list[Reported] = []
 
-    def skip(self, source: str, unit: str, number: int, reason: Message) -> None:
-        """Record `number` (a line, row or record of `source`) is skipped, for `reason`."""
-        self.skipped[reason.code] += 1
-        self._say(message("records.skipped", where=_where(source, unit, number), reason=reason))
+    def skip(self, source: str, unit: str, number: int, reason: Message, count: int = 1) -> None:
+        """Record `number` (a line, row or record of `source`) is skipped, for `reason`; `count` records from it."""
+        self.skipped[reason.code] += count
+        self._say(Reported(source, unit, number, reason, stopped=False, span=count))
 
     def stop(self, source: str, unit: str, number: int, reason: Message) -> None:
         """`source` cannot be read past record `number`: the rest of it is lost."""
         self.stopped += 1
-        self._say(message("records.stopped", where=_where(source, unit, number), reason=reason))
+        self._say(Reported(source, unit, number, reason, stopped=True))
 
-    def _say(self, said: Message) -> None:
-        shown = sum(self.skipped.values()) + self.stopped
+    def _say(self, entry: Reported) -> None:
+        shown = len(self.reported) + 1
         if shown <= REPORTED:
-            self._report(said)
+            self.reported.append(entry)
+            self._report(entry.said())
         if shown == REPORTED:
             self._report(message("records.more", limit=REPORTED))
 
@@ -83,22 +123,36 @@ class Tally:
     def complete(self) -> bool:
         return not self.skipped and not self.stopped
 
+    def _by_reason(self) -> list[tuple[str, int]]:
+        return sorted(self.skipped.items(), key=lambda item: (-item[1], item[0]))
+
     def summary(self) -> list[Message]:
         """What the answer lacks, grouped by reason; empty when it is complete."""
         said = []
         if self.skipped:
-            counts = [
-                message("records.count", count=count, kind=message(code.replace(".skip.", ".kind.")))
-                for code, count in sorted(self.skipped.items(), key=lambda item: (-item[1], item[0]))
-            ]
+            counts = [message("records.count", count=count, kind=_kind(code)) for code, count in self._by_reason()]
             said.append(message("records.incomplete.skipped", count=sum(self.skipped.values()), reasons=counts))
         if self.stopped:
             said.append(message("records.incomplete.stopped", count=self.stopped))
         return said
 
+    def as_dict(self, lang: str) -> dict[str, Any]:
+        """The same as JSON: whether the answer is complete, the counts by reason, the first records reported."""
+        return {
+            "complete": self.complete,
+            "skipped": sum(self.skipped.values()),
+            "stopped": self.stopped,
+            "reasons": [
+                {"code": code, "count": count, "text": _kind(code).render(lang)} for code, count in self._by_reason()
+            ],
+            "records": [entry.as_dict(lang) for entry in self.reported],
+            "incomplete": [said.as_dict(lang) for said in self.summary()],
+        }
 
-def _where(source: str, unit: str, number: int) -> Message:
-    return message(f"records.where.{unit}", source=source, number=number)
+
+def _kind(code: str) -> Message:
+    """A reason's short name (`records.kind.X` for `records.skip.X`), as summaries count it."""
+    return message(code.replace(".skip.", ".kind."))
 
 
 def lines(stream: IO[bytes], cap: int) -> Iterator[bytes | None]:
@@ -157,4 +211,15 @@ def status_of(value: object) -> int | None:
     return number
 
 
-__all__ = ["BadRecord", "Incomplete", "Tally", "Undecodable", "Unreadable", "cut", "lines", "skip_reason", "status_of"]
+__all__ = [
+    "BadRecord",
+    "Incomplete",
+    "Tally",
+    "Undecodable",
+    "Unreadable",
+    "cut",
+    "detail",
+    "lines",
+    "skip_reason",
+    "status_of",
+]
