@@ -70,6 +70,9 @@ class Target:
         """Every `GRAM`-character piece of the target, read from its distinct segments and joins."""
         if self._pieces is None:
             text, parts = self.text, self._parts
+            if len(text) <= 2 * len(self.segments):  # few repeats: reading it whole costs less
+                self._pieces = {text[i : i + GRAM] for i in range(len(text) - GRAM + 1)}
+                return self._pieces
             found = {piece for part in set(parts) for piece in _pieces(part)}
             reach = GRAM - 1  # a piece across a `/` holds at most this much of either side
             if len(parts) > 1 and min(map(len, parts[1:-1]), default=reach) >= reach:
