@@ -196,9 +196,9 @@ def indexed() -> contextlib.AbstractContextManager[None]:
 
 
 def every_path() -> contextlib.AbstractContextManager[None]:
-    """Indexed, with every rule filed in every slot, every group of literals refined and every short
-    literal filed: each path of the index taken at once."""
-    return tuned(SMALL=0, RARE=0, REFINE_FROM=0, FEW_SHORT=0)
+    """Indexed, with every rule filed in every slot, every literal filed by its pieces, every group of
+    them refined and every target read by its segments: each path of the index taken at once."""
+    return tuned(SMALL=0, RARE=0, REFINE_FROM=0, FEW_SHORT=0, FEW_DIRECT=0, LONG_TARGET=0)
 
 
 def rarest_only() -> contextlib.AbstractContextManager[None]:

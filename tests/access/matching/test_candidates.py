@@ -64,9 +64,9 @@ def test_a_literal_is_in_the_distinct_segments_when_it_is_in_the_target(text: st
 def test_present_is_exactly_the_literals_the_target_has(literals: list[tuple[str, bool]], text: str) -> None:
     keys = {literal + END if ends else literal for literal, ends in literals}
     expected = {key for key in keys if (text.endswith(key[:-1]) if key.endswith(END) else key in text)}
-    for values in ({}, {"REFINE_FROM": 0, "FEW_SHORT": 0}):
+    for values in ({}, {"FEW_DIRECT": 0, "LONG_TARGET": 0}, {"FEW_DIRECT": 0, "REFINE_FROM": 0, "FEW_SHORT": 0}):
         with tuned(**values):
-            present = Literals(keys).present(Target(text))
+            present = Literals(keys).present(text)
             assert sorted(present) == sorted(expected)  # each once
 
 
@@ -85,7 +85,7 @@ def test_candidates_find_every_rule_that_matches_and_the_first(patterns: list[st
     target = "/" + path
     compiled = [compile_pattern(pattern) for pattern in patterns]
     expected = [i for i, pattern in enumerate(patterns) if reference_match(pattern, target)]
-    for values in ({}, {"RARE": 0}, {"SLOTS": 1}, {"REFINE_FROM": 0, "FEW_SHORT": 0, "RARE": 0}):
+    for values in ({}, {"RARE": 0}, {"SLOTS": 1}, {"FEW_DIRECT": 0, "REFINE_FROM": 0, "FEW_SHORT": 0, "RARE": 0}):
         with tuned(**values):
             index = Candidates(compiled)
             assert set(expected) <= set(ones(index.mask(target)))

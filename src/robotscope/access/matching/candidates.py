@@ -28,7 +28,7 @@ from itertools import chain
 from ...syntax.model import Rule
 from ...syntax.patterns import Pattern, matches
 from . import tuning
-from .literals import Literals, Target, keys_of
+from .literals import Literals, keys_of
 
 _ONE = 49  # "1", in the bit string a mask is read from
 
@@ -62,9 +62,11 @@ class Candidates:
         "_cache",
         "_cache_limit",
         "_filed",
+        "_heads",
         "_lacking",
-        "_lengths",
         "_literals",
+        "_needing",
+        "_one_character",
         "_startless",
         "_starts",
         "patterns",
@@ -79,7 +81,12 @@ class Candidates:
             if pieces[0]:
                 starts[pieces[0]].append(position)
         self._starts = dict(starts)
-        self._lengths = sorted({len(start) for start in starts})
+        # The lengths of the starts, by their first two characters: a target meets only its own.
+        heads: defaultdict[str, set[int]] = defaultdict(set)
+        for start in starts:
+            heads[start[:2]].add(len(start))
+        self._heads = {head: sorted(lengths) for head, lengths in heads.items() if len(head) == 2}
+        self._one_character = [head for head in heads if len(head) == 1]
         everything = (1 << size) - 1
         self._startless = everything ^ _union(starts.values(), size)
         keys = list(map(keys_of, patterns))
@@ -113,6 +120,7 @@ class Candidates:
                     filed[keys[position][slot]].append(position)
             self._filed.append(dict(filed))
         self._lacking = [everything ^ _union(filed.values(), size) for filed in self._filed]
+        self._needing = everything ^ self._lacking[0] if self._filed else 0  # rules that need more than a start
         # A mask is built the first time a target has its literal, and kept while they fit the budget.
         self._cache: dict[tuple[int, str], int] = {}
         self._cache_limit = max(1, tuning.MASK_BITS // max(size, 1))
@@ -131,16 +139,20 @@ class Candidates:
     def mask(self, target: str) -> int:
         """The rules that may match `target` (a superset of those that do), as a bit set."""
         found = self._startless
-        starts, size = self._starts, len(target)
-        for length in self._lengths:
+        starts = self._starts
+        for head in self._one_character:
+            if target.startswith(head):
+                found |= self._mask(-1, head, starts[head])
+        size = len(target)
+        for length in self._heads.get(target[:2], ()):
             if length > size:
                 break
             positions = starts.get(target[:length])
             if positions is not None:
                 found |= self._mask(-1, target[:length], positions)
-        if not found or not self._filed:
-            return found
-        present = self._literals.present(Target(target))
+        if not found & self._needing:
+            return found  # none of the rules it may meet needs more than its start
+        present = self._literals.present(target)
         for slot, filed in enumerate(self._filed):
             mask = self._lacking[slot]
             for key in present:

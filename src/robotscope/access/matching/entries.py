@@ -3,13 +3,10 @@
 An entry is a rule read once for matching: the literal every target it
 matches starts with, its shape (plain prefix, exact, one `*`, `*` and `$`, or
 a longer glob), the last piece every match has in the target, its compiled
-pattern. `entry_matches` tests one entry the way `RuleSet.winner` inlines it.
+pattern. `matching` tests entries the way `RuleSet.winner` inlines it.
 """
 
 from __future__ import annotations
-
-from collections.abc import Callable
-from operator import itemgetter
 
 from ...syntax.model import Rule
 from ...syntax.patterns import Pattern, compile_pattern, matches
@@ -20,13 +17,11 @@ PREFIX, EXACT, STAR, STAR_END, GLOB = range(5)
 
 
 # A rule ready for matching, read by unpacking, as `start, shape, last, pattern,
-# rule` (or by the getters below): the literal every target it matches starts
+# rule`: the literal every target it matches starts
 # with; its shape; its last piece (a glob: its longest later piece), which every
 # match has in the target; its compiled pattern (None when plain); the rule. A plain
 # tuple: a NamedTuple costs four times as much to build, once per rule of every set.
 Entry = tuple[str, int, str, "Pattern | None", Rule]
-ENTRY_START: Callable[[Entry], str] = itemgetter(0)
-ENTRY_RULE: Callable[[Entry], Rule] = itemgetter(4)
 
 
 def make_entry(rule: Rule) -> Entry:
@@ -46,13 +41,23 @@ def make_entry(rule: Rule) -> Entry:
     return (pieces[0], shape, pieces[-1], pattern, rule)  # the shape and pieces say it all
 
 
-def entry_matches(entry: Entry, target: str) -> bool:
-    """Whether one entry's rule matches `target` (the explain path; `RuleSet.winner` inlines the same tests)."""
-    return target.startswith(ENTRY_START(entry)) and matches_from_start(entry, target)
+def matching(entries: list[Entry], target: str) -> list[Rule]:
+    """The rules of `entries` that match `target`, in their order (the explain path of a few rules).
+
+    Inline first: the literal start, then the last piece (every shape's match has it in the
+    target), each ruling out most entries in C; a plain prefix needs no more.
+    """
+    return [
+        entry[4]
+        for entry in entries
+        if target.startswith(entry[0])
+        and entry[2] in target
+        and (entry[1] == PREFIX or matches_from_start(entry, target))
+    ]
 
 
 def matches_from_start(entry: Entry, target: str) -> bool:
-    """`entry_matches` for a target already known to start with the entry's literal start."""
+    """Whether one entry's rule matches `target`, already known to start with the entry's literal start."""
     first, shape, last, pattern, _ = entry
     if shape == PREFIX:
         return True

@@ -111,7 +111,7 @@ class _Refined:
 class Literals:
     """The literals rules need of a target besides their starts, filed for `present`."""
 
-    __slots__ = ("_ends", "_filed", "_lengths_end", "_refined", "_short")
+    __slots__ = ("_direct", "_ends", "_filed", "_lengths_end", "_refined", "_short")
 
     def __init__(self, keys: Iterable[str]) -> None:
         """File each distinct key."""
@@ -127,11 +127,18 @@ class Literals:
             else:
                 self._filed.setdefault(key[:GRAM], []).append(key)
         self._lengths_end = sorted({len(text) for text in self._ends})
+        # Few literals are each tested with `in` (cheaper than reading the target's pieces); so are
+        # short ones while they are few.
+        self._direct: list[str] = []
+        if len(short) + sum(map(len, self._filed.values())) <= tuning.FEW_DIRECT:
+            self._direct = [*short, *(literal for group in self._filed.values() for literal in group)]
+            short, self._filed = [], {}
+        elif len(short) <= tuning.FEW_SHORT:
+            self._direct, short = short, []
         self._short = short
 
-    def present(self, target: Target) -> list[str]:
-        """The keys of the literals `target` contains or ends with, each once."""
-        text = target.text
+    def present(self, text: str) -> list[str]:
+        """The keys of the literals `text` (a target) contains or ends with, each once."""
         size, ends = len(text), self._ends
         found = []
         for length in self._lengths_end:
@@ -139,24 +146,30 @@ class Literals:
                 break
             if text[size - length :] in ends:
                 found.append(text[size - length :] + END)
+        direct = self._direct
+        target = Target(text) if self._short or self._filed or (direct and size > tuning.LONG_TARGET) else None
+        if direct:
+            if target is None:
+                found += [literal for literal in direct if literal in text]
+            else:
+                found += [literal for literal in direct if target.contains(literal)]
+        if target is None:
+            return found
         short = self._short
-        if len(short) <= tuning.FEW_SHORT:
-            found += [literal for literal in short if target.contains(literal)]
-        else:  # many (a hostile file): the target's pieces of their lengths, each looked up
+        if short:  # many (a hostile file): the target's pieces of their lengths, each looked up
             wanted = set(short)
             for length in {len(literal) for literal in short}:
                 found += [p for p in {text[i : i + length] for i in range(size - length + 1)} if p in wanted]
         filed = self._filed
-        if filed:
-            for piece in target.pieces:  # not `intersection(filed)`: that walks the whole dict
-                group = filed.get(piece)
-                if group is None:
-                    continue
-                if len(group) <= tuning.REFINE_FROM:
-                    found += [literal for literal in group if target.contains(literal)]
-                    continue
-                refined = self._refined.get(piece)
-                if refined is None:
-                    refined = self._refined[piece] = _Refined(group)
-                found += refined.present(target)
+        for piece in target.pieces if filed else ():  # not `intersection(filed)`: that walks the whole dict
+            group = filed.get(piece)
+            if group is None:
+                continue
+            if len(group) <= tuning.REFINE_FROM:
+                found += [literal for literal in group if target.contains(literal)]
+                continue
+            refined = self._refined.get(piece)
+            if refined is None:
+                refined = self._refined[piece] = _Refined(group)
+            found += refined.present(target)
         return found

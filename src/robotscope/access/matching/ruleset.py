@@ -14,7 +14,7 @@ from ...syntax.model import Group, Rule
 from ...syntax.patterns import compile_pattern, matches
 from . import tuning
 from .candidates import Candidates
-from .entries import ENTRY_RULE, EXACT, PREFIX, STAR, STAR_END, Entry, entry_matches, make_entry
+from .entries import EXACT, PREFIX, STAR, STAR_END, Entry, make_entry, matching
 from .precedence import LINE, best_first
 
 
@@ -55,7 +55,7 @@ class RuleSet:
         if self._index is not None:
             rules = self.rules
             return [rules[position] for position in self._index.every(target)]
-        return [ENTRY_RULE(entry) for entry in self._entries if entry_matches(entry, target)]
+        return matching(self._entries, target)
 
     def winner(self, target: str) -> Rule | None:
         """The deciding rule alone (the best matching rule), on the fast path."""

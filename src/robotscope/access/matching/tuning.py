@@ -24,6 +24,12 @@ GRAM = 3
 # Literals shorter than a piece tested one by one up to this many; past it (a hostile
 # file) they are looked up among the target's pieces of their length.
 FEW_SHORT = 256
+# A rule set's literals, up to this many, are each tested with `in`: on the corpus (a few
+# `/*?`, `/*.pdf$`, `/*sessionid=`) that costs less than reading a target's pieces.
+FEW_DIRECT = 16
+# Targets longer than this are tested through their distinct segments (a long URL of repeated
+# segments), not whole.
+LONG_TARGET = 512
 # Contained literals sharing their first piece from which they are filed again, on first use,
 # by the rarest of their pieces (10,000 `wordNNNN` must not all be tried when `wor` is met).
 REFINE_FROM = 16
