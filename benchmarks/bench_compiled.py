@@ -1,15 +1,14 @@
 #!/usr/bin/env python
 """What a compiled build of the unchanged core would buy: robotscope pure, robotscope compiled with mypyc, Protego.
 
-    python benchmarks/bench_compiled.py            # about 4 minutes on 2 cores (the build takes 20 s)
+    python benchmarks/bench_compiled.py            # about 5 minutes on 2 cores (the build takes 1 min of CPU)
     python benchmarks/bench_compiled.py --reps 2 --step 4
-    python benchmarks/bench_compiled.py --build DIR  # only build, unpacked into DIR (what tests/test_compiled.py runs)
-    python benchmarks/bench_compiled.py --wheel DIR  # only build the wheel, into DIR (to install it)
+    python benchmarks/bench_compiled.py --build DIR  # only build, unpacked into DIR (to put first on PYTHONPATH)
 
-The compiled build is the wheel pyproject.toml's mypyc hook makes (the
-modules it lists, compiled from the unchanged source; the dev extra has
-hatchling and hatch-mypyc, and a C compiler is needed), unpacked into a
-temporary directory: the checkout is not touched. Each repetition runs the crawler workload of
+The compiled build is the wheel `tools/wheels.py --only compiled` makes (the
+release's: pyproject.toml's mypyc hook compiles the core from the unchanged
+source; the dev extra has build, hatchling and hatch-mypyc, and a C compiler
+is needed), unpacked into a temporary directory. Each repetition runs the crawler workload of
 bench.py (parse every file, then 20 URLs x 2 agents per file: first pass and
 steady state, and robotscope's full verdict) once for each of the three, each
 in a fresh process, in turn, so a slow spell of the machine slows all alike;
@@ -22,7 +21,6 @@ import argparse
 import glob
 import json
 import os
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -41,7 +39,6 @@ FIGURES = (
 )
 
 
-BUILD_SECONDS = 600  # the build takes about 20 s here
 RUN_SECONDS = 900  # one library's repetition of the workload: under a minute here
 
 
@@ -57,20 +54,11 @@ def _run(command: list[str], what: str, seconds: int, **options: Any) -> subproc
 
 
 def build_wheel(into: str) -> str:
-    """Build the compiled wheel into the folder `into`, from a copy of the checkout; the wheel's path."""
-    env = {**os.environ, "HATCH_BUILD_HOOK_ENABLE_MYPYC": "1"}
-    with tempfile.TemporaryDirectory() as source:
-        # From a copy: the hook compiles next to the sources, and a compiled module left in
-        # the checkout would shadow its .py (edits would silently stop taking effect).
-        shutil.copytree(
-            os.path.join(ROOT, "src"), os.path.join(source, "src"), ignore=shutil.ignore_patterns("__pycache__", "*.so")
-        )
-        for name in ("pyproject.toml", "README.md"):
-            shutil.copy(os.path.join(ROOT, name), source)
-        command = [sys.executable, "-m", "pip", "wheel", source, "--no-deps", "--no-build-isolation", "-q", "-w", into]
-        _run(command, "the compiled build", BUILD_SECONDS, env=env)
-    (wheel,) = glob.glob(os.path.join(into, "robotscope-*.whl"))
-    return wheel
+    """Build the compiled wheel into the folder `into`, as the release does; the wheel's path."""
+    command = [sys.executable, os.path.join(ROOT, "tools", "wheels.py"), "--only", "compiled", "--no-isolation"]
+    # tools/wheels.py bounds each build's time itself
+    done = _run([*command, "--outdir", into], "the compiled build", 2 * RUN_SECONDS)
+    return done.stdout.strip()
 
 
 def build(into: str) -> list[str]:
@@ -80,10 +68,8 @@ def build(into: str) -> list[str]:
     """
     with tempfile.TemporaryDirectory() as wheels, zipfile.ZipFile(build_wheel(wheels)) as unpacked:
         unpacked.extractall(into)
-    return sorted(
-        os.path.basename(path).split(".")[0]
-        for path in glob.glob(os.path.join(into, "robotscope", "**", "*.so"), recursive=True)
-    )
+    found = glob.glob(os.path.join(into, "robotscope", "**", "*.so"), recursive=True)
+    return sorted(os.path.relpath(path, into).split(".")[0].replace(os.sep, ".") for path in found)
 
 
 def child(key: str, step: int) -> dict[str, float]:
@@ -99,9 +85,9 @@ def child(key: str, step: int) -> dict[str, float]:
     urls = [bench.make_urls(corpus[i][0], corpus[i][1], bench.WORKLOAD_URLS) for i in idx]
     out = bench.workload_pass(lib, inputs, urls)
     if key == "robotscope":
-        import robotscope.access.matching.ruleset
+        from robotscope.access.build import build_kind
 
-        out["compiled"] = float(not robotscope.access.matching.ruleset.__file__.endswith(".py"))
+        out["compiled"] = float(build_kind() == "compiled")
     return out
 
 
@@ -110,7 +96,6 @@ def main() -> int:
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--step", type=int, default=1, help="every Nth corpus file")
     ap.add_argument("--build", metavar="DIR", help="only build the compiled wheel, unpacked into DIR")
-    ap.add_argument("--wheel", metavar="DIR", help="only build the compiled wheel, into DIR")
     ap.add_argument("--child", nargs=2, help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.child:
@@ -118,10 +103,6 @@ def main() -> int:
         return 0
     if args.build:
         print(" ".join(build(args.build)))
-        return 0
-    if args.wheel:
-        os.makedirs(args.wheel, exist_ok=True)
-        print(build_wheel(args.wheel))
         return 0
     with tempfile.TemporaryDirectory() as built:
         print("... building the compiled wheel", file=sys.stderr, flush=True)
@@ -151,7 +132,9 @@ def main() -> int:
             cells.append("" if seconds is None else f"{seconds * 1000:,.1f} ms (×{base[against] / seconds:.2f})")
         print(f"| {label} | " + " | ".join(cells) + " |")
     corpus = "every corpus file" if args.step == 1 else f"every {args.step}th corpus file"
-    print(f"\n- {corpus}; compiled with mypyc, from the unchanged source: {', '.join(compiled)}.")
+    print(
+        f"\n- {corpus}; compiled with mypyc, from the unchanged source: {len(compiled)} modules, {', '.join(compiled)}."
+    )
     return 0
 
 

@@ -7,6 +7,7 @@ from importlib import metadata
 
 import robotscope
 from robotscope import _version
+from tests.compiled_modules import compiled_modules
 from tests.paths import ROOT
 
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
@@ -36,3 +37,13 @@ def test_ruff_checks_a_chosen_rule_set_with_the_line_length_enforced() -> None:
 
 def test_the_slow_marker_is_registered_for_the_fast_loop() -> None:
     assert any(marker.startswith("slow:") for marker in PYPROJECT["tool"]["pytest"]["ini_options"]["markers"])
+
+
+def test_the_compiled_build_takes_every_module_of_the_matcher() -> None:
+    # Whole packages are compiled, so a module added to the matcher is compiled with it.
+    compiled = compiled_modules()
+    folder = ROOT / "src" / "robotscope" / "access" / "matching"
+    matcher = {f"robotscope.access.matching.{path.stem}" for path in folder.glob("*.py")}
+    assert len(matcher) > 5 and matcher <= compiled
+    assert {"robotscope.syntax.parser", "robotscope.access.robots", "robotscope.access.verdicts"} <= compiled
+    assert "robotscope.syntax.structured" not in compiled  # subclasses built-in types: mypyc cannot compile it

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import json
 import zipfile
+from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
+from robotscope.access.matching import ruleset
 from robotscope.cli import cli
 from robotscope.cli.build_site import PACKAGE, PYODIDE_FILES, PYODIDE_VERSION, site_modules
 
@@ -43,13 +46,20 @@ def test_the_site_holds_the_page_the_core_and_the_fixed_answers(tmp_path: Path) 
     page = (site / "index.html").read_text()
     assert 'content="pyodide"' in page and 'content="server"' not in page and "connect-src 'self'" in page
     info = json.loads((site / "api" / "info.json").read_text())
-    assert info["fetch"] is False and info["time_budget"] == 10
+    assert info["fetch"] is False and info["time_budget"] == 10 and info["build"] == "pure"
     assert json.loads((site / "api" / "strings-ko.json").read_text())["lang"] == "ko"
     assert set(json.loads((site / "robotscope-site.json").read_text())["bytes"]) >= {
         "index.html",
         "robotscope.zip",
         "pyodide/pyodide.asm.wasm",
     }
+
+
+def test_the_site_runs_the_pure_build_whoever_builds_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(ruleset, "__file__", f"ruleset{EXTENSION_SUFFIXES[0]}")  # as in the compiled build
+    code, output = build(tmp_path / "site", "--pyodide", str(fake_pyodide(tmp_path / "pyodide")))
+    assert code == 0, output
+    assert json.loads((tmp_path / "site" / "api" / "info.json").read_text())["build"] == "pure"
 
 
 def test_the_page_needs_only_core_modules() -> None:

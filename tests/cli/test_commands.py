@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from robotscope import parse
+from robotscope import __version__, parse
 from robotscope.cli import cli
 from robotscope.reports.selftest import load_cases
 from tests.paths import EXAMPLES
@@ -170,6 +170,12 @@ def test_explain_says_what_blocking_costs() -> None:
 def test_explain_unknown_token_is_a_one_line_error() -> None:
     code, _, err = run("explain", "NoSuchCrawlerAtAll")
     assert code == 2 and len(err.strip().splitlines()) == 1 and "not in the crawler catalogue" in err
+
+
+@pytest.mark.parametrize(("lang", "build"), [("en", "pure Python"), ("ko", "순수 파이썬")])
+def test_version_says_the_source_tree_is_the_pure_build(monkeypatch: pytest.MonkeyPatch, lang: str, build: str) -> None:
+    monkeypatch.setenv("ROBOTSCOPE_LANG", lang)
+    assert run("--version") == (0, f"robotscope {__version__} ({build})\n", "")
 
 
 def test_completion_script_and_help_examples() -> None:

@@ -109,6 +109,7 @@ def test_selftest_runs_every_case_and_passes(app: Any) -> None:
 def test_policies_and_info(app: Any) -> None:
     assert [p["name"] for p in call(app, "GET", "/api/policies").json()["policies"]][:2] == ["rfc9309", "google"]
     assert call(app, "GET", "/api/info").json()["guarded_fetch"] is False
+    assert call(app, "GET", "/api/info").json()["build"] == "pure"  # the source tree
     assert call(create_app(bound_to_loopback=False), "GET", "/api/info").json()["guarded_fetch"] is True
 
 

@@ -14,4 +14,5 @@ reading); a crawler's documented profile is `profiles`'.
 - `profiles`: operators' documented crawler profiles; `preferences`: AI usage
   preferences; `policy`: what a fetch's HTTP outcome means.
 - `robots`: `Robots`, the façade that answers every question about a file.
+- `build`: which build is running, compiled (mypyc) or pure Python.
 """

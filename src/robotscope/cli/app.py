@@ -5,6 +5,8 @@ from __future__ import annotations
 import click
 
 from .._version import __version__
+from ..access.build import build_name
+from ..messages import message
 from .build_site import build_site
 from .bulk import bulk
 from .check import check
@@ -14,6 +16,7 @@ from .fetch import fetch_command
 from .generate import generate
 from .lint import lint_command
 from .matrix import matrix
+from .output import current_lang
 from .page import page_command
 from .readings import readings_command
 from .selftest import selftest
@@ -22,8 +25,17 @@ from .sitemap import sitemap_command
 from .survey import survey_command
 
 
+def _version(context: click.Context, _option: click.Parameter, asked: bool) -> None:
+    """`--version`: the version and which build this is (compiled or pure Python)."""
+    if asked and not context.resilient_parsing:
+        click.echo(message("cli.version", version=__version__, build=build_name()).render(current_lang()))
+        context.exit()
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
-@click.version_option(__version__, prog_name="robotscope")
+@click.option(
+    "--version", is_flag=True, expose_value=False, is_eager=True, callback=_version, help="Show the version and exit."
+)
 def cli() -> None:
     """May this crawler fetch this URL, and which line of robots.txt decides?
 

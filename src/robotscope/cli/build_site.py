@@ -194,7 +194,8 @@ def build_site(out_dir: str, pyodide_dir: str | None, force: bool) -> None:
     modules = _package_zip(out / "robotscope.zip")
     api = out / "api"
     api.mkdir()
-    _write_json(api / "info.json", info_answer("en", fetch=False, guarded_fetch=False))
+    # The page runs the package's source under Pyodide, whichever build writes the site.
+    _write_json(api / "info.json", info_answer("en", fetch=False, guarded_fetch=False, build="pure"))
     _write_json(api / "crawlers.json", crawlers_answer())
     for lang in LANGS:
         _write_json(api / f"strings-{lang}.json", strings_answer(lang))

@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .._version import __version__
+from ..access.build import build_kind
 from ..access.engines.registry import PROFILED as DEFAULT_ENGINE
 from ..access.engines.registry import choices
 from ..access.policy import POLICIES
@@ -133,10 +134,14 @@ def policies_answer(lang: str) -> dict[str, Any]:
     return {"policies": [p.as_dict(lang) for p in POLICIES.values()]}
 
 
-def info_answer(lang: str, fetch: bool, guarded_fetch: bool) -> dict[str, Any]:
-    """`GET /api/info`: `fetch` says the page can fetch a live robots.txt (not in the static build)."""
+def info_answer(lang: str, fetch: bool, guarded_fetch: bool, build: str) -> dict[str, Any]:
+    """`GET /api/info`: `fetch` says the page can fetch a live robots.txt (not in the static build).
+
+    `build` is the running build's kind (`access.build.build_kind`: "compiled" or "pure").
+    """
     return {
         "version": __version__,
+        "build": build,
         "guarded_fetch": guarded_fetch,
         "fetch": fetch,
         "languages": list(LANGS),
@@ -187,7 +192,7 @@ def _answer(endpoint: str, data: dict[str, Any]) -> dict[str, Any]:
     if endpoint == "policies":
         return policies_answer(lang)
     if endpoint == "info":
-        return info_answer(lang, fetch=False, guarded_fetch=False)
+        return info_answer(lang, fetch=False, guarded_fetch=False, build=build_kind())
     if endpoint == "strings":
         return strings_answer(lang)
     raise RequestError(404, "not-found", f"no API endpoint /api/{endpoint}")

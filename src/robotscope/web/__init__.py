@@ -45,7 +45,7 @@ GET /api/selftest
 GET /api/policies
     ``{"policies": [Policy.as_dict()]}``: the fetch policies, in table order.
 GET /api/info
-    ``{"version", "guarded_fetch", "max_body"}``.
+    ``{"version", "build" (compiled | pure), "guarded_fetch", "max_body", ...}``.
 POST /api/fetch
     ``{"url": str, "policy": "rfc9309" | "google" | "bing" | "naver"}`` ->
     ``FetchResult.as_dict()`` plus ``text`` (the body, decoded, when the final

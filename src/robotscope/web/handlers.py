@@ -20,6 +20,7 @@ import httpx
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 
+from ..access.build import build_kind
 from ..access.policy import POLICIES
 from ..reports.analysis import analyse, generate_answer, selftest_answer
 from ..reports.api import (
@@ -116,7 +117,7 @@ async def api_policies(request: Request) -> Response:
 
 async def api_info(request: Request) -> Response:
     lang = lang_of(request.query_params.get("lang"))
-    return JSONResponse(info_answer(lang, fetch=True, guarded_fetch=_settings(request).guarded))
+    return JSONResponse(info_answer(lang, fetch=True, guarded_fetch=_settings(request).guarded, build=build_kind()))
 
 
 async def api_strings(request: Request) -> Response:
