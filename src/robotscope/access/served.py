@@ -23,6 +23,7 @@ from ..messages import message
 from ..syntax.model import Finding, Severity
 
 CODE = "contentType"
+SEVERITY = Severity.WARNING  # its default: a missing label is only information
 _PAGES = frozenset({"text/html", "application/xhtml+xml"})
 
 
@@ -67,5 +68,5 @@ def served_findings(status: int | None, content_type: str | None) -> tuple[Findi
         variant = ".html" if wrong == "page" else ""
         shown = (content_type or "").strip()[:100]
         found, fix = message(f"lint.contentType{variant}", type=shown), message(f"fix.contentType{variant}")
-        severity = Severity.WARNING
+        severity = SEVERITY
     return (Finding(CODE, severity, None, found, fix, ()),)
