@@ -204,6 +204,17 @@ def test_a_robots_txt_not_served_as_text_plain_is_a_finding_in_fetch_and_check(
     assert item["findings"][0]["code"] == "contentType"
 
 
+def test_text_plain_in_another_charset_than_utf8_is_noted_in_fetch_check_and_lint(server: Server) -> None:
+    server.serve("/robots.txt", 200, ROBOTS, {"Content-Type": "text/plain; charset=ISO-8859-1"})
+    where = server.url("/robots.txt")
+    for command in (("fetch", server.url("/")), ("check", server.url("/x"), "bot"), ("lint", server.url("/"))):
+        out = run(*command, "--no-cache")[1]
+        assert f"{where}: info contentType" in out and "charset iso-8859-1, but RFC 9309 requires UTF-8" in out
+    data = json.loads(run("fetch", server.url("/"), "--no-cache", "--json", "--lang", "ko")[1])
+    (served,) = data["served"]
+    assert served["message"]["code"] == "lint.contentType.charset" and "UTF-8을 요구합니다" in served["message"]["text"]
+
+
 def test_text_plain_with_a_charset_is_no_finding(server: Server) -> None:
     server.serve("/robots.txt", 200, ROBOTS, {"Content-Type": "Text/Plain; charset=UTF-8"})
     data = json.loads(run("fetch", server.url("/"), "--no-cache", "--json")[1])
