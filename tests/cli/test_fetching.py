@@ -204,6 +204,17 @@ def test_a_robots_txt_not_served_as_text_plain_is_a_finding_in_fetch_and_check(
     assert item["findings"][0]["code"] == "contentType"
 
 
+def test_text_plain_in_another_charset_than_utf8_is_noted_in_fetch_check_and_lint(server: Server) -> None:
+    server.serve("/robots.txt", 200, ROBOTS, {"Content-Type": "text/plain; charset=ISO-8859-1"})
+    where = server.url("/robots.txt")
+    for command in (("fetch", server.url("/")), ("check", server.url("/x"), "bot"), ("lint", server.url("/"))):
+        out = run(*command, "--no-cache")[1]
+        assert f"{where}: info contentType" in out and "charset iso-8859-1, but RFC 9309 requires UTF-8" in out
+    data = json.loads(run("fetch", server.url("/"), "--no-cache", "--json", "--lang", "ko")[1])
+    (served,) = data["served"]
+    assert served["message"]["code"] == "lint.contentType.charset" and "UTF-8을 요구합니다" in served["message"]["text"]
+
+
 def test_text_plain_with_a_charset_is_no_finding(server: Server) -> None:
     server.serve("/robots.txt", 200, ROBOTS, {"Content-Type": "Text/Plain; charset=UTF-8"})
     data = json.loads(run("fetch", server.url("/"), "--no-cache", "--json")[1])
@@ -240,6 +251,60 @@ def test_bulk_says_the_file_was_cut_and_which_rows_a_rule_past_it_would_decide(t
     rows = {line.split(",")[0]: line.split(",")[7] for line in out.splitlines()[1:]}
     assert rows == {"/late/x": "past-limit:6", "/private/x": "", "/other": ""}
     assert "error oversize" in err and "line 5 (User-agent: *), line 6 (Disallow: /late/)" in err
+
+
+def serve_labelled(server: Server, body: bytes, content_type: str) -> None:
+    """`/robots.txt` answers 200 with `body` labelled `content_type`."""
+    server.serve("/robots.txt", 200, body, {"Content-Type": content_type})
+
+
+@pytest.mark.parametrize(("content_type", "says"), [("text/html", "the type of a web page"), ("application/json", "")])
+def test_lint_a_url_says_how_the_file_was_served_in_text_json_and_sarif(
+    server: Server, content_type: str, says: str
+) -> None:
+    serve_labelled(server, ROBOTS, content_type)
+    where = server.url("/robots.txt")
+    code, out, _ = run("lint", server.url("/"), "--no-cache", "--fail-on", "warning")
+    # The same finding, in the same words, as fetch says it (access.served is its one home).
+    (fetched,) = json.loads(run("fetch", server.url("/"), "--no-cache", "--json")[1])["served"]
+    assert code == 1 and f"{where}: warning contentType" in out and fetched["message"]["text"] in out and says in out
+    findings = json.loads(run("lint", server.url("/"), "--no-cache", "--json")[1])
+    assert findings[0] == fetched
+    code, out, _ = run("lint", server.url("/"), "--no-cache", "--format", "sarif", "--fail-on", "warning")
+    driver, results = json.loads(out)["runs"][0]["tool"]["driver"], json.loads(out)["runs"][0]["results"]
+    assert code == 1 and results[0]["ruleId"] == "contentType" and results[0]["level"] == "warning"
+    rule = driver["rules"][results[0]["ruleIndex"]]
+    assert rule["id"] == "contentType" and rule["defaultConfiguration"] == {"level": "warning"}
+    assert rule["shortDescription"]["text"].startswith("a robots.txt served")
+    ko = json.loads(run("lint", server.url("/"), "--no-cache", "--format", "sarif", "--lang", "ko")[1])
+    assert "text/plain" in ko["runs"][0]["tool"]["driver"]["rules"][results[0]["ruleIndex"]]["shortDescription"]["text"]
+
+
+def test_lint_a_url_served_as_text_plain_has_no_content_type_finding(server: Server) -> None:
+    serve_labelled(server, ROBOTS, "text/plain; charset=utf-8")
+    assert "contentType" not in run("lint", server.url("/"), "--no-cache", "--fail-on", "info")[1]
+
+
+def test_lint_fix_of_a_url_still_counts_how_it_was_served(server: Server) -> None:
+    # The fixed file cannot change the server's label: the finding is left, and says so in the exit code.
+    serve_labelled(server, ROBOTS, "text/html")
+    code, out, err = run("lint", server.url("/"), "--no-cache", "--fix", "--fail-on", "warning")
+    assert code == 1 and out == ROBOTS.decode() and "2 findings remain" in err  # Crawl-delay's, and the label's
+
+
+@pytest.mark.parametrize(
+    ("body", "code", "says"),
+    [
+        ("User-agent: *\nDisallow: /private/\n".encode("utf-16"), "encodingNotUtf8", "saved as UTF-16"),
+        (ROBOTS + b"#" * 600_000 + b"\nUser-agent: *\nDisallow: /late/\n", "oversize", "only the first 512,000"),
+    ],
+)
+def test_lint_a_url_says_the_file_cannot_be_read_or_was_cut(server: Server, body: bytes, code: str, says: str) -> None:
+    serve_labelled(server, body, "text/plain")
+    exit_code, out, _ = run("lint", server.url("/"), "--no-cache")
+    assert exit_code == 1 and f"{server.url('/robots.txt')}: error {code}" in out and says in out
+    log = json.loads(run("lint", server.url("/"), "--no-cache", "--format", "sarif")[1])["runs"][0]
+    assert [r["ruleId"] for r in log["results"]][:1] == [code]
 
 
 def test_fetch_a_page_url_ends_with_each_main_crawlers_verdict(server: Server) -> None:

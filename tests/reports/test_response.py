@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from robotscope.access.policy import POLICIES
 from robotscope.access.robots import parse
+from robotscope.access.served import served_findings
 from robotscope.reports.api import call
 from robotscope.reports.response import (
     MAX_CHARS,
@@ -114,6 +115,39 @@ def test_the_media_type_rfc_9309_requires_is_checked_on_a_2xx(content_type: str 
     assert codes(judge("HTTP/1.1 200 OK\n" + header, ROBOTS)) == ([note] if note else [])
     # A 404's error page is no file: its type is not the file's.
     assert codes(judge("HTTP/1.1 404 Not Found\n" + header, ROBOTS)) == []
+
+
+# The response box's note and a fetch's finding are one judgment (`access.served`), said in two voices.
+_SAID_ALIKE = {
+    "lint.contentType.missing": "response.noType",
+    "lint.contentType.html": "response.type",
+    "lint.contentType": "response.type",
+    "lint.contentType.charset": "response.charset",
+}
+
+
+@pytest.mark.parametrize(
+    "content_type",
+    [
+        None,
+        "text/plain",
+        "TEXT/PLAIN;charset=US-ASCII",
+        "text/plain; charset=iso-8859-1",
+        "text/plain; charset='windows-1252'",
+        "text/plain; format=flowed",
+        "text/html",
+        "application/xhtml+xml; charset=utf-8",
+        "application/json",
+        "text/plain-ish",
+        ";charset=utf-16",
+    ],
+)
+@pytest.mark.parametrize("status", [200, 204, 404])
+def test_the_response_box_and_a_fetch_judge_a_content_type_alike(content_type: str | None, status: int) -> None:
+    header = f"Content-Type: {content_type}\n" if content_type is not None else ""
+    notes = codes(judge(f"HTTP/1.1 {status} X\n" + header, ROBOTS))
+    found = [f.message.code for f in served_findings(status, content_type)]
+    assert notes == [_SAID_ALIKE[code] for code in found]
 
 
 def test_x_robots_tag_directives_for_each_crawler() -> None:

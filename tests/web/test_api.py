@@ -113,7 +113,18 @@ def test_policies_and_info(app: Any) -> None:
     assert call(create_app(bound_to_loopback=False), "GET", "/api/info").json()["guarded_fetch"] is True
 
 
-def test_body_over_one_megabyte_is_413(app: Any) -> None:
+# The body just under the limit is a real file of 70,000 rules: its analysis is 2.4 s of CPU and a
+# 17 MB answer, which on this 2-core machine under load came close to the 10 s budget and passed it
+# (422 `too-complex`). What this test proves is the size limit, so its app has time to spare.
+@pytest.fixture
+def roomy_app() -> Iterator[Any]:
+    app = create_app(time_budget=300.0, body_timeout=300.0)
+    yield app
+    app.state.workers.close()
+
+
+def test_body_over_one_megabyte_is_413(roomy_app: Any) -> None:
+    app = roomy_app
     big = json.dumps({"text": "Disallow: /x\n" * 90_000}).encode()
     assert len(big) > 1024 * 1024
     r = call(app, "POST", "/api/analyse", content=big, headers={"content-type": "application/json"})
@@ -128,9 +139,10 @@ def test_body_over_one_megabyte_is_413(app: Any) -> None:
     assert r.status_code == 413 and r.json()["error"]["code"] == "too-large"
     ok = json.dumps({"text": "Disallow: /x\n" * 70_000}).encode()
     assert len(ok) < 1024 * 1024
-    assert (
-        call(app, "POST", "/api/analyse", content=ok, headers={"content-type": "application/json"}).status_code == 200
-    )
+    r = call(app, "POST", "/api/analyse", content=ok, headers={"content-type": "application/json"})
+    assert r.status_code == 200, r.text[:300]
+    (oversize,) = [f for f in r.json()["findings"] if f["code"] == "oversize"]
+    assert oversize["message"]["params"]["size"] == 70_000 * len("Disallow: /x\n")  # the whole text was read
 
 
 @pytest.mark.parametrize("path", ["/", "/static/app.js", "/api/crawlers", "/api/nothing"])

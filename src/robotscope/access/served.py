@@ -14,7 +14,10 @@ Naver's guide asks for text/plain too (see `engines.naver`). None of them
 documents refusing a body for its label: the fetch policies parse a 2xx
 body whatever its type (`policy`), so this is a finding, never a decision.
 A page type (`text/html`) on a 200 is the usual sign of an error, login or
-"not found" page answered with 200 instead of the file.
+"not found" page answered with 200 instead of the file. A `charset` other
+than UTF-8 on a text/plain label is noted too: the crawlers read the bytes as
+UTF-8 whatever it says, so a file really saved in that charset means other
+paths than its author sees.
 """
 
 from __future__ import annotations
@@ -23,7 +26,9 @@ from ..messages import message
 from ..syntax.model import Finding, Severity
 
 CODE = "contentType"
+SEVERITY = Severity.WARNING  # the default; a missing label, or a charset on a text/plain one, is information
 _PAGES = frozenset({"text/html", "application/xhtml+xml"})
+_UTF8 = frozenset({"utf-8", "utf8", "us-ascii"})  # US-ASCII is UTF-8's first 128 characters
 
 
 def media_type(content_type: str | None) -> str:
@@ -41,7 +46,8 @@ def charset(content_type: str | None) -> str | None:
 
 
 def mislabelled(status: int | None, content_type: str | None) -> str | None:
-    """What is wrong with the label of a 2xx robots.txt: "missing", "page" or "other"; None when text/plain.
+    """What is wrong with the label of a 2xx robots.txt: "missing", "page", "other", or "charset" (text/plain
+    in a charset other than UTF-8); None when text/plain in UTF-8 or no charset.
 
     The one judgment of a Content-Type: the fetch findings and the web page's
     response box both say it, each in its own words.
@@ -50,22 +56,29 @@ def mislabelled(status: int | None, content_type: str | None) -> str | None:
         return None
     kind = media_type(content_type)
     if kind == "text/plain":
-        return None
+        found = charset(content_type)
+        return "charset" if found is not None and found not in _UTF8 else None
     if not kind:
         return "missing"
     return "page" if kind in _PAGES else "other"
 
 
 def served_findings(status: int | None, content_type: str | None) -> tuple[Finding, ...]:
-    """The findings about the response that carried a robots.txt: a 2xx whose Content-Type is not text/plain."""
+    """The findings about the response that carried a robots.txt: a 2xx whose Content-Type is not text/plain,
+    or names a charset other than UTF-8."""
     wrong = mislabelled(status, content_type)
     if wrong is None:
         return ()
     if wrong == "missing":
         found, fix, severity = message("lint.contentType.missing"), message("fix.contentType"), Severity.INFO
+    elif wrong == "charset":
+        # Crawlers read the bytes as UTF-8 whatever the label: it matters only where the file is not UTF-8,
+        # which lint's invalidUtf8 says of the body itself.
+        found = message("lint.contentType.charset", charset=(charset(content_type) or "")[:100])
+        fix, severity = message("fix.contentType.charset"), Severity.INFO
     else:
         variant = ".html" if wrong == "page" else ""
         shown = (content_type or "").strip()[:100]
         found, fix = message(f"lint.contentType{variant}", type=shown), message(f"fix.contentType{variant}")
-        severity = Severity.WARNING
+        severity = SEVERITY
     return (Finding(CODE, severity, None, found, fix, ()),)

@@ -72,10 +72,11 @@ def lint_command(
         nothing = message("lint.nothing-to-lint").render(lang)
         click.echo(f"{source.name}: {decision.action}: {nothing}\n  {decision.reason.render(lang)}")
         sys.exit(1 if decision.action == "disallow-all" else 0)
-    findings = lint(source.robots)
+    # A fetched file's findings start with those of how it was served, as `fetch` and `check` say them.
+    findings = [*source.served, *lint(source.robots)]
     threshold = _SEVERITY_RANK[Severity(fail_on)]
     if fix:
-        fixed, findings = _fixed(source.robots, findings, lang)
+        fixed, findings = _fixed(source.robots, findings, source.served, lang)
         click.echo(fixed, nl=False)
         sys.exit(1 if any(_SEVERITY_RANK[f.severity] >= threshold for f in findings) else 0)
     if as_json or output_format == "json":
@@ -87,11 +88,14 @@ def lint_command(
     sys.exit(1 if any(_SEVERITY_RANK[f.severity] >= threshold for f in findings) else 0)
 
 
-def _fixed(robots: Robots, findings: list[Finding], lang: str) -> tuple[str, list[Finding]]:
-    """The file with the proven edits applied (the part past the size limit kept as it was), and its findings."""
+def _fixed(
+    robots: Robots, findings: list[Finding], served: tuple[Finding, ...], lang: str
+) -> tuple[str, list[Finding]]:
+    """The file with the proven edits applied (the part past the size limit kept as it was), and what is
+    left: its findings, after those of how it was `served`, which no edit of the file changes."""
     edits = list(dict.fromkeys(f.edit for f in findings if f.edit is not None))
     text = apply(robots.text, edits) + robots.overflow_text
-    left = lint(parse(text))
+    left = [*served, *lint(parse(text))]
     summary = message("lint.fixed", applied=len(edits), left=len(left))
     click.echo(summary.render(lang), err=True)
     return text, left

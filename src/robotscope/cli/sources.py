@@ -148,10 +148,15 @@ class Source:
         """False when a fetch decided allow-all or disallow-all, so no rule of the file applies."""
         return self.fetched is None or self.fetched.decision.action.rules_apply
 
+    @property
+    def served(self) -> tuple[Finding, ...]:
+        """What a fetch's response says about how the file was served (`access.served`); none for a file."""
+        return self.fetched.result.served if self.fetched is not None else ()
+
     def findings(self) -> list[Finding]:
         """What every command says about the file as a whole before its verdicts (`reports.file_findings`):
         how a fetched file was served, whether crawlers can read it, where the 500 KiB limit cut it."""
-        return file_findings(self.robots, self.fetched.result.served if self.fetched is not None else ())
+        return file_findings(self.robots, self.served)
 
     def warn_findings(self) -> None:
         """The file's `findings`, one warning line each on stderr, for a command whose output is data (bulk)."""

@@ -10,6 +10,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from ..access import served
 from ..access.engines.registry import PROFILED as DEFAULT_ENGINE
 from ..access.engines.registry import engine
 from ..access.robots import Robots
@@ -144,15 +145,17 @@ def summary(findings: list[Finding], name: str, lang: str = DEFAULT_LANG) -> str
 
 def sarif(findings: list[Finding], uri: str, version: str, lang: str = DEFAULT_LANG) -> dict[str, Any]:
     """Findings as a SARIF 2.1.0 log, one result per finding, for code scanning."""
+    # Every code a finding may carry: the lint checks', then a fetch's about how the file was served.
+    codes = [(c.code, c.severity) for c in CHECKS] + [(served.CODE, served.SEVERITY)]
     rules = [
         {
-            "id": c.code,
-            "shortDescription": {"text": c.summary.render(lang)},
-            "defaultConfiguration": {"level": _SARIF_LEVEL[c.severity]},
+            "id": code,
+            "shortDescription": {"text": message(f"summary.{code}").render(lang)},
+            "defaultConfiguration": {"level": _SARIF_LEVEL[severity]},
         }
-        for c in CHECKS
+        for code, severity in codes
     ]
-    index = {c.code: i for i, c in enumerate(CHECKS)}
+    index = {code: i for i, (code, _) in enumerate(codes)}
     results = [
         {
             "ruleId": f.code,

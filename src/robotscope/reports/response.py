@@ -39,7 +39,6 @@ _BARE_STATUS = re.compile(r"(\d{3})(?:[ \t]+([^\x00-\x08\x0a-\x1f\x7f]*))?[ \t]*
 # RFC 9110, Section 5.1 (a token) and 5.5 (a value: no control characters but tab).
 _FIELD = re.compile(r"([!#$%&'*+.^_`|~0-9A-Za-z-]+):[ \t]*([^\x00-\x08\x0a-\x1f\x7f]*?)[ \t]*")
 _LINES = re.compile(r"\r\n|\r|\n")
-_UTF8 = ("utf-8", "utf8", "us-ascii")
 
 
 class Response(NamedTuple):
@@ -210,11 +209,10 @@ def _media_note(final: Response | None, fields: list[tuple[str, str]]) -> Messag
     wrong = mislabelled(200 if final is None else final.status, value)
     if wrong == "missing":
         return message("response.noType")
+    if wrong == "charset":
+        return message("response.charset", charset=(charset(value) or "")[:SHOWN])
     if wrong is not None:
         return message("response.type", type=(value or "").split(";")[0].strip()[:SHOWN])
-    found = charset(value) if final is None or 200 <= final.status < 300 else None
-    if found is not None and found not in _UTF8:
-        return message("response.charset", charset=found[:SHOWN])
     return None
 
 

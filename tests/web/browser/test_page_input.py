@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from robotscope.access.served import served_findings
 from robotscope.reports.analysis import LIMITS
 from tests.conftest import Server
 from tests.web.browser.test_page import HANGUL, ROBOTS, analysed, paste
@@ -185,4 +186,47 @@ def test_the_response_box_survives_a_hostile_paste(page: Any) -> None:
     problems = page.locator("#response-result .response-problems li")
     assert problems.count() == 20 and problems.first.inner_text().startswith("line 2 a line of 29,")
     assert "\x01" not in page.inner_text("#response-result")
+    assert page.errors == []
+
+
+def served_text(page: Any) -> str:
+    text: str = page.inner_text("#fetch-result ul.served")
+    return text
+
+
+def test_the_fetch_panel_and_the_response_box_say_how_the_file_was_served(page: Any, server: Server) -> None:
+    # The fetch's `served` findings are the server's texts, the response box's notes the same judgment.
+    labelled = "text/html; charset=utf-8"
+    server.serve("/robots.txt", body=ROBOTS.encode(), headers={"Content-Type": labelled})
+    page.fill("#fetch-url", server.url("/"))
+    page.click("#fetch-go")
+    page.wait_for_selector("#fetch-result ul.served li.finding")
+    (said,) = served_findings(200, labelled)
+    assert page.inner_text("#fetch-result h3 >> nth=1") == "How the file was served"
+    shown = served_text(page)
+    assert page.get_attribute("#fetch-result ul.served li.finding", "data-code") == "contentType"
+    assert "sev-warning" in page.get_attribute("#fetch-result ul.served li.finding", "class")
+    assert said.message.render("en") in shown and said.fix.render("en") in shown
+    page.select_option("#lang", "ko")
+    page.wait_for_function(
+        "() => /[\\uac00-\\ud7a3]/.test(document.querySelector('#fetch-result ul.served .message')?.textContent)"
+    )
+    assert said.message.render("ko") in served_text(page)
+    page.select_option("#lang", "en")
+    # A text/plain label in another charset than UTF-8 is said too; a plain UTF-8 one says nothing.
+    server.serve("/robots.txt", body=ROBOTS.encode(), headers={"Content-Type": "text/plain; charset=iso-8859-1"})
+    page.click("#fetch-go")
+    page.wait_for_function(
+        "() => document.querySelector('#fetch-result ul.served')?.textContent.includes('charset iso-8859-1')"
+    )
+    assert "sev-info" in page.get_attribute("#fetch-result ul.served li.finding", "class")
+    server.serve("/robots.txt", body=ROBOTS.encode(), headers={"Content-Type": "text/plain; charset=utf-8"})
+    page.click("#fetch-go")
+    page.wait_for_function(
+        "() => document.querySelector('#fetch-result table.decisions')"
+        " && !document.querySelector('#fetch-result ul.served')"
+    )
+    page.fill("#response", "HTTP/1.1 200 OK\nContent-Type: text/plain; charset=iso-8859-1\n")
+    page.wait_for_selector("#response-result .response-notes")
+    assert "Served with charset iso-8859-1, but RFC 9309" in page.inner_text("#response-result .response-notes")
     assert page.errors == []

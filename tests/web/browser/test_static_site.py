@@ -194,8 +194,17 @@ def test_the_response_box_in_the_static_build_answers_as_the_server_build(static
     body = {"text": "<html><body>Just a moment...</body></html>", "agent": "Bingbot", "response": response}
     static, server = analyse(static_page, body)["response"], analyse(server_page, body)["response"]
     assert static == server and static["decisions"]["naver"]["action"] == "parse"
+    # How the file was served is judged alike too: a text/plain label in another charset than UTF-8.
+    body = {"text": ROBOTS, "response": "HTTP/1.1 200 OK\nContent-Type: text/plain; charset=iso-8859-1\n"}
+    static, server = analyse(static_page, body)["response"], analyse(server_page, body)["response"]
+    assert static == server and [n["code"] for n in static["notes"]] == ["response.charset"]
+    static_page.fill("#response", body["response"])
+    static_page.wait_for_selector("#response-result .response-notes")
+    assert "Served with charset iso-8859-1" in static_page.inner_text("#response-result .response-notes")
     static_page.fill("#response", "HTTP/1.1 503 Service Unavailable\n")
-    static_page.wait_for_selector("#response-result table.decisions")
+    static_page.wait_for_function(  # the charset's answer, a parse, is on screen until the 503's comes
+        "() => document.querySelector('#response-result table.decisions .badge')?.textContent === 'disallow everything'"
+    )
     analysed(static_page)
     words = static_page.locator("#response-result table.decisions tbody .badge").all_inner_texts()
     assert words == ["disallow everything"] * 4 + ["allow everything"]  # Yandex: open

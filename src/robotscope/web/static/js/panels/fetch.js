@@ -3,7 +3,8 @@
  * into the editor. The text it replaced is kept: one button puts it back
  * (and then the fetched text again), so a fetch never loses the user's work.
  *
- * The decisions' explanations and the policies' notes are the server's
+ * The decisions' explanations, the findings about how the file was served
+ * and the policies' notes are the server's
  * texts in the language asked for, so a new language asks again: the
  * policies, and the last fetch (without loading its body a second time,
  * which would undo the user's edits).
@@ -13,6 +14,7 @@ import { setText, text } from "../editor.js";
 import { lang, number, t } from "../i18n.js";
 import { state } from "../state.js";
 import { decisions } from "./decisions.js";
+import { findingItem } from "./findings.js";
 
 let backend = null;
 let policies = []; // GET /api/policies, in lang()
@@ -104,6 +106,11 @@ export function renderFetch() {
   }
   const d = answer.data;
   box.append(facts(d), el("h3", { text: t("fetch.chain") }), chain(d.hops));
+  // What the response's headers say about the file (a Content-Type not text/plain, a charset not UTF-8):
+  // the server's findings, which the editor's analysis cannot see.
+  if (d.served.length) {
+    box.append(el("h3", { text: t("fetch.served") }), el("ul", { cls: "findings served" }, d.served.map((f) => findingItem(f, false))));
+  }
   box.append(el("h3", { text: t("fetch.decisions") }), decisions(d.decisions));
   box.append(el("p", { cls: "hint", text: d.text ? t("fetch.loaded") : t("fetch.notLoaded") }));
 }
