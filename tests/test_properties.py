@@ -190,24 +190,29 @@ def tuned(**values: int) -> Iterator[None]:
             setattr(tuning, name, value)
 
 
-def indexed() -> contextlib.AbstractContextManager[None]:
-    """Every rule set indexed by its literals, however few its rules."""
+def in_parts() -> contextlib.AbstractContextManager[None]:
+    """Every rule set in parts by head, however few its rules, each part tried in turn."""
     return tuned(SMALL=0)
+
+
+def indexed() -> contextlib.AbstractContextManager[None]:
+    """Every rule set in parts, each indexed by its literals, however few its rules."""
+    return tuned(SMALL=0, INDEX_FROM=0)
 
 
 def every_path() -> contextlib.AbstractContextManager[None]:
     """Indexed, with every rule filed in every slot, every literal filed by its pieces, every group of
     them refined and every target read by its segments: each path of the index taken at once."""
-    return tuned(SMALL=0, RARE=0, REFINE_FROM=0, FEW_SHORT=0, FEW_DIRECT=0, LONG_TARGET=0)
+    return tuned(SMALL=0, INDEX_FROM=0, RARE=0, REFINE_FROM=0, FEW_SHORT=0, FEW_DIRECT=0, LONG_TARGET=0)
 
 
 def rarest_only() -> contextlib.AbstractContextManager[None]:
     """Indexed by each rule's rarest literal alone: the exact match sorts out the rest."""
-    return tuned(SMALL=0, SLOTS=1)
+    return tuned(SMALL=0, INDEX_FROM=0, SLOTS=1)
 
 
 # A small set (tried in turn), and the index with each of its choices.
-LAYOUTS = (contextlib.nullcontext, indexed, every_path, rarest_only)
+LAYOUTS = (contextlib.nullcontext, in_parts, indexed, every_path, rarest_only)
 
 
 @given(

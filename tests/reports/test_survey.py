@@ -105,7 +105,7 @@ def test_every_output_format_holds_the_same_rows_and_the_summary_counts_them(tmp
         code, text = run(str(source), "--agents", "CCBot,GPTBot", "--out", str(out), "--json", "--jobs", "1")
         assert code == 0, text
         outputs[suffix] = rows_of(out)
-        summary = {entry["agent"]: entry for entry in json.loads(text)}
+        summary = {entry["agent"]: entry for entry in json.loads(text)["crawlers"]}
     assert outputs[".parquet"] == outputs[".csv"] == outputs[".jsonl"] and len(outputs[".csv"]) == 8
     assert (summary["CCBot"]["blocked"], summary["CCBot"]["partial"], summary["CCBot"]["open"]) == (1, 2, 1)
     assert summary["GPTBot"]["partial_share"] == 0.25

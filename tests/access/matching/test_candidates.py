@@ -24,6 +24,7 @@ from robotscope import parse
 from robotscope.access.matching import tuning
 from robotscope.access.matching.candidates import Candidates, bits, ones
 from robotscope.access.matching.literals import END, Literals, Target, keys_of
+from robotscope.access.matching.parts import head_of
 from robotscope.access.matching.precedence import priority
 from robotscope.access.matching.tuning import GRAM
 from robotscope.syntax.patterns import compile_pattern, matches
@@ -74,6 +75,7 @@ def test_bits_and_ones_are_inverse() -> None:
     positions = [0, 3, 64, 65, 999]
     assert list(ones(bits(positions, 1000))) == positions
     assert bits([7], 1000) == 1 << 7
+    assert bits([], 0) == 0  # an empty part
 
 
 ANY_PATTERN = st.text(alphabet="ab/c*$", min_size=1, max_size=8)
@@ -141,7 +143,8 @@ def test_every_shape_whole_agrees_with_a_naive_scan(shape: Any) -> None:
     robots = parse(shape.text())
     ruleset = robots.rules_for("bot")
     rules = list(ruleset.rules)
-    assert ruleset._index is not None
+    heads = {head_of(rule.normalised) for rule in rules}
+    assert any(ruleset._parts.part(head)._index is not None for head in heads)  # the big part is indexed
     for url in [*shape.short_urls(40), shape.long_url(0), shape.long_url(1)]:
         verdict = robots.verdict("bot", url)
         found = [r for r in rules if matches(compile_pattern(r.normalised), verdict.target)]

@@ -85,11 +85,11 @@ def test_many_anywhere_rules_are_ruled_out_together_and_still_decide() -> None:
         "User-agent: *\nDisallow: /*.pdf$\nDisallow: /*?\nDisallow: */feed/\nDisallow: /*sessionid\n"
         "Allow: /*?page=\nDisallow: /private/\nAllow: /$\n"
     )
-    assert parse(text).rules_for("bot")._index is None  # a small set: tried in turn
+    assert parse(text).rules_for("bot")._parts._heads == {"": []}  # a small set: tried in turn
     padding = "".join(f"Disallow: /k{i}/\n" for i in range(40))  # a large set, after the lines the cases name
     robots = parse(text + padding)
     ruleset = robots.rules_for("bot")
-    assert ruleset._index is not None  # a large set: indexed by the literals its rules need
+    assert len(ruleset._parts._heads) > 1  # a large set: in parts by head
     cases = {
         "/a/report.pdf": (False, 2),
         "/a/report.pdf?x": (False, 3),
@@ -108,7 +108,7 @@ def test_many_anywhere_rules_are_ruled_out_together_and_still_decide() -> None:
 
 def test_a_few_anywhere_rules_are_scanned_one_by_one_and_still_decide() -> None:
     robots = parse("User-agent: *\nDisallow: /*.pdf$\nDisallow: /*?\nAllow: /*?page=\nAllow: /\n")
-    assert robots.rules_for("bot")._index is None  # four rules: tried in turn
+    assert robots.rules_for("bot")._parts._heads == {"": []}  # four rules: tried in turn
     cases = {"/a.pdf": (False, 2), "/a.pdf?x": (False, 3), "/x?page=1": (True, 4), "/about": (True, 5)}
     for path, (allowed, line) in cases.items():
         verdict = robots.verdict("bot", path)
@@ -121,7 +121,7 @@ def test_crawlers_selecting_the_same_groups_share_one_index_but_keep_their_token
     robots = parse("User-agent: *\nDisallow: /private/\n\nUser-agent: Googlebot\nDisallow: /nogoogle/\n")
     bing, gpt = robots.rules_for("Bingbot"), robots.rules_for("Mozilla/5.0 (compatible; GPTBot/1.1)")
     google = robots.rules_for("Googlebot/2.1")
-    assert bing._entries is gpt._entries and bing._entries is not google._entries
+    assert bing._parts is gpt._parts and bing._parts is not google._parts
     assert robots.rules_for("bingbot") is bing  # same token, same object
     for agent, token, allowed in (
         ("Bingbot", "bingbot", False),

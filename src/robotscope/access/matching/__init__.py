@@ -9,6 +9,8 @@ with (`select_groups` = `GroupIndex.select`; `RuleSet.winner` =
 - `selection`: which groups apply to a crawler (Section 2.2.1).
 - `precedence`: which matching rule decides (Section 2.2.2).
 - `entries`: rules read once for matching (a set of a few is tried in turn).
+- `parts`: a rule set's rules by the first two characters of their start,
+  each part made on first use (tried in turn, or indexed when large).
 - `literals`: the literal index: the literals rules need, and which a target has.
 - `candidates`: candidate selection: the rules whose literals a target has,
   best first, as bit sets (`Candidates`; `CandidateRules` for other engines).

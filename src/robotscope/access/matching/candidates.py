@@ -35,8 +35,8 @@ _ONE = 49  # "1", in the bit string a mask is read from
 
 def bits(positions: list[int], size: int) -> int:
     """The set of `positions` as an integer, in one pass over a string of `size` digits (not one shift each)."""
-    if len(positions) == 1:
-        return 1 << positions[0]
+    if len(positions) < 2:
+        return 1 << positions[0] if positions else 0
     row = bytearray(b"0") * size
     for position in positions:
         row[position] = _ONE

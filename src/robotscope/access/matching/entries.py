@@ -3,7 +3,7 @@
 An entry is a rule read once for matching: the literal every target it
 matches starts with, its shape (plain prefix, exact, one `*`, `*` and `$`, or
 a longer glob), the last piece every match has in the target, its compiled
-pattern. `matching` tests entries the way `RuleSet.winner` inlines it.
+pattern. `parts.Part` tries entries in turn, with the tests of `matches_from_start` inlined.
 """
 
 from __future__ import annotations
@@ -39,21 +39,6 @@ def make_entry(rule: Rule) -> Entry:
         # before the full match (`/*?*sort_by=` needs `sort_by=`).
         return (pieces[0], GLOB, max(pieces[1:], key=len), pattern, rule)
     return (pieces[0], shape, pieces[-1], pattern, rule)  # the shape and pieces say it all
-
-
-def matching(entries: list[Entry], target: str) -> list[Rule]:
-    """The rules of `entries` that match `target`, in their order (the explain path of a few rules).
-
-    Inline first: the literal start, then the last piece (every shape's match has it in the
-    target), each ruling out most entries in C; a plain prefix needs no more.
-    """
-    return [
-        entry[4]
-        for entry in entries
-        if target.startswith(entry[0])
-        and entry[2] in target
-        and (entry[1] == PREFIX or matches_from_start(entry, target))
-    ]
 
 
 def matches_from_start(entry: Entry, target: str) -> bool:

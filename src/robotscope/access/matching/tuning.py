@@ -5,8 +5,13 @@ naive matcher); they choose which of two equal ways of finding it is used.
 """
 
 # Rule sets of at most this many rules are one list, tried in turn: on the corpus most
-# crawlers' rules are this few, and indexing them costs more than it saves.
+# crawlers' rules are this few, and splitting them by head costs more than it saves.
 SMALL = 16
+
+# Parts of a rule set (`parts.Part`) of at least this many rules are indexed by literal
+# (`candidates.Candidates`); fewer are tried in turn. Measured on the corpus: an index
+# costs about what scanning 100-150 rules costs per check, and far more to build.
+INDEX_FROM = 128
 
 # The rarest literals of each rule a candidate must have (`candidates.Candidates`): each
 # slot costs one `|` per literal a target has; rules needing more are confirmed by the
