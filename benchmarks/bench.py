@@ -798,19 +798,23 @@ def build_table(results: dict[str, Any], libs: list[Lib], cfg: dict[str, Any]) -
         lib = next(x for x in libs if x.key == k)
         return None if lib.available else "not installed"
 
-    if "parse" in results:
-        # 1. parse
+    def rate_cells(section: str, field: str, marks: dict[str, str]) -> dict[str, str]:
+        """Each library's rate of `field` in `section`, with its ratio against the baseline."""
         cells = {}
+        b = results[section].get(base)
+        b = None if b is None or "error" in b else b
         for k in keys:
-            r = results["parse"].get(k)
+            r = results[section].get(k)
             if r is None or "error" in r:
                 cells[k] = unavailable(k) or ("error: " + r["error"] if r else "n/a")
                 continue
-            b = results["parse"].get(base)
-            b = None if b is None or "error" in b else b
-            ratio = r["files_per_s"] / b["files_per_s"] if b else None
-            mark = " ¹" if k == "google" else (" ²" if k == "texting_robots" else "")
-            cells[k] = fmt_rate(r["files_per_s"]) + fmt_ratio(ratio) + mark
+            ratio = r[field] / b[field] if b else None
+            cells[k] = fmt_rate(r[field]) + fmt_ratio(ratio) + marks.get(k, "")
+        return cells
+
+    if "parse" in results:
+        # 1. parse
+        cells = rate_cells("parse", "files_per_s", {"google": " ¹", "texting_robots": " ²"})
         rows.append((f"Parse, files/s (best of {cfg['parse_reps']})", cells))
 
         # 2. checks
@@ -818,16 +822,7 @@ def build_table(results: dict[str, Any], libs: list[Lib], cfg: dict[str, Any]) -
             ("first_pass_checks_per_s", "Checks/s, first pass (incl. lazy index build)"),
             ("steady_checks_per_s", "Checks/s, steady state (second pass)"),
         ):
-            cells = {}
-            for k in keys:
-                r = results["checks"].get(k)
-                if r is None or "error" in r:
-                    cells[k] = unavailable(k) or ("error: " + r["error"] if r else "n/a")
-                    continue
-                b = results["checks"].get(base)
-                b = None if b is None or "error" in b else b
-                ratio = r[field] / b[field] if b else None
-                cells[k] = fmt_rate(r[field]) + fmt_ratio(ratio) + (" ³" if k == "google" else "")
+            cells = rate_cells("checks", field, {"google": " ³"})
             rows.append((label + f" (best of {cfg['check_reps']})", cells))
 
     if "adversarial" in results:
