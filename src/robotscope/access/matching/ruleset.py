@@ -48,7 +48,8 @@ class RuleSet:
 
     def matching(self, target: str) -> list[Rule]:
         """Every rule that matches `target`, best first (the explain path)."""
-        return self._parts.every(target)
+        single = self._parts.single
+        return single.every(target) if single is not None else self._parts.every(target)
 
     def winner(self, target: str) -> Rule | None:
         """The deciding rule alone (the best matching rule), on the fast path."""
