@@ -15,8 +15,8 @@ that makes every literal common (many rules led by `*` sharing their words)
 costs what a shape of distinct literals costs. The lowest set bit is the
 best candidate; rules with more than `SLOTS` literals are candidates when
 their rarest are present, and the exact match (`first`, or the engine's own
-test) confirms each. A rule set of a few rules does not build this at all
-(see `RuleSet`).
+test) confirms each. A rule set's part of fewer than `INDEX_FROM` rules does
+not build this at all (see `parts`).
 """
 
 from __future__ import annotations

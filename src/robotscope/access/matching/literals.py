@@ -111,7 +111,7 @@ class _Refined:
 class Literals:
     """The literals rules need of a target besides their starts, filed for `present`."""
 
-    __slots__ = ("_direct", "_ends", "_filed", "_lengths_end", "_refined", "_short")
+    __slots__ = ("_direct", "_ends", "_filed", "_lengths_end", "_refined", "_short", "_short_lengths")
 
     def __init__(self, keys: Iterable[str]) -> None:
         """File each distinct key."""
@@ -135,7 +135,8 @@ class Literals:
             short, self._filed = [], {}
         elif len(short) <= tuning.FEW_SHORT:
             self._direct, short = short, []
-        self._short = short
+        self._short = set(short)
+        self._short_lengths = sorted({len(literal) for literal in short})
 
     def present(self, text: str) -> list[str]:
         """The keys of the literals `text` (a target) contains or ends with, each once."""
@@ -157,9 +158,8 @@ class Literals:
             return found
         short = self._short
         if short:  # many (a hostile file): the target's pieces of their lengths, each looked up
-            wanted = set(short)
-            for length in {len(literal) for literal in short}:
-                found += [p for p in {text[i : i + length] for i in range(size - length + 1)} if p in wanted]
+            for length in self._short_lengths:
+                found += [p for p in {text[i : i + length] for i in range(size - length + 1)} if p in short]
         filed = self._filed
         for piece in target.pieces if filed else ():  # not `intersection(filed)`: that walks the whole dict
             group = filed.get(piece)

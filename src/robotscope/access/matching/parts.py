@@ -43,7 +43,7 @@ class Part:
 
     def __init__(self, rules: Sequence[Rule]) -> None:
         few = len(rules) < tuning.INDEX_FROM
-        self._rules = rules
+        self._rules = () if few else rules  # an index answers by position; entries carry their rule
         self._entries = [make_entry(rule) for rule in rules] if few else []
         # The starts of two characters or more: one `startswith` rules all their rules out at once,
         # leaving the loose ones (led by `*`, `/*`, `/`) to try.
