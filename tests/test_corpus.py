@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections import Counter
 
@@ -9,12 +10,16 @@ import pytest
 
 from robotscope import LineKind, lint
 from robotscope.access.engines.registry import PROFILED, names
+from robotscope.access.matching.ruleset import RuleSet
 from robotscope.reports.compare.diff import probe_urls
 from robotscope.reports.compare.matrix import matrix
 from robotscope.syntax.crawlers import catalogue
 from robotscope.syntax.parser import split_lines
+from robotscope.syntax.patterns import compile_pattern, matches
+from robotscope.syntax.urls import target
 from tests.corpus_files import CorpusFile
 from tests.paths import CORPUS, SNAPSHOTS
+from tests.test_properties import indexed
 
 pytestmark = pytest.mark.slow
 
@@ -82,3 +87,22 @@ def test_every_file_gives_its_structure_as_json_and_its_matrix(corpus: tuple[Cor
         json.dumps(robots.as_dict())
         rows = matrix(robots, crawlers, ["/"])
         assert len(rows) == len(crawlers) and all(len(row.as_dict()["cells"]) == 1 for row in rows)
+
+
+def test_the_index_never_misses_a_rule_on_any_file(corpus: tuple[CorpusFile, ...]) -> None:
+    # Every file's rule sets, as built (lists, parts) and with every part indexed by literal, find
+    # exactly the rules a scan of every rule finds, on URLs made from the file's own rules.
+    checked = 0
+    for name, _, robots in corpus:
+        urls = ["/", "/caf%C3%A9?x=1", *(target(url) for url in probe_urls(robots)[:12])]
+        for agent in ("Googlebot", "ExampleUnknownCrawler"):
+            groups = robots.rules_for(agent).groups
+            for layout in (contextlib.nullcontext, indexed):
+                with layout():
+                    ruleset = RuleSet("bot", groups)
+                for url in urls:
+                    scanned = [r for r in ruleset.rules if matches(compile_pattern(r.normalised), url)]
+                    assert ruleset.matching(url) == scanned, (name, agent, url)
+                    assert ruleset.winner(url) == (scanned[0] if scanned else None), (name, agent, url)
+                    checked += 1
+    assert checked > 100_000
