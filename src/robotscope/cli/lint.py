@@ -56,8 +56,8 @@ def lint_command(
     is at or above --fail-on, or when a fetched robots.txt is unreachable.
 
     --fix applies only the fixes lint has proven to change no crawler's
-    verdict (each finding's `edit`, applied together); the others stay
-    advice. The exit code is then that of the fixed file's findings.
+    verdict under RFC 9309 and Google's reading (each finding's `edit`,
+    applied together); the others stay advice. The exit code is then that of the fixed file's findings.
 
     \b
     Examples:
@@ -95,7 +95,7 @@ def _fixed(
     left: its findings, after those of how it was `served`, which no edit of the file changes."""
     edits = list(dict.fromkeys(f.edit for f in findings if f.edit is not None))
     text = apply(robots.text, edits) + robots.overflow_text
-    left = [*served, *lint(parse(text))]
+    left = [*served, *lint(parse(text), prove=False)]  # counted only
     summary = message("lint.fixed", applied=len(edits), left=len(left))
     click.echo(summary.render(lang), err=True)
     return text, left

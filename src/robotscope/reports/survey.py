@@ -106,7 +106,7 @@ def survey_rows(
     """
     decision = outcome_decision(host, policy)
     robots = parsed(host, decision)
-    codes = " ".join(sorted({f.code for f in lint(robots)})) if robots is not None else ""
+    codes = " ".join(sorted({f.code for f in lint(robots, prove=False)})) if robots is not None else ""
     rows = []
     for agent in agents:
         found = verdict(robots, decision, agent, HOME, engine)

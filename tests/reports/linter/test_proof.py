@@ -182,3 +182,13 @@ def test_a_repeated_rule_alone_in_its_group_goes_with_its_group() -> None:
     assert finding.edit is not None and finding.edit.changes == ((4, ()), (5, ()))
     fixed = parse(apply(parse(text).text, [finding.edit]))
     assert not fixed.can_fetch("dotbot", "/y") and fixed.can_fetch("bot", "/y")
+
+
+def test_lint_without_proofs_gives_the_same_findings_and_no_edit(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Callers that read the codes alone (survey, the count after --fix) skip the proofs, most of lint's time.
+    robots = parse("User-agent: *\nAllow: /grid/\nDisallow: /grid/*\nDisallow: /a*\n")
+    proven = lint(robots)
+    monkeypatch.setattr("robotscope.reports.linter.settle", lambda *_: pytest.fail("proved"))
+    plain = lint(robots, prove=False)
+    assert [(f.code, f.line) for f in plain] == [(f.code, f.line) for f in proven]
+    assert any(f.edit is not None for f in proven) and all(f.edit is None for f in plain)

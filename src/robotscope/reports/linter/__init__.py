@@ -44,17 +44,19 @@ def _proven(settled: Settled, fix: Message, edit: Edit) -> tuple[Message, Edit |
     return fix, edit
 
 
-def lint(robots: Robots, only: Collection[str] | None = None) -> list[Finding]:
+def lint(robots: Robots, only: Collection[str] | None = None, prove: bool = True) -> list[Finding]:
     """Run every registered check (or those whose codes are in `only`); findings come sorted by line
     (whole-file ones first).
 
     A fix that is a change of lines is applied to the file and kept only when
     no verdict changes (`proof`); otherwise the finding says what would change.
+    With `prove=False` (a caller that reads the codes alone) no fix is proven
+    and no finding carries an edit: the proofs are most of lint's time.
     """
     chosen = CHECKS if only is None else [c for c in CHECKS if c.code in only]
     hits = [(c, hit) for c in chosen for hit in c.run(robots)]
     edits = [hit.edit for _, hit in hits if hit.edit is not None]
-    settled = settle(robots, edits) if edits else None
+    settled = settle(robots, edits) if edits and prove else None
     findings = [_finding(c.code, c.severity, hit, settled) for c, hit in hits]
     findings.sort(key=lambda f: (-1 if f.line is None else f.line, f.code))
     return findings
