@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import subprocess
 import sys
@@ -13,7 +14,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from robotscope.fetch.body import KEEP
-from robotscope.integrations import tables
+from robotscope.integrations import pages, tables
 from robotscope.integrations.pages import BadPages, largest_page, row_groups
 from robotscope.integrations.records import Unreadable
 from tests.fuzz.fuzz_sources import SEEDS as FUZZ_SEEDS
@@ -201,3 +202,23 @@ def test_a_text_cell_that_is_not_utf8_is_one_bad_row(tmp_path: Path) -> None:
         f"{path}: row 2: not valid UTF-8; skipped",
         f"{path}: row 3: the status '2\\udcff0' is not an HTTP status (100 to 599); skipped",
     ]
+
+
+class _CountedReads(io.BytesIO):
+    reads = 0
+
+    def read(self, size: int | None = -1, /) -> bytes:
+        self.reads += 1
+        return super().read(size)
+
+
+def test_a_chunk_of_countless_empty_pages_is_refused_after_a_bounded_walk(monkeypatch: pytest.MonkeyPatch) -> None:
+    # 5-byte headers of empty pages (sizes 0): without a bound, a 100 MB chunk is 20 million headers.
+    monkeypatch.setattr(pages, "_PAGES", 100)
+    header = b"\x25\x00\x15\x00\x00"  # PageHeader: uncompressed 0, compressed 0, stop
+    data = header * 10_000
+    stream = _CountedReads(data)
+    with pytest.raises(pages.BadPages, match="more than 100 pages"):
+        pages.largest_page(stream, 0, len(data), len(data))
+    assert stream.reads <= 101 * len(header)  # one read a byte, for the pages walked only
+    assert pages.largest_page(io.BytesIO(header * 100), 0, 500, 500) == 0  # at the bound: read whole

@@ -23,6 +23,9 @@ from typing import IO, Any, NamedTuple
 _DEPTH = 16  # structs and lists nested in a footer or page header (the format nests 7 deep)
 _STOP, _TRUE, _FALSE, _BYTE, _I16, _I32, _I64, _DOUBLE, _BINARY, _LIST, _SET, _MAP, _STRUCT = range(13)
 _NAME = 1024  # bytes of a column's name decoded at most (a longer one matches no column read)
+# Page headers walked in one column chunk at most: writers make pages of kilobytes to megabytes, but
+# a hostile chunk of 100 MB in 5-byte headers of empty pages would be 20 million reads.
+_PAGES = 100_000
 # What is decoded: FileMetaData.row_groups (4): RowGroup.columns (1) and num_rows (3); ColumnChunk.meta_data
 # (3): path_in_schema (3), total_compressed_size (7), data_page_offset (9), dictionary_page_offset (11).
 _FOOTER: dict[int, object] = {4: [{1: [{3: {3: [bytes], 7: int, 9: int, 11: int}}], 3: int}]}
@@ -70,8 +73,11 @@ def largest_page(stream: IO[bytes], start: int, end: int, size: int) -> int:
     if not 0 <= start <= end <= size:
         raise BadPages(f"a column chunk at bytes {start:,} to {end:,} of a file of {size:,}")
     reader = _Compact(stream, start, size)
-    largest = 0
+    largest = pages = 0
     while reader.at < end:
+        pages += 1
+        if pages > _PAGES:
+            raise BadPages(f"more than {_PAGES:,} pages in a column chunk")
         sizes = reader.read(_STRUCT, _PAGE, 0)
         uncompressed, compressed = sizes.get(2, -1), sizes.get(3, -1)
         if min(uncompressed, compressed) < 0:
