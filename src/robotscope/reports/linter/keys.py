@@ -53,8 +53,7 @@ def missing_colon(robots: Robots) -> Iterator[Hit]:
 
 def _comment(line: Line) -> str:
     """The line's comment as written (` # ...`), to keep it in a rewritten line."""
-    at = line.raw.find("#")
-    return "" if at < 0 else " " + line.raw[at:]
+    return "" if line.comment is None else " #" + line.comment
 
 
 @check("invalidLine", Severity.WARNING)
