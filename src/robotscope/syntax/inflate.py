@@ -116,28 +116,23 @@ class Bounded:
     def __init__(self, field: str, limit: int) -> None:
         self.inflater = Inflater(field)
         self.limit = limit
-        self.size = 0  # decoded bytes kept
         self.cut = False
         self._kept = io.BytesIO()
 
     def feed(self, raw: bytes) -> bool:
         """Take one network read; True once the body went past the limit (read no further)."""
         while raw:
-            room = self.limit - self.size
+            room = self.limit - self._kept.tell()
             # One byte past the limit tells a body of exactly `limit` bytes from a longer one.
             chunk, raw = self.inflater.decode(raw, min(_PIECE, room + 1))
             if not chunk:
                 break
             if len(chunk) > room:
-                self._keep(chunk[:room])
+                self._kept.write(chunk[:room])
                 self.cut = True
                 return True
-            self._keep(chunk)
+            self._kept.write(chunk)
         return False
-
-    def _keep(self, chunk: bytes) -> None:
-        self._kept.write(chunk)
-        self.size += len(chunk)
 
     def bytes(self) -> bytes:
         """The bytes kept (the buffer's own: call once the body is read)."""
