@@ -122,7 +122,7 @@ class Bounded:
     def feed(self, raw: bytes) -> bool:
         """Take one network read; True once the body went past the limit (read no further)."""
         while raw:
-            room = self.limit - self._kept.tell()
+            room = self.limit - self.size
             # One byte past the limit tells a body of exactly `limit` bytes from a longer one.
             chunk, raw = self.inflater.decode(raw, min(_PIECE, room + 1))
             if not chunk:
@@ -133,6 +133,11 @@ class Bounded:
                 return True
             self._kept.write(chunk)
         return False
+
+    @property
+    def size(self) -> int:
+        """The decoded bytes kept so far."""
+        return self._kept.tell()
 
     def bytes(self) -> bytes:
         """The bytes kept (the buffer's own: call once the body is read)."""
