@@ -23,6 +23,8 @@ from typing import NamedTuple
 from urllib.parse import urlparse
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from protego import Protego
 from scrapy.robotstxt import decode_robotstxt
 
@@ -31,7 +33,7 @@ from robotscope.access.engines import protego
 from robotscope.access.engines import registry as engines
 from robotscope.access.robots import Robots
 from robotscope.messages import LANGS
-from robotscope.syntax.model import Reason, Rule
+from robotscope.syntax.model import Group, Reason, Rule
 from tests.access.engines.corpus_urls import (
     CORPUS_FILES,
     Tally,
@@ -533,3 +535,30 @@ def test_engine_describes_itself(lang: str) -> None:
     assert described["name"] == ENGINE and described["policy"] == "rfc9309"
     assert "https://github.com/scrapy/protego" in described["sources"]
     assert described["summary"] and described["notes"] and all(described["notes"])
+
+
+# Names and crawlers from a small alphabet of word characters, separators and `*`, so that names
+# start words of the crawler, sit inside words, repeat, and tie in length.
+WORDS = st.text(alphabet="ab-_ /*", max_size=6)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(WORDS.filter(bool), max_size=12, unique=True), WORDS)
+def test_the_rule_set_looked_up_by_name_is_the_one_scoring_finds(names: list[str], crawler: str) -> None:
+    # A file of many rule sets looks the crawler's best up by the names its words start.
+    groups = tuple(Group(at, (name,), (at + 1,), (), ()) for at, name in enumerate(names))
+    assert protego.looked_up({g.agents[0]: g for g in groups}, crawler) == protego.scanned(groups, crawler)
+
+
+def test_a_file_of_many_rule_sets_chooses_as_protego_does() -> None:
+    # 300 rule sets (past the lookup's threshold), names inside each other and sharing a long run.
+    names = [f"bot{i}" for i in range(150)] + [f"x-bot{i}" for i in range(150)]
+    text = "".join(f"User-agent: {n}\n" for n in names[:100]) + "Disallow: /shared\n"
+    text += "".join(f"User-agent: {n}\nDisallow: /{n}/\n" for n in names) + "User-agent: *\nDisallow: /all\n"
+    real, ours = Protego.parse(text), parse(text)
+    crawlers = ["bot7", "x-bot12", "Mozilla/5.0 (compatible; bot42/1.0)", "superbot1", "other", "bot1x-bot149"]
+    paths = ["/shared", "/bot7/", "/x-bot12/", "/bot42/", "/bot1/", "/x-bot149/", "/all", "/free"]
+    for crawler in crawlers:
+        for path in paths:
+            url = "https://example.com" + path
+            assert ours.can_fetch(crawler, url, "protego") == real.can_fetch(url, crawler), (crawler, path)

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from itertools import chain
 from typing import Any, NamedTuple
 
 from ...messages import DEFAULT_LANG, message
@@ -34,6 +35,8 @@ from ...syntax.crawlers import recognise
 from ...syntax.model import Group, Rule, Verdict
 from ...syntax.parsed import ParsedFile
 from ...syntax.tokens import product_token
+from ..matching.selection import GroupIndex, select_groups
+from ..matching.tuning import INDEX_GROUPS_FROM
 from ..profiles import profile_for
 from ..verdicts import matched
 
@@ -55,12 +58,24 @@ class Parsed(NamedTuple):
     size: int  # bytes of the input
     rules: tuple[Rule, ...] | None = None
     prepared: Any = None
+    named: GroupIndex | None = None  # the groups by the tokens they name, for a file of many (`named_groups`)
 
     def every_rule(self) -> Iterator[Rule]:
         """Every rule the engine read (a rule that several groups share, once or once per group)."""
         if self.rules is not None:
             return iter(self.rules)
         return (rule for group in self.groups for rule in group.rules)
+
+
+def named_groups(groups: tuple[Group, ...]) -> GroupIndex | None:
+    """The groups filed by token when there are many: each crawler then finds its own in one lookup,
+    not a scan (a file naming thousands of crawlers, each asked about, was crawlers x groups)."""
+    return GroupIndex(groups) if len(groups) >= INDEX_GROUPS_FROM else None
+
+
+def applying(parsed: Parsed, token: str) -> tuple[Group, ...]:
+    """RFC 9309's choice of groups for `token` in the engine's reading: those naming it, else `*`."""
+    return select_groups(parsed.groups, token) if parsed.named is None else parsed.named.select(token)
 
 
 class Selection(NamedTuple):
@@ -76,7 +91,7 @@ def group_lines(selection: Selection) -> tuple[int, ...]:
     """The user-agent lines of the groups chosen, in order: a verdict's `group_lines`."""
     if selection.lines is not None:
         return selection.lines
-    return tuple(sorted(n for g in selection.groups for n in g.agent_lines))
+    return tuple(sorted(chain.from_iterable(g.agent_lines for g in selection.groups)))
 
 
 class Match(NamedTuple):
@@ -92,6 +107,12 @@ Reader = Callable[[ParsedFile], Parsed]
 Selector = Callable[[Parsed, str], Selection]
 Matcher = Callable[[Selection, str], Match]
 Targeter = Callable[[str], str]
+Regrouper = Callable[[Parsed, tuple[Group, ...]], Selection]
+
+
+def scanned(parsed: Parsed, groups: tuple[Group, ...]) -> Selection:
+    """A selection of exactly `groups`, their rules tried in turn."""
+    return Selection("", groups)
 
 
 @dataclass(frozen=True)
@@ -116,6 +137,10 @@ class Engine:
     operator: str | None = None
     notes: tuple[str, ...] = ()
     precedence: str = LONGEST  # which matching rule decides: the longest, or the first in file order
+    # A selection of some of the groups `select` chose (their order kept), prepared for `match` as
+    # `select` prepares its own; the caller gives it the crawler's token and lines. `readings` asks
+    # each engine about the groups that can reach a URL alone (`access.classes`).
+    regroup: Regrouper = scanned
 
     def as_dict(self, lang: str = DEFAULT_LANG) -> dict[str, Any]:
         return {

@@ -64,9 +64,8 @@ from __future__ import annotations
 from ...syntax.crawlers import recognise
 from ...syntax.tokens import product_token
 from ...syntax.urls import target
-from ..matching.selection import select_groups
 from . import rfc9309 as rfc
-from .base import Engine, Parsed, Selection
+from .base import Engine, Parsed, Selection, applying
 
 OPERATOR = "Microsoft"  # the crawler catalogue's operator of bingbot and Bing's other crawlers
 MAIN = "bingbot"  # the crawler that still obeys msnbot groups
@@ -85,7 +84,7 @@ def select(parsed: Parsed, agent: str) -> Selection:
         token = product_token(agent)
         named = {name for group in parsed.groups for name in group.agents}
         if token not in named and MAIN not in named and LEGACY in named:
-            return rfc.selection(token, select_groups(parsed.groups, LEGACY))
+            return rfc.selection(token, applying(parsed, LEGACY))
     return _microsoft(parsed, agent)
 
 
@@ -105,6 +104,7 @@ ENGINE: Engine = Engine(
     read=rfc.read,
     select=select,
     match=rfc.match,
+    regroup=rfc.regroup,
     target=target,
     operator=OPERATOR,
     notes=("engine.bing.note.sources", "engine.bing.note.msnbot", "engine.bing.note.rfc"),

@@ -124,9 +124,8 @@ from ...syntax.patterns import Pattern, matches
 from ...syntax.tokens import product_token
 from ..matching.candidates import CandidateRules
 from ..matching.precedence import priority
-from ..matching.selection import select_groups
 from ..matching.tuning import MANY_RULES
-from .base import Engine, Match, Parsed, Selection, profiled
+from .base import Engine, Match, Parsed, Selection, applying, named_groups, profiled
 
 OPERATOR = "Google"
 SOURCES = (
@@ -258,12 +257,12 @@ def read(robots: ParsedFile) -> Parsed:
         for i, b in enumerate(builders)
     )
     # `prepared`: the rule filters `select` builds, by the groups chosen (crawlers share them).
-    return Parsed(groups, robots.size, prepared={})
+    return Parsed(groups, robots.size, prepared={}, named=named_groups(groups))
 
 
 def groups_for(parsed: Parsed, token: str) -> tuple[Group, ...]:
     """The groups Google's matcher applies to `token`, without any operator profile: those naming it, else `*`."""
-    return select_groups(parsed.groups, token)
+    return applying(parsed, token)
 
 
 def _select(parsed: Parsed, agent: str) -> Selection:
@@ -274,6 +273,11 @@ def _select(parsed: Parsed, agent: str) -> Selection:
 
 # Google's matching, with the catalogue's profiles for Google's own crawlers.
 select = profiled(_select, OPERATOR)
+
+
+def regroup(parsed: Parsed, groups: tuple[Group, ...]) -> Selection:
+    """Some of the groups a crawler chose, with their rule filter when there are many (kept per groups)."""
+    return _indexed(parsed, "", groups)
 
 
 def _indexed(parsed: Parsed, token: str, groups: tuple[Group, ...]) -> Selection:
@@ -370,6 +374,7 @@ ENGINE: Engine = Engine(
     read=read,
     select=select,
     match=match,
+    regroup=regroup,
     target=target,
     operator=OPERATOR,
     notes=("engine.google.note.size-limit", "engine.google.note.fallback"),

@@ -283,6 +283,11 @@ def _candidates(parsed: Parsed, group: Group) -> CandidateRules | None:
     return found
 
 
+def regroup(parsed: Parsed, groups: tuple[Group, ...]) -> Selection:
+    """The one group a crawler chose (or none), its rules filed as `select` files them."""
+    return Selection("", groups, _candidates(parsed, groups[0]) if groups else None)
+
+
 def match(selection: Selection, path: str) -> Match:
     if not selection.groups:
         return Match(None, ())
@@ -319,6 +324,7 @@ ENGINE: Engine = Engine(
     read=read,
     select=select,
     match=match,
+    regroup=regroup,
     target=target,
     notes=("engine.legacy.note.raises",),
     precedence=FIRST,

@@ -77,6 +77,7 @@ ENGINE: Engine = Engine(
     read=rfc.read,
     select=select,
     match=rfc.match,
+    regroup=rfc.regroup,
     target=target,
     operator=OPERATOR,
     notes=("engine.naver.note.guide", "engine.naver.note.example", "engine.naver.note.naverbot"),

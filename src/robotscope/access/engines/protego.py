@@ -109,8 +109,10 @@ modelled here.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
+from heapq import merge
 from urllib.parse import quote, urlsplit
 
 from ...syntax.model import Group, Rule
@@ -118,7 +120,7 @@ from ...syntax.parsed import ParsedFile
 from ...syntax.patterns import Pattern
 from ..matching.candidates import CandidateRules
 from ..matching.precedence import best_first
-from ..matching.tuning import MANY_RULES
+from ..matching.tuning import LOOKUP_RULE_SETS_FROM, MANY_RULES
 from .base import Engine, Match, Parsed, Selection
 from .legacy import numbered_lines
 
@@ -250,6 +252,7 @@ def read(robots: ParsedFile) -> Parsed:
     current: dict[str, _RuleSet] = {}  # the rule sets the lines now apply to, by name
     block: list[Rule] | None = None  # the rules of the current run, shared by its rule sets
     every: list[Rule] = []
+    runs: list[list[Rule]] = []  # every block, in file order
     previous: str | None = None
     cache: dict[str, str] = {}
     for number, raw in numbered_lines(_text(robots)):
@@ -281,28 +284,21 @@ def read(robots: ParsedFile) -> Parsed:
             added = _rules_of(key in _ALLOW_KEYS, value, number, cache)
             if block is None:
                 block = []
+                runs.append(block)
                 for rule_set in current.values():
                     rule_set.blocks.append(block)
             block.extend(added)
             every.extend(added)
     groups = tuple(Group(position, (s.name,), tuple(s.agent_lines), (), ()) for position, s in enumerate(sets.values()))
-    # `prepared`: each rule set's blocks, and each chosen group as `select` builds it (once per group).
-    return Parsed(groups, robots.size, tuple(every), (tuple(s.blocks for s in sets.values()), {}))
-
-
-def _chosen(parsed: Parsed, group: Group) -> tuple[Group, CandidateRules | None]:
-    """The group with its rules in the order Protego tries them (longest first, Allow first among equals),
-    and their filter when there are many; built once per group."""
-    blocks, chosen = parsed.prepared
-    found: tuple[Group, CandidateRules | None] | None = chosen.get(group.position)
-    if found is None:
-        rules = best_first([rule for block in blocks[group.position] for rule in block])  # blocks are in file order
-        many = len(rules) >= MANY_RULES
-        found = chosen[group.position] = (
-            group._replace(rules=tuple(rules)),
-            CandidateRules(rules, _pattern, lambda _: False) if many else None,
-        )
-    return found
+    # A run's rules once, as a group of their own that every rule set of the run shares, sorted the
+    # way Protego tries them: a crawler's rule set is its blocks merged (`match`), not a sorted copy.
+    # Numbered in file order: a crawler's blocks are merged in that order (`regroup` keeps it).
+    shared = {id(rules): Group(at, (), (), tuple(best_first(rules)), ()) for at, rules in enumerate(runs)}
+    blocks = tuple(tuple(shared[id(b)] for b in rule_set.blocks) for rule_set in sets.values())
+    # `prepared`: each rule set's blocks, the filters of large blocks by their position (made on first
+    # use), and the rule sets by name.
+    named = {group.agents[0]: group for group in groups}
+    return Parsed(groups, robots.size, tuple(every), (blocks, {}, named))
 
 
 def score(name: str, crawler: str) -> int:
@@ -317,18 +313,53 @@ def score(name: str, crawler: str) -> int:
     return 0
 
 
-def select(parsed: Parsed, agent: str) -> Selection:
-    crawler = agent.strip().lower()
+def scanned(groups: tuple[Group, ...], crawler: str) -> Group | None:
+    """The rule set that fits the crawler best, the first of equal fits, each scored in turn (Protego's way)."""
     best: Group | None = None
     best_score = 0
-    for group in parsed.groups:
+    for group in groups:
         fit = score(group.agents[0], crawler)
         if fit > best_score:  # strictly: the first of equal scores stays
             best, best_score = group, fit
+    return best
+
+
+def looked_up(named: dict[str, Group], crawler: str) -> Group | None:
+    """`scanned`'s choice from the rule sets by name: every name the crawler's words can start.
+
+    A name fits where it starts a word of the crawler (`score`) and fits by
+    its length, so the best is the longest name found at a word start (`*`
+    scores 1), the first rule set among equals: about len(crawler) squared
+    lookups, whatever the number of rule sets.
+    """
+    best = named.get("*")
+    best_score = 1 if best is not None else 0
+    for at in range(len(crawler)):
+        if at and (crawler[at - 1].isalnum() or crawler[at - 1] in "-_"):
+            continue
+        for end in range(len(crawler), at + max(best_score, 1) - 1, -1):  # the longest name from here
+            found = named.get(crawler[at:end])
+            if found is not None:
+                fit = end - at
+                if best is None or fit > best_score or found.position < best.position:
+                    best, best_score = found, fit
+                break
+    return best
+
+
+def select(parsed: Parsed, agent: str) -> Selection:
+    crawler = agent.strip().lower()
+    blocks, filters, named = parsed.prepared
+    few = len(parsed.groups) < LOOKUP_RULE_SETS_FROM
+    best = scanned(parsed.groups, crawler) if few else looked_up(named, crawler)
     if best is None:
         return Selection(crawler, ())
-    group, candidates = _chosen(parsed, best)
-    return Selection(crawler, (group,), candidates)
+    return Selection(crawler, (best, *blocks[best.position]), filters)
+
+
+def regroup(parsed: Parsed, groups: tuple[Group, ...]) -> Selection:
+    """A selection of some of a rule set's blocks, matched as `select`'s are."""
+    return Selection("", groups, parsed.prepared[1])
 
 
 def _pattern(pattern: str) -> Pattern:
@@ -374,12 +405,27 @@ def is_robots_txt(path: str) -> bool:
     return rest.startswith("%3B") and "/" not in rest.partition("%3F")[0]
 
 
+def _hits(block: Group, path: str, filters: dict[int, CandidateRules] | None) -> tuple[Rule, ...]:
+    """The rules of one block that match, in the order Protego tries them; a large block through its filter."""
+    rules: Iterable[Rule] = block.rules
+    if filters is not None and len(block.rules) >= MANY_RULES:
+        found = filters.get(block.position)
+        if found is None:
+            found = filters[block.position] = CandidateRules(block.rules, _pattern, lambda _: False)
+        rules = found.of(path)
+    return tuple(rule for rule in rules if matches(rule.normalised, path))
+
+
+def _rank(rule: Rule) -> int:
+    return 2 * len(rule.normalised) + rule.allow  # `best_first`'s order: longest first, allow first among equals
+
+
 def match(selection: Selection, path: str) -> Match:
     implicit = is_robots_txt(path)
-    if not selection.groups:
-        return Match(None, (), implicit)
-    candidates = selection.groups[0].rules if selection.prepared is None else selection.prepared.of(path)
-    hits = tuple(rule for rule in candidates if matches(rule.normalised, path))
+    found = [_hits(block, path, selection.prepared) for block in selection.groups if block.rules]
+    # Merging the blocks' sorted hits is sorting the rule set's rules (file order among equals:
+    # `merge` takes equal keys from the earlier block first).
+    hits = found[0] if len(found) == 1 else tuple(merge(*found, key=_rank, reverse=True))
     return Match(hits[0] if hits else None, hits, implicit)
 
 
@@ -394,6 +440,7 @@ ENGINE: Engine = Engine(
     read=read,
     select=select,
     match=match,
+    regroup=regroup,
     target=target,
     notes=("engine.protego.note.robots-txt",),
 )

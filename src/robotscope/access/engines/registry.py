@@ -23,6 +23,7 @@ from .base import Engine, Selection, assemble, group_lines
 DEFAULT = rfc9309.NAME  # what `Robots.verdict` and `can_fetch` answer without `engine=`
 PROFILED = rfc9309.PROFILED_NAME  # what the front ends show without `--engine`
 ALL = "all"
+FEW_LINES = 64  # user-agent lines of a selection sorted when it is made
 OPERATOR = "operator"
 
 _ENGINES: dict[str, Engine] = {
@@ -100,6 +101,10 @@ def selection(parsed: ParsedFile, chosen: Engine, agent: str) -> Selection:
 
     def make() -> Selection:
         made = chosen.select(read, agent)
+        if sum(len(group.agent_lines) for group in made.groups) > FEW_LINES:
+            # A group naming thousands of crawlers, each asked about (`readings`): its lines are
+            # sorted for a verdict when one is made, not for every crawler chosen.
+            return made
         return made._replace(lines=group_lines(made))  # sorted once, not on every verdict
 
     return parsed.remembered(chosen.select, agent, make)

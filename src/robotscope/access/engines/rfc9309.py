@@ -24,16 +24,15 @@ from ...syntax.tokens import product_token
 from ...syntax.urls import target
 from ..matching.explain import candidates
 from ..matching.ruleset import RuleSet
-from ..matching.selection import select_groups
 from ..verdicts import is_robots_txt
-from .base import Engine, Match, Parsed, Selection, Selector, profiled
+from .base import Engine, Match, Parsed, Selection, Selector, applying, named_groups, profiled
 
 NAME = "rfc9309"
 PROFILED_NAME = "rfc9309+profiles"
 
 
 def read(parsed: ParsedFile) -> Parsed:
-    return Parsed(parsed.groups, parsed.size)
+    return Parsed(parsed.groups, parsed.size, named=named_groups(parsed.groups))
 
 
 class _Indexed:
@@ -56,10 +55,15 @@ def selection(token: str, groups: tuple[Group, ...]) -> Selection:
     return Selection(token, groups, _Indexed(token, groups))
 
 
+def regroup(parsed: Parsed, groups: tuple[Group, ...]) -> Selection:
+    """`groups` (some of those a crawler chose) as one rule set, indexed on the first match."""
+    return selection("", groups)
+
+
 def select(parsed: Parsed, agent: str) -> Selection:
     """RFC 9309's choice of groups: those naming the crawler's token, else `*`."""
     token = product_token(agent)
-    return selection(token, select_groups(parsed.groups, token))
+    return selection(token, applying(parsed, token))
 
 
 def operator_select(operator: str) -> Selector:
@@ -86,6 +90,7 @@ ENGINE: Engine = Engine(
     read=read,
     select=select,
     match=match,
+    regroup=regroup,
     target=target,
 )
 
@@ -109,6 +114,7 @@ PROFILED: Engine = Engine(
     read=read,
     select=profiled(select),
     match=match,
+    regroup=regroup,
     target=target,
     notes=("engine.rfc9309+profiles.note.catalogue",),
 )

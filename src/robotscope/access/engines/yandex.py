@@ -100,7 +100,7 @@ from ...syntax.parser import MAX_BYTES
 from ...syntax.tokens import group_token
 from ...syntax.urls import target
 from . import rfc9309 as rfc
-from .base import Engine, Parsed
+from .base import Engine, Parsed, named_groups
 
 OPERATOR = "Yandex"  # the crawler catalogue's operator whose profiles (the `Yandex` fallback) apply
 LIMIT = MAX_BYTES  # "500 KB", read as robotscope's 500 KiB (512,000 bytes)
@@ -110,7 +110,8 @@ def read(robots: ParsedFile) -> Parsed:
     """The file as Yandex reads it: nothing at all past the size limit; an empty line ends a group."""
     if robots.size > LIMIT:
         return Parsed((), robots.size)
-    return Parsed(groups(robots), robots.size)
+    found = groups(robots)
+    return Parsed(found, robots.size, named=named_groups(found))
 
 
 def groups(robots: ParsedFile) -> tuple[Group, ...]:
@@ -174,6 +175,7 @@ ENGINE: Engine = Engine(
     read=read,
     select=select,
     match=rfc.match,
+    regroup=rfc.regroup,
     target=target,
     operator=OPERATOR,
     notes=(

@@ -187,17 +187,25 @@ class CandidateRules:
     that may match, in their given order.
     """
 
-    __slots__ = ("_index", "_rules")
+    __slots__ = ("_always", "_index", "_pieces", "_rules")
 
     def __init__(self, rules: Sequence[Rule], pieces: Callable[[str], Pattern], always: Callable[[Rule], bool]) -> None:
         self._rules = tuple(rules)
-        # A rule to test every time is given no literal: every target meets it.
-        self._index = Candidates([_EVERY if always(rule) else pieces(rule.normalised) for rule in self._rules])
+        self._pieces, self._always = pieces, always
+        # Made on the first target: a crawler's selection is often made only to compare groups (`readings`).
+        self._index: Candidates | None = None
 
     def of(self, target: str) -> list[Rule]:
         """The rules that may match `target` (a superset of those that do), in their given order."""
+        index = self._index
+        if index is None:
+            # A rule to test every time is given no literal: every target meets it.
+            pieces, always = self._pieces, self._always
+            index = self._index = Candidates(
+                [_EVERY if always(rule) else pieces(rule.normalised) for rule in self._rules]
+            )
         rules = self._rules
-        return [rules[position] for position in ones(self._index.mask(target))]
+        return [rules[position] for position in ones(index.mask(target))]
 
 
 _EVERY = Pattern(("",), False)  # needs no literal: a candidate for every target

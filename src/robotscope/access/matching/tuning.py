@@ -46,6 +46,10 @@ MANY_RULES = 16
 
 # Groups from which a file keeps an index of them by token; fewer are scanned (an index costs memory in every file).
 INDEX_GROUPS_FROM = 16
+# Protego's rule sets from which the best for a crawler is looked up by the names its words can
+# start (about len(crawler) squared lookups) instead of scoring each (a long run of user-agent
+# lines would make `readings` crawlers x rule sets).
+LOOKUP_RULE_SETS_FROM = 256
 # User-Agent strings a file keeps the rule set of; past it the strings are dropped (not the
 # indexes, kept by token and by the groups selected), so a log of distinct strings stays bounded.
 MAX_CACHED_AGENTS = 256
