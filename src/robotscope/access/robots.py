@@ -13,20 +13,20 @@ policy's allow-all or disallow-all.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 
 from ..messages import Message
-from ..syntax.model import Verdict
+from ..syntax.model import Group, Verdict
 from ..syntax.parsed import ParsedFile
 from ..syntax.parser import MAX_BYTES
 from ..syntax.tokens import product_token
 from ..syntax.urls import plain_target, target
-from .engines.base import Parsed
+from .classes import questions
+from .engines.base import Parsed, Selection, group_lines
 from .engines.registry import DEFAULT, PROFILED, names, resolve, run, selection
 from .engines.registry import engine as engine_named
 from .engines.split import split_filter
 from .matching.explain import verdict as explained
-from .matching.reach import UrlIndex
 from .matching.ruleset import RuleSet
 from .matching.rulesets import RuleSets
 from .matching.selection import GroupIndex
@@ -99,12 +99,8 @@ class Robots(ParsedFile):
 
     def _with_preferences(self, found: Verdict) -> Verdict:
         """The verdict with the usage preferences that apply to it, if the file states any."""
-        if self._preferences is False:
+        if not self.states_preferences:
             return found  # most files: no Content-Usage or Content-Signal line
-        if self._preferences is None:
-            self._preferences = states_preferences(self)
-            if not self._preferences:
-                return found
         return with_usage(found, usage_for(self, found))
 
     def _plain_verdict(self, agent: str, url: str, engine: str) -> Verdict:
@@ -144,30 +140,48 @@ class Robots(ParsedFile):
         """Every engine's verdict for `agent` on `url`, by engine name, in the order they are shown."""
         return {name: self.verdict(agent, url, name) for name in names()}
 
-    def readings_of(self, agent: str, urls: UrlIndex) -> Iterator[tuple[str, dict[str, Verdict]]]:
-        """`readings(agent, url)` for each URL of `urls` some engine may disallow, in order; the others are
-        allowed by every engine (no Disallow rule of the groups any engine chooses for `agent` can match
-        them: `matching.reach`) and skipped. Each engine chooses the crawler's groups once."""
-        engines = {name: engine_named(name) for name in names() if name != DEFAULT}
-        selected = {name: selection(self, chosen, agent) for name, chosen in engines.items()}
-        ruleset = self._sets().of(agent)
-        disallows = [rule.pattern for rule in ruleset.rules if not rule.allow and rule.pattern]
-        disallows += [
-            rule.pattern
-            for chosen in selected.values()
-            for group in chosen.groups
-            for rule in group.rules
-            if not rule.allow and rule.pattern
-        ]
-        for index in urls.reached(disallows):
-            url = urls.urls[index]
-            found = {
-                name: explained(ruleset, url)
-                if name == DEFAULT
-                else run(engines[name], self, agent, url, selected[name])
-                for name in names()
-            }
-            yield url, {name: self._with_preferences(verdict) for name, verdict in found.items()}
+    def disagreements(
+        self, agents: Sequence[str], urls: Sequence[str], progress: Callable[[int, int], object] | None = None
+    ) -> Iterator[tuple[int, int, dict[str, Verdict]]]:
+        """Every crawler/URL pair (positions in `agents` and `urls`) whose verdicts differ between engines, with
+        `readings(agent, url)`, URL by URL. Each class of crawlers the engines must answer alike at a URL
+        (`access.classes`) is asked once, on the groups that can reach the URL; its crawlers one by one
+        only where the engines split. `progress(done, total)` is told after each URL."""
+        engines = {name: engine_named(name) for name in names()}
+        chosen = {name: [selection(self, found, agent) for agent in agents] for name, found in engines.items()}
+        prepared: dict[tuple[str, tuple[int, ...]], Selection] = {}
+
+        def asked(name: str, crawler: int, url: str, groups: tuple[Group, ...]) -> Verdict:
+            full = chosen[name][crawler]
+            if groups:
+                key = (name, tuple(map(id, groups)))
+                made = prepared.get(key)
+                if made is None:
+                    made = prepared[key] = engines[name].regroup(self.read_by(name), groups)
+                selected = made._replace(token=full.token, lines=group_lines(full))
+            else:  # none of the crawler's groups can reach the URL; whether it has any still shows
+                selected = Selection(
+                    full.token, tuple(g._replace(rules=()) for g in full.groups[:1]), None, group_lines(full)
+                )
+            return self._with_preferences(run(engines[name], self, agents[crawler], url, selected))
+
+        choices = {name: [made.groups for made in per_crawler] for name, per_crawler in chosen.items()}
+        for question in questions(choices, urls, progress):
+            url = urls[question.url]
+            first, *others = question.agents
+            found = {name: asked(name, first, url, groups) for name, groups in question.groups.items()}
+            if len({verdict.allowed for verdict in found.values()}) < 2:
+                continue
+            yield first, question.url, found
+            for crawler in others:
+                yield crawler, question.url, {name: asked(name, crawler, url, g) for name, g in question.groups.items()}
+
+    @property
+    def states_preferences(self) -> bool:
+        """Whether any group states usage preferences (Content-Usage, Content-Signal): most files do not."""
+        if self._preferences is None:
+            self._preferences = states_preferences(self)
+        return self._preferences
 
     def answer(self, agent: str, url: str, reading: str = PROFILED) -> Answer:
         """The answer front ends show for a reading: its verdict (with usage preferences), the same reading's

@@ -14,7 +14,6 @@ from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
 from ...access.engines.registry import names
-from ...access.matching.reach import UrlIndex
 from ...access.robots import Robots
 from ...messages import DEFAULT_LANG
 from ...syntax.model import Usage, Verdict
@@ -56,20 +55,16 @@ def splits(
 ) -> list[Split]:
     """Every crawler/URL pair where the engines disagree, in agent then URL order.
 
-    Only the URLs some engine may disallow for a crawler are asked about
-    (`Robots.readings_of`): the others cannot split, and asking every pair
-    made the work grow with crawlers times URLs. `progress(done, total)` is
-    told after each crawler.
+    Crawlers that share the groups reaching a URL are asked about it once
+    (`Robots.disagreements`): asking every pair made the work grow with
+    crawlers times URLs. `progress(done, total)` is told after each URL.
     """
-    found = []
-    index = UrlIndex(urls)
-    for done, agent in enumerate(agents, 1):
-        for url, verdicts in robots.readings_of(agent, index):
-            if len({v.allowed for v in verdicts.values()}) > 1:
-                found.append(Split(agent, url, verdicts, robots.answer(agent, url).usage))
-        if progress is not None:
-            progress(done, len(agents))
-    return found
+    found = sorted(robots.disagreements(agents, urls, progress), key=lambda pair: pair[:2])
+    usage = robots.states_preferences  # else no usage to show, and none asked for (it costs a rule set per crawler)
+    return [
+        Split(agents[crawler], urls[url], verdicts, robots.answer(agents[crawler], urls[url]).usage if usage else None)
+        for crawler, url, verdicts in found
+    ]
 
 
 def probes(robots: Robots, extra: Sequence[str] = ()) -> tuple[list[str], bool]:
