@@ -8,11 +8,12 @@ from collections import Counter
 
 import pytest
 
-from robotscope import LineKind, lint
+from robotscope import LineKind, lint, parse
 from robotscope.access.engines.registry import PROFILED, names
 from robotscope.access.matching.ruleset import RuleSet
 from robotscope.reports.compare.diff import probe_urls
 from robotscope.reports.compare.matrix import matrix
+from robotscope.reports.compare.readings import default_agents, probes
 from robotscope.syntax.crawlers import catalogue
 from robotscope.syntax.parser import split_lines
 from robotscope.syntax.patterns import compile_pattern, matches
@@ -106,3 +107,19 @@ def test_the_index_never_misses_a_rule_on_any_file(corpus: tuple[CorpusFile, ...
                     assert ruleset.winner(url) == (scanned[0] if scanned else None), (name, agent, url)
                     checked += 1
     assert checked > 100_000
+
+
+def test_readings_find_the_pairs_asking_every_pair_finds_on_every_file(corpus: tuple[CorpusFile, ...]) -> None:
+    # `readings` asks one crawler per class (`access.classes`); here every crawler the file names
+    # (and the operators' and an unnamed one) ten URLs from its rules, pair by pair.
+    compared = 0
+    for name, data, robots in corpus:
+        agents = default_agents(robots)[:16]
+        urls = probes(robots)[0][:10]
+        fresh = parse(data)  # its own caches: the classes' prepared selections are not the reference's
+        found = sorted(fresh.disagreements(agents, urls), key=lambda pair: pair[:2])
+        asked = [(a, u, robots.readings(agent, url)) for a, agent in enumerate(agents) for u, url in enumerate(urls)]
+        expected = [pair for pair in asked if len({v.allowed for v in pair[2].values()}) > 1]
+        assert found == expected, name
+        compared += len(agents) * len(urls)
+    assert compared > 50_000
