@@ -151,6 +151,15 @@ class Robots(ParsedFile):
         chosen = {name: [selection(self, found, agent) for agent in agents] for name, found in engines.items()}
         prepared: dict[tuple[str, tuple[int, ...]], Selection] = {}
 
+        lines: dict[tuple[str, int], tuple[int, ...]] = {}
+
+        def lines_of(name: str, crawler: int) -> tuple[int, ...]:
+            """The crawler's user-agent lines, sorted once (a crawler merging thousands of groups is asked often)."""
+            found = lines.get((name, crawler))
+            if found is None:
+                found = lines[name, crawler] = group_lines(chosen[name][crawler])
+            return found
+
         def asked(name: str, crawler: int, url: str, groups: tuple[Group, ...]) -> Verdict:
             full = chosen[name][crawler]
             if groups:
@@ -158,10 +167,10 @@ class Robots(ParsedFile):
                 made = prepared.get(key)
                 if made is None:
                     made = prepared[key] = engines[name].regroup(self.read_by(name), groups)
-                selected = made._replace(token=full.token, lines=group_lines(full))
+                selected = made._replace(token=full.token, lines=lines_of(name, crawler))
             else:  # none of the crawler's groups can reach the URL; whether it has any still shows
                 selected = Selection(
-                    full.token, tuple(g._replace(rules=()) for g in full.groups[:1]), None, group_lines(full)
+                    full.token, tuple(g._replace(rules=()) for g in full.groups[:1]), None, lines_of(name, crawler)
                 )
             return self._with_preferences(run(engines[name], self, agents[crawler], url, selected))
 
