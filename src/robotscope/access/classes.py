@@ -65,12 +65,15 @@ def _reaches(choices: Choices, index: UrlIndex) -> list[list[_Reach]]:
     reach_of: dict[int, tuple[list[int], frozenset[int]]] = {}  # a group two engines share is reached once
     for (engine, key), (group, crawlers) in chosen.items():
         if key not in reach_of:
-            every = index.reached(rule.pattern for rule in group.rules)
-            disallows = frozenset(index.reached(r.pattern for r in group.rules if not r.allow and r.pattern))
-            reach_of[key] = (every, disallows)
-        every, disallows = reach_of[key]
+            patterns = [rule.pattern for rule in group.rules]
+            blocking = [rule.pattern for rule in group.rules if not rule.allow and rule.pattern]
+            every = index.reached(patterns)
+            # Most groups are all Disallow rules: one search serves both.
+            blocked = every if len(blocking) == len(patterns) else index.reached(blocking) if blocking else []
+            reach_of[key] = (every, frozenset(blocked))
+        reached, disallows = reach_of[key]
         reach = _Reach(engine, group, _intern(sets, frozenset(crawlers)), disallows)
-        for url in every:
+        for url in reached:
             by_url[url].append(reach)
     return by_url
 
