@@ -4,8 +4,9 @@ The crawlers asked: those either file names, each operator's main crawler
 (`compare.readings.OPERATOR_CRAWLERS`), the catalogue's AI crawlers and `*`
 (every crawler no group names). The URLs: the given ones, one for each rule
 of either file (`compare.diff.probe_urls`) and `/`. Each crawler's flips
-make one alert per direction; crawlers that flip at the same URLs with the
-same effect share one alert. What each means (docs/watch-alerts.md):
+make one alert per direction; crawlers whose access to the whole site
+turns the same way share one alert, and so do crawlers that flip at the
+same URLs with the same effect. What each means (docs/watch-alerts.md):
 
 - `/` disallowed for `*`, Googlebot or bingbot: the site leaves search
   (`siteBlocked`, critical);
@@ -85,12 +86,15 @@ def flip_alerts(
     grouped: dict[tuple[str, Severity, tuple[str, ...]], _Group] = {}
     for (agent, gained), found in by_agent.items():
         urls_flipped = tuple(f.url for f in found)
-        code, severity = classify(agent, gained, ROOT in urls_flipped)
-        group = grouped.setdefault((code, severity, urls_flipped), _Group([], set(), set()))
+        whole = ROOT in urls_flipped
+        code, severity = classify(agent, gained, whole)
+        # Crawlers whose access to the whole site turns share one alert; others, those flipping at the same URLs.
+        group = grouped.setdefault((code, severity, () if whole else urls_flipped), _Group([], {}, set(), set()))
         group.agents.append(agent)
+        group.urls.update(dict.fromkeys(urls_flipped))
         group.before.update(_evidence(before, f.old) for f in found)
         group.after.update(_evidence(after, f.new) for f in found)
-    return [_alert(code, severity, urls, group) for (code, severity, urls), group in grouped.items()]
+    return [_alert(code, severity, tuple(group.urls), group) for (code, severity, _), group in grouped.items()]
 
 
 def classify(agent: str, gained: bool, whole: bool) -> tuple[str, Severity]:
@@ -110,6 +114,7 @@ def classify(agent: str, gained: bool, whole: bool) -> tuple[str, Severity]:
 
 class _Group(NamedTuple):
     agents: list[str]
+    urls: dict[str, None]  # in the order found
     before: set[Evidence | str]
     after: set[Evidence | str]
 
