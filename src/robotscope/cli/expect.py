@@ -66,7 +66,9 @@ def expect_command(
     failed = [a for a in alerts if a.code != "expectUnchecked"]
     count = len(expectations.statements)
     if failed:
-        summary = message("expect.summary.failed", failed=len(failed), count=count, robots=source.name)
+        statements = len({a.message.params["at"] for a in failed})  # every statement's message names its line
+        checks = len(failed)
+        summary = message("expect.summary.failed", failed=statements, count=count, checks=checks, robots=source.name)
     else:
         summary = message("expect.summary.ok", count=count, robots=source.name)
     if as_json:

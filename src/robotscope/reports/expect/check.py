@@ -19,16 +19,7 @@ from ...messages import Message, message
 from ...syntax.model import Preference, Verdict
 from ..watch.alerts import Alert, Evidence, Severity
 from ..watch.observation import FAILURES, Observation, Reading, read
-from .load import Expectations, Statement
-
-CODES = {
-    "allow": "expectAllow",
-    "block": "expectBlock",
-    "served": "expectServed",
-    "usage": "expectUsage",
-    "signal": "expectSignal",
-    "sitemap": "expectSitemap",
-}
+from .load import ALERT_CODES, Expectations, Statement
 
 
 def check(expectations: Expectations, subject: Observation | Robots, engine: str = PROFILED) -> list[Alert]:
@@ -64,7 +55,7 @@ def _failed(
 ) -> Alert:
     """The alert of a failed statement: about one crawler and URL where it names them, with the deciding lines."""
     agents, urls = (() if agent is None else (agent,)), (() if url is None else (url,))
-    return Alert(CODES[statement.kind], statement.severity, said, agents, urls, len(urls), after=lines)
+    return Alert(ALERT_CODES[statement.kind], statement.severity, said, agents, urls, len(urls), after=lines)
 
 
 def _verdict(robots: Robots, reading: Reading | None, agent: str, url: str, engine: str) -> Verdict:

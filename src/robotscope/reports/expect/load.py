@@ -42,21 +42,22 @@ from ...access.engines.registry import ALL, choices
 from ...access.preferences import CATEGORIES, SIGNAL_USES, SIGNALS
 from ...messages import Message, message
 from ...syntax.urls import InvalidURL, checked_url
-from ..watch.alerts import Severity
+from ..watch.alerts import CODES, Severity
 
 MAX_CHARS = 1024 * 1024  # of an expectation file: a few hundred statements fit in a few KB
 MAX_STATEMENTS = 10_000
 LISTS = ("allow", "block", "usage", "signal", "sitemap")  # arrays of tables: [[allow]]
 TABLES = ("served",)  # single tables: [served]
 SEVERITIES = {s.value: s for s in Severity}
-# The severity a failed statement has unless it says otherwise: a page crawlers must reach matters most.
-DEFAULT_SEVERITY = {
-    "allow": Severity.CRITICAL,
-    "block": Severity.MAJOR,
-    "served": Severity.MAJOR,
-    "usage": Severity.MAJOR,
-    "signal": Severity.MAJOR,
-    "sitemap": Severity.MINOR,
+# The alert code of each kind of statement that fails; its severity (`alerts.CODES`) unless the statement says
+# otherwise: a page crawlers must reach matters most.
+ALERT_CODES = {
+    "allow": "expectAllow",
+    "block": "expectBlock",
+    "served": "expectServed",
+    "usage": "expectUsage",
+    "signal": "expectSignal",
+    "sitemap": "expectSitemap",
 }
 _COMMON = ("severity",)
 _VERDICT_KEYS = ("agent", "agents", "url", "urls", "engine", *_COMMON)
@@ -185,7 +186,7 @@ def _statement(kind: str, index: int, entry: Mapping[str, Any], places: _Places)
             raise ExpectationError(
                 message("expect.error.unknownKey", line=at(key), key=key, table=kind, known=list(KEYS[kind]))
             )
-    severity = DEFAULT_SEVERITY[kind]
+    severity = CODES[ALERT_CODES[kind]]
     if "severity" in entry:
         chosen = entry["severity"]
         if chosen not in SEVERITIES:

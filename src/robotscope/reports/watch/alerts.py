@@ -39,6 +39,41 @@ class Severity(enum.StrEnum):
 _ORDER = (Severity.CRITICAL, Severity.MAJOR, Severity.MINOR, Severity.INFO)
 
 
+# Every alert code and its severity (docs/watch-alerts.md says what each means; a test holds them equal).
+# A few take another severity where the case calls for it (noted there).
+CODES: dict[str, Severity] = {
+    "siteBlocked": Severity.CRITICAL,
+    "fetchFailed": Severity.CRITICAL,
+    "searchLost": Severity.MAJOR,
+    "aiBlocked": Severity.MAJOR,
+    "aiUnblocked": Severity.MAJOR,
+    "fileMissing": Severity.MAJOR,
+    "htmlServed": Severity.MAJOR,
+    "challengeServed": Severity.MAJOR,
+    "edgeBlockAdded": Severity.MAJOR,
+    "oversize": Severity.MAJOR,
+    "servedDifferently": Severity.MAJOR,
+    "searchGained": Severity.MINOR,
+    "crawlerLost": Severity.MINOR,
+    "edgeBlockRemoved": Severity.MINOR,
+    "sitemapRemoved": Severity.MINOR,
+    "preferencesChanged": Severity.MINOR,
+    "crawlerGained": Severity.INFO,
+    "fetchRecovered": Severity.INFO,
+    "oversizeGone": Severity.INFO,
+    "sitemapAdded": Severity.INFO,
+    "noEffect": Severity.INFO,
+    "firstSeen": Severity.INFO,
+    "expectAllow": Severity.CRITICAL,
+    "expectBlock": Severity.MAJOR,
+    "expectServed": Severity.MAJOR,
+    "expectUsage": Severity.MAJOR,
+    "expectSignal": Severity.MAJOR,
+    "expectSitemap": Severity.MINOR,
+    "expectUnchecked": Severity.INFO,
+}
+
+
 class Evidence(NamedTuple):
     """A line of one version of the file: its number and its text as written."""
 
