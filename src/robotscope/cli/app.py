@@ -11,6 +11,7 @@ from .build_site import build_site
 from .bulk import bulk
 from .check import check
 from .diff import diff_command
+from .expect import expect_command
 from .explain import explain
 from .fetch import fetch_command
 from .generate import generate
@@ -67,6 +68,7 @@ for command in (
     fetch_command,
     matrix,
     diff_command,
+    expect_command,
     readings_command,
     bulk,
     survey_command,
