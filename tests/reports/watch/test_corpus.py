@@ -1,8 +1,6 @@
-"""`changes` over the real corpus: every consecutive pair of files, both ways, never raises."""
+"""`changes` over the real corpus: every file, paired with the next one, never raises."""
 
 from __future__ import annotations
-
-from itertools import pairwise
 
 import pytest
 
@@ -13,12 +11,13 @@ from tests.corpus_files import CorpusFile
 pytestmark = pytest.mark.slow
 
 
-def test_changes_never_raises_on_consecutive_corpus_files(corpus: tuple[CorpusFile, ...]) -> None:
+def test_changes_never_raises_on_any_corpus_file(corpus: tuple[CorpusFile, ...]) -> None:
     assert len(corpus) > 4000
     seen = [Observation(f.name, 200, "text/plain", {}, f.data) for f in corpus]
     counted = 0
-    for before, after in pairwise(seen):
+    # Each file once, as the version before or after (every pair: 6 minutes of CI for no new input).
+    for before, after in zip(seen[::2], seen[1::2], strict=False):
         alerts = changes(before, after)
         counted += len(alerts)
         assert [a.severity.rank for a in alerts] == sorted(a.severity.rank for a in alerts)
-    assert counted > len(corpus)  # different sites' files differ: most pairs say something
+    assert counted > len(corpus) // 2  # different sites' files differ: most pairs say something
