@@ -14,6 +14,7 @@ from .diff import diff_command
 from .explain import explain
 from .fetch import fetch_command
 from .generate import generate
+from .history import history_command
 from .lint import lint_command
 from .matrix import matrix
 from .output import current_lang
@@ -67,6 +68,7 @@ for command in (
     fetch_command,
     matrix,
     diff_command,
+    history_command,
     readings_command,
     bulk,
     survey_command,
