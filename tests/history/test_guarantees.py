@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import random
 import sqlite3
+import subprocess
+import sys
 from pathlib import Path
 
 from robotscope.history import HistoryStore
@@ -93,3 +95,47 @@ def test_a_store_that_cannot_be_created_carries_on_without_keeping_history(tmp_p
         recorded = store.record(ORIGIN, "browser", fetched())
         assert recorded.fetch.id is None and recorded.new and recorded.previous is None
         assert len(store.warnings) == 1 and "carrying on without keeping history" in store.warnings[0]
+
+
+WRITER = """
+import sys, time
+from pathlib import Path
+sys.path.insert(0, sys.argv[4])
+from robotscope.history import HistoryStore
+from tests.history.results import fetched
+path, name, go = sys.argv[1], sys.argv[2], Path(sys.argv[3])
+print("ready", flush=True)
+for _ in range(3000):  # at most 30 s
+    if go.exists():
+        break
+    time.sleep(0.01)
+with HistoryStore(path) as store:
+    for n in range(20):
+        store.record(f"https://{name}-{n % 4}.example", name, fetched(b"Disallow: /%d" % (n % 3)))
+    print(len(store.warnings))
+"""
+
+
+def test_processes_creating_and_writing_one_store_at_once_keep_every_row(tmp_path: Path) -> None:
+    path = tmp_path / "history.sqlite3"  # not there yet: the writers race to create and migrate it
+    go = tmp_path / "go"
+    root = str(Path(__file__).parents[2])
+    writers = [
+        subprocess.Popen(
+            [sys.executable, "-c", WRITER, str(path), f"w{i}", str(go), root],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for i in range(4)
+    ]
+    try:
+        for writer in writers:
+            assert writer.stdout is not None and writer.stdout.readline() == "ready\n"
+    finally:
+        go.touch()
+        outputs = [writer.communicate(timeout=120) for writer in writers]
+    assert [w.returncode for w in writers] == [0] * 4 and [out for out, _ in outputs] == ["0\n"] * 4, outputs
+    assert count(path, "fetches") == 80 and count(path, "versions") == 4 * 4 * 3  # 4 writers x 4 origins x 3 bodies
+    with HistoryStore(path) as store:
+        assert len(store.origins()) == 16 and store.warnings == []
