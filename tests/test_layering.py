@@ -38,7 +38,12 @@ LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
     ("syntax", frozenset({"syntax"})),
     ("access", frozenset({"access"})),
     ("reports", frozenset({"reports"})),
-    ("edges", frozenset({"cache", "fetch", "download", "pagecheck", "client", "compat", "integrations"})),
+    (
+        "edges",
+        frozenset(
+            {"sqlite_file", "cache", "history", "fetch", "download", "pagecheck", "client", "compat", "integrations"}
+        ),
+    ),
     # The public surface: the package's re-exports, and modules at the paths users import them from.
     ("surface", frozenset(SURFACE)),
     ("front ends", frozenset({"cli", "web", "__main__"})),
@@ -90,7 +95,9 @@ IO_STDLIB = frozenset(
     }
 )
 IO_ALLOWED: dict[str, frozenset[str]] = {
-    "cache": frozenset({"sqlite3", "threading"}),
+    "sqlite_file": frozenset({"sqlite3", "threading"}),
+    "cache": frozenset({"sqlite3"}),
+    "history": frozenset({"sqlite3"}),
     "fetch": frozenset({"asyncio", "sqlite3"}),  # sqlite3 for the cache's errors only
     "download": frozenset({"asyncio"}),
     "client": frozenset({"asyncio"}),

@@ -8,10 +8,12 @@ import tracemalloc
 import zlib
 from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler
+from pathlib import Path
 
 import pytest
 
 from robotscope.access.policy import POLICIES
+from robotscope.cache import RobotsCache
 from robotscope.fetch import FetchResult, fetch_robots, fetch_robots_async
 from robotscope.syntax.parser import MAX_BYTES
 from tests.conftest import Server
@@ -333,3 +335,26 @@ def test_bad_url_and_policy_raise() -> None:
         fetch_robots("ftp://example.com/", cache=False)
     with pytest.raises(ValueError, match="unknown policy"):
         fetch_robots("http://127.0.0.1:1/", policy="yahoo", cache=False)
+
+
+@FETCHERS
+def test_the_headers_that_matter_are_kept(server: Server, fetch: Fetch) -> None:
+    served = {"ETag": '"v1"', "CF-Ray": "8c1-AMS", "X-Robots-Tag": "noindex", "Set-Cookie": "id=1"}
+    served["X-Cache"] = "x" * 5000
+    server.serve("/robots.txt", 200, ROBOTS, served)
+    result = fetch(server.url("/"))
+    assert result.headers["etag"] == '"v1"' and result.headers["cf-ray"] == "8c1-AMS"
+    assert result.headers["x-robots-tag"] == "noindex" and result.headers["content-type"] == "text/plain"
+    assert result.headers["x-cache"] == "x" * 1024  # a value is cut, not kept whole
+    assert "set-cookie" not in result.headers and "date" not in result.headers
+    assert result.as_dict()["headers"]["etag"] == '"v1"'
+    with pytest.raises(TypeError):
+        result.headers["etag"] = "changed"  # type: ignore[index]
+
+
+def test_a_cached_copy_keeps_its_headers(server: Server, tmp_path: Path) -> None:
+    server.serve("/robots.txt", 200, ROBOTS, {"ETag": '"v1"'})
+    with RobotsCache(tmp_path / "robots.sqlite3") as cache:
+        fetch_robots(server.url("/"), cache=cache)
+        hit = fetch_robots(server.url("/"), cache=cache)
+    assert hit.from_cache and hit.headers["etag"] == '"v1"'

@@ -15,6 +15,7 @@ from .expect import expect_command
 from .explain import explain
 from .fetch import fetch_command
 from .generate import generate
+from .history import history_command
 from .lint import lint_command
 from .matrix import matrix
 from .output import current_lang
@@ -69,6 +70,7 @@ for command in (
     matrix,
     diff_command,
     expect_command,
+    history_command,
     readings_command,
     bulk,
     survey_command,

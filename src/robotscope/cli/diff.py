@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from typing import NoReturn
 
 import click
 from rich.markup import escape
@@ -107,7 +108,27 @@ def diff_command(
     """
     old = load(old_file, fetching)
     new = load(new_file, fetching)
-    urls = _read_urls(urls_file) if urls_file else probe_urls(old.robots, new.robots)
+    urls = _read_urls(urls_file) if urls_file else None
+    report(old, new, urls=urls, agents=agents, engine=engine, as_json=as_json, lang=lang)
+
+
+def report(
+    old: Source,
+    new: Source,
+    *,
+    urls: list[str] | None = None,
+    agents: str = "named",
+    engine: str = PROFILED,
+    as_json: bool = False,
+    lang: str = "en",
+) -> NoReturn:
+    """Print the pairs that flip from `old` to `new` (table or JSON) and exit 1 if any does, else 0.
+
+    `urls`: the URLs to compare (default: derived from both files' rules);
+    `agents`: `named` (every crawler either file names) or a `crawlers.select`
+    choice. `diff` and `history --diff` print through it.
+    """
+    urls = urls if urls is not None else probe_urls(old.robots, new.robots)
     tokens = agents_named(old.robots, new.robots) if agents == "named" else [c.token for c in crawlers.select(agents)]
     chosen = names() if engine == ALL else [engine]
     flips: list[Flip] = []

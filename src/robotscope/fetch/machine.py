@@ -37,7 +37,7 @@ from ..messages import Message
 from ..syntax.html import looks_like_html
 from ..syntax.urls import robots_url as _robots_url
 from .body import Body
-from .result import FetchResult, TransportFailure
+from .result import FetchResult, TransportFailure, kept_headers
 
 
 def redirect_target(base: str, location: str | None) -> tuple[str | None, Message | None]:
@@ -197,6 +197,7 @@ class Fetch:
             hops=tuple((url, status) for url, status in meta["hops"]),
             status=stored.status,
             content_type=stored.headers.get("content-type"),
+            headers=kept_headers(stored.headers),
             bytes_received=meta["bytes_received"],
             truncated=meta["truncated"],
             body_size=meta.get("body_size", meta["bytes_received"]),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any
 
 from ..access.engines.registry import DEFAULT, PROFILED
@@ -13,6 +14,32 @@ from ..access.robots import Robots, answer_after, verdict_after
 from ..access.served import served_findings
 from ..messages import DEFAULT_LANG
 from ..syntax.model import Finding, Verdict
+
+# The response headers a result keeps (lower-case names): how the file was served, its validators,
+# the edge or CDN that answered, and what X-Robots-Tag said of it.
+KEPT_HEADERS = (
+    "content-type",
+    "content-length",
+    "content-encoding",
+    "last-modified",
+    "etag",
+    "cache-control",
+    "age",
+    "server",
+    "via",
+    "cf-ray",
+    "cf-cache-status",
+    "x-cache",
+    "x-served-by",
+    "x-robots-tag",
+)
+MAX_HEADER = 1024  # characters kept of one header's value
+
+
+def kept_headers(headers: Mapping[str, str]) -> Mapping[str, str]:
+    """The `KEPT_HEADERS` of a response (any case of their names), each value cut at MAX_HEADER, read-only."""
+    lowered = {name.lower(): value for name, value in headers.items()}
+    return MappingProxyType({name: lowered[name][:MAX_HEADER] for name in KEPT_HEADERS if name in lowered})
 
 
 @dataclass(frozen=True)
@@ -28,7 +55,8 @@ class FetchResult:
     """What fetching an origin's robots.txt gave, and what every policy concludes from it.
 
     `hops` are every response of the redirect chain, (URL, status), in
-    order; `status` the final one (None when none came). `decision` and
+    order; `status` the final one (None when none came); `headers` the
+    final response's `KEPT_HEADERS`. `decision` and
     `explanation` are those of `policy`; `decisions` holds all four policies.
     `robots` is the parsed file the decision uses (the fetched body for
     `parse`, the last good copy for `cached-copy`), else None. `verdict`
@@ -52,6 +80,7 @@ class FetchResult:
     robots: Robots | None = field(default=None, repr=False)
     body: bytes = field(default=b"", repr=False)
     warnings: tuple[str, ...] = ()
+    headers: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
 
     @property
     def explanation(self) -> str:
@@ -78,6 +107,7 @@ class FetchResult:
             "hops": [{"url": url, "status": status} for url, status in self.hops],
             "status": self.status,
             "content_type": self.content_type,
+            "headers": dict(self.headers),
             "bytes_received": self.bytes_received,
             "truncated": self.truncated,
             "body_size": self.body_size,

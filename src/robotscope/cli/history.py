@@ -1,0 +1,212 @@
+"""`robotscope history`: the versions of an origin's robots.txt a history store holds, and which was in force."""
+
+from __future__ import annotations
+
+import sys
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, NoReturn
+
+import click
+from rich.markup import escape
+from rich.table import Table
+
+from ..access.robots import parse
+from ..history import Fetch, HistoryStore, Version, default_path, origin_of
+from ..messages import message
+from ..syntax.urls import InvalidURL
+from .diff import report
+from .options import json_option, lang_option
+from .output import console, echo_json, fail, warn
+from .sources import Source
+
+
+def iso(moment: float) -> str:
+    """A time in UTC, ISO 8601, to the second: 2026-12-03T14:00:00Z."""
+    return datetime.fromtimestamp(moment, UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+
+
+def parse_when(value: str) -> float | None:
+    """An ISO 8601 date and time (UTC unless it says otherwise), or a date (its first moment, UTC); None if neither."""
+    try:
+        moment = datetime.fromisoformat(value.strip())
+    except ValueError:
+        return None
+    return (moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)).timestamp()
+
+
+def version_view(number: int, version: Version) -> dict[str, Any]:
+    return {
+        "number": number,
+        "id": version.id,
+        "sha256": version.sha256,
+        "status": version.status,
+        "content_type": version.content_type,
+        "size": version.size,
+        "truncated": version.truncated,
+        "final_url": version.final_url,
+        "hops": [{"url": url, "status": status} for url, status in version.hops],
+        "headers": dict(version.headers),
+        "agents": list(version.agents),
+        "first_seen": iso(version.first_seen),
+        "last_seen": iso(version.last_seen),
+    }
+
+
+def fetch_view(fetch: Fetch) -> dict[str, Any]:
+    return {"at": iso(fetch.at), "agent": fetch.agent, "failure": fetch.failure, "status": fetch.status}
+
+
+def _table(rows: list[tuple[int, Version]], lang: str) -> Table:
+    table = Table(title_justify="left")
+    for column in ("number", "first-seen", "last-seen", "status", "size", "sha256", "agents"):
+        table.add_column(message(f"history.column.{column}").render(lang))
+    for number, v in rows:
+        size = f"{v.size:,}" + ("+" if v.truncated else "")  # + : the fetcher cut a longer file
+        cells = (str(number), iso(v.first_seen), iso(v.last_seen), str(v.status), size, v.short, ", ".join(v.agents))
+        table.add_row(*(escape(cell) for cell in cells))
+    return table
+
+
+def _numbered(versions: list[Version], number: int, origin: str) -> Version:
+    if not 1 <= number <= len(versions):
+        fail(message("history.error.number", origin=origin, number=number, count=len(versions)))
+    return versions[number - 1]
+
+
+def _open(store_path: str | None) -> HistoryStore:
+    """The store to read: one that is not there is an error, never created empty."""
+    path = Path(store_path) if store_path is not None else default_path()
+    if not path.is_file():
+        fail(message("history.error.no-store", path=str(path)))
+    store = HistoryStore(path)
+    for warning in store.take_warnings():
+        if not store.readable:
+            fail(warning)
+        warn(warning)
+    return store
+
+
+@click.command("history")
+@click.argument("url")
+@click.option("--store", "store_path", metavar="PATH", help="The history store (default: beside the cache file).")
+@click.option(
+    "--agent", metavar="LABEL", help="Only what this User-Agent label (browser, Googlebot, ...) got; numbers stay."
+)
+@click.option("--at", "when", metavar="WHEN", help="The version in force then: an ISO 8601 date or date and time.")
+@click.option("--show", "show", type=int, metavar="N", help="Print version N's text, byte for byte.")
+@click.option("--diff", "compare", type=(int, int), metavar="A B", help="Which verdicts flip from version A to B.")
+@json_option
+@lang_option
+def history_command(
+    url: str,
+    store_path: str | None,
+    agent: str | None,
+    when: str | None,
+    show: int | None,
+    compare: tuple[int, int] | None,
+    as_json: bool,
+    lang: str,
+) -> NoReturn:
+    """The versions of URL's robots.txt a history store holds (`robotscope watch` records them).
+
+    Lists each distinct version, numbered from the oldest: when it was first
+    and last seen (UTC), its status, size (+ when the fetcher cut it at
+    500 KiB), SHA-256 and the User-Agent labels that got it; failed fetches
+    are counted after. --at WHEN gives the version in force then (the last
+    one fetched at or before WHEN; a failed fetch leaves the one before in
+    force; a date alone means 00:00 UTC): exit code 1 when none was.
+    --show N prints version N as fetched; --diff A B runs `diff` between two
+    versions (exit code 1 when a verdict flips).
+
+    \b
+    --json prints:
+      list:    {"origin", "store", "versions": [VERSION], "failures": [{"at", "agent", "failure", "status"}]}
+      --at:    {"origin", "at", "version": VERSION or null}
+      --show:  {"origin", "version": VERSION + {"text"}}
+      --diff:  diff's own JSON
+    VERSION: {"number", "id", "sha256", "status", "content_type", "size", "truncated",
+    "final_url", "hops": [{"url", "status"}], "headers", "agents", "first_seen", "last_seen"}.
+    failure: a transport failure's kind (timeout, dns, ...), or 5xx, 429, 4xx, redirect.
+
+    \b
+    Examples:
+      robotscope history https://example.com/
+      robotscope history https://example.com/ --at 2026-12-03T14:05:00Z --agent GPTBot
+      robotscope history https://example.com/ --diff 3 4
+    """
+    if sum(x is not None for x in (when, show, compare)) > 1:
+        fail(message("history.error.one"))
+    moment = None
+    if when is not None:
+        moment = parse_when(when)
+        if moment is None:
+            fail(message("history.error.when", value=when))
+    try:
+        origin = origin_of(url)
+    except InvalidURL as error:
+        fail(str(error))
+    with _open(store_path) as store:
+        # Numbered over every agent, so a number means one version whichever --agent is given.
+        numbered = list(enumerate(store.versions(origin), 1))
+        failures = [f for f in store.fetches(origin) if f.failure is not None]
+        found = store.at(origin, moment, agent) if moment is not None else None
+        path = str(store.path)
+    if not numbered and not failures:
+        fail(message("history.error.origin", path=path, origin=origin))
+    versions = [v for _, v in numbered]
+    if agent is not None:
+        numbered = [(n, v) for n, v in numbered if agent in v.agents]
+        failures = [f for f in failures if f.agent == agent]
+    numbers = {v.id: n for n, v in enumerate(versions, 1)}
+    if compare is not None:
+        old, new = (_numbered(versions, n, origin) for n in compare)
+        report(
+            Source(f"{origin} #{compare[0]}", parse(old.body)),
+            Source(f"{origin} #{compare[1]}", parse(new.body)),
+            as_json=as_json,
+            lang=lang,
+        )
+    if show is not None:
+        chosen = _numbered(versions, show, origin)
+        if as_json:
+            echo_json({"origin": origin, "version": {**version_view(show, chosen), "text": chosen.text}})
+        else:
+            click.echo(chosen.body, nl=False)
+        sys.exit(0)
+    if moment is not None:
+        number = None if found is None else numbers.get(found.id)
+        if as_json:
+            view = None if found is None or number is None else version_view(number, found)
+            echo_json({"origin": origin, "at": iso(moment), "version": view})
+        elif found is None or number is None:
+            click.echo(message("history.at.none", origin=origin, when=iso(moment)).render(lang))
+        else:
+            out = console()
+            out.print(message("history.at", origin=origin, when=iso(moment), number=number).render(lang), markup=False)
+            out.print(_table([(number, found)], lang))
+        sys.exit(1 if found is None else 0)
+    if as_json:
+        echo_json(
+            {
+                "origin": origin,
+                "store": path,
+                "versions": [version_view(n, v) for n, v in numbered],
+                "failures": [fetch_view(f) for f in failures],
+            }
+        )
+    else:
+        out = console()
+        out.print(message("history.title", origin=origin, count=len(numbered)).render(lang), markup=False)
+        out.print(_table(numbered, lang))
+        if failures:
+            last = failures[-1]
+            said = message(
+                "history.failures",
+                count=len(failures),
+                at=iso(last.at),
+                failure=last.failure if last.status is None else f"{last.failure} ({last.status})",
+                agent=last.agent,
+            )
+            out.print(said.render(lang), markup=False)
+    sys.exit(0)

@@ -1,0 +1,74 @@
+"""The history store's schema, as numbered migrations (`PRAGMA user_version` says how many ran).
+
+A migration is only ever added, never edited: a file made by an older
+robotscope runs the ones it lacks, each in its own transaction, and keeps
+every row. A file from a newer robotscope (a higher `user_version`) is not
+written (`sqlite_file.Unusable`).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+
+from ..sqlite_file import Unusable
+
+MIGRATIONS: tuple[str, ...] = (
+    # 1: versions (one row per distinct file of an origin) and fetches (one row per fetch).
+    """
+    CREATE TABLE versions (
+        id INTEGER PRIMARY KEY,
+        origin TEXT NOT NULL,
+        sha256 TEXT NOT NULL,
+        status INTEGER NOT NULL,
+        content_type TEXT NOT NULL,  -- '' when the response had none
+        final_url TEXT NOT NULL,
+        hops TEXT NOT NULL,  -- JSON [[url, status], ...]
+        body BLOB NOT NULL,
+        truncated INTEGER NOT NULL,
+        first_seen REAL NOT NULL,
+        last_seen REAL NOT NULL,
+        UNIQUE (origin, sha256, status, content_type, final_url)
+    );
+    CREATE TABLE fetches (
+        id INTEGER PRIMARY KEY,
+        at REAL NOT NULL,
+        origin TEXT NOT NULL,
+        agent TEXT NOT NULL,
+        version_id INTEGER REFERENCES versions (id),
+        failure TEXT,
+        status INTEGER,
+        truncated INTEGER NOT NULL,
+        size INTEGER NOT NULL,
+        detail TEXT,
+        CHECK ((version_id IS NULL) <> (failure IS NULL))
+    );
+    CREATE INDEX fetches_by_origin ON fetches (origin, at);
+    """,
+    # 2: the response headers that matter, per version (JSON; '{}' for versions kept before),
+    # and the fetches of a version found without a scan (the agents that saw it).
+    """
+    ALTER TABLE versions ADD COLUMN headers TEXT NOT NULL DEFAULT '{}';
+    CREATE INDEX fetches_by_version ON fetches (version_id, agent);
+    """,
+)
+LATEST = len(MIGRATIONS)
+
+
+def version_of(db: sqlite3.Connection) -> int:
+    (version,) = db.execute("PRAGMA user_version").fetchone()
+    return int(version)
+
+
+def migrate(db: sqlite3.Connection, upto: int = LATEST) -> None:
+    """Run the migrations the file lacks, up to `upto`, each with its version bump in one transaction."""
+    if version_of(db) > LATEST:
+        raise Unusable(f"its schema version {version_of(db)} is newer than this robotscope's ({LATEST})")
+    for number in range(version_of(db) + 1, upto + 1):
+        with db:
+            db.execute("BEGIN IMMEDIATE")
+            if version_of(db) >= number:  # another process ran it while this one waited
+                continue
+            for statement in MIGRATIONS[number - 1].split(";"):
+                if statement.strip():
+                    db.execute(statement)
+            db.execute(f"PRAGMA user_version = {number}")

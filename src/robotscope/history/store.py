@@ -1,0 +1,248 @@
+"""`HistoryStore`: every version of each origin's robots.txt and every fetch of it, in one SQLite file.
+
+The file is an `sqlite_file.SqliteFile`, with the cache's guarantees: WAL
+mode, busy answers tried again within `busy_timeout`, no SQLite or
+file-system error ever escapes, a file is never deleted. Locked, read-only
+or unopenable: the store carries on without keeping history (one warning;
+a read-only file is still read). Not a database or damaged: it is renamed
+aside to `<name>.corrupt-<UTC time>` and the store starts again empty.
+
+The clock is injected (`now`): it stamps every fetch recorded.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+from ..cache import default_path as cache_path
+from ..fetch.result import FetchResult, kept_headers
+from ..sqlite_file import SqliteFile, Unusable
+from .model import MAX_BODY, MAX_DETAIL, Fetch, Recorded, Version, digest, failure_of, origin_of
+from .schema import LATEST, migrate, version_of
+
+
+def default_path() -> Path:
+    """`history.sqlite3` beside the cache's file (`cache.default_path`)."""
+    return cache_path().with_name("history.sqlite3")
+
+
+_VERSION_COLUMNS = (
+    "v.id, v.origin, v.sha256, v.status, v.content_type, v.hops, v.headers, v.truncated, v.first_seen, v.last_seen, "
+    "v.body, (SELECT group_concat(agent, char(10)) FROM (SELECT DISTINCT agent FROM fetches f "
+    "WHERE f.version_id = v.id ORDER BY agent))"
+)
+_FETCH_COLUMNS = "id, at, origin, agent, version_id, failure, status, truncated, size, detail"
+
+
+def _version(row: Sequence[Any]) -> Version:
+    vid, origin, sha, status, ctype, hops, headers, truncated, first, last, body, agents = row
+    return Version(
+        id=vid,
+        origin=origin,
+        sha256=sha,
+        status=status,
+        content_type=ctype or None,
+        hops=tuple((url, code) for url, code in json.loads(hops)),
+        headers=MappingProxyType(json.loads(headers)),
+        size=len(body),
+        truncated=bool(truncated),
+        first_seen=first,
+        last_seen=last,
+        agents=tuple(agents.split("\n")) if agents else (),
+        body=bytes(body),
+    )
+
+
+def _fetch(row: Sequence[Any]) -> Fetch:
+    fid, at, origin, agent, vid, failure, status, truncated, size, detail = row
+    return Fetch(fid, at, origin, agent, vid, failure, status, bool(truncated), size, detail)
+
+
+class HistoryStore(SqliteFile):
+    """Every distinct version of each origin's robots.txt and every fetch of it (`path`, or `default_path()`).
+
+    Origins are `scheme://host[:port]`; every method takes an origin or any
+    URL of it (`origin_of`). `busy_timeout`: seconds to wait for another
+    process's write lock before carrying on without keeping history.
+    """
+
+    _noun = "history store"
+    _without = "keeping history"
+
+    def __init__(
+        self,
+        path: str | os.PathLike[str] | None = None,
+        *,
+        now: Callable[[], float] = time.time,
+        busy_timeout: float = 10.0,
+    ) -> None:
+        self.now = now
+        super().__init__(Path(path) if path is not None else default_path(), busy_timeout=busy_timeout)
+
+    def _prepare(self, db: sqlite3.Connection) -> None:
+        migrate(db)
+
+    def _check_readable(self, db: sqlite3.Connection) -> None:
+        if version_of(db) != LATEST:  # an older file cannot be migrated read-only; a newer one is not ours
+            raise Unusable(f"its schema version {version_of(db)} is not this robotscope's ({LATEST})")
+        for table in ("versions", "fetches"):
+            db.execute(f"SELECT 1 FROM {table} LIMIT 1").fetchall()
+
+    def record(self, origin: str, agent: str, result: FetchResult) -> Recorded:
+        """Keep one fetch of `origin`'s robots.txt as `agent` (a label: `browser`, `Googlebot`, ...).
+
+        A 2xx body becomes a version, or updates the `last_seen` of the same
+        version seen before; anything else is a failed fetch and no version.
+        `result` must come from the network, not from the cache. When the
+        store cannot write, the `Recorded` is the one it would have made,
+        its new ids None.
+        """
+        if result.from_cache:
+            raise ValueError("a result served from the cache is not a fetch: fetch with cache=False or reuse=False")
+        origin = origin_of(origin)
+        at = self.now()
+        previous = self.at(origin, at, agent)
+        failure = failure_of(result)
+        body = result.body[:MAX_BODY]
+        detail = None if result.error is None else result.error.message[:MAX_DETAIL]
+        size = max(result.body_size, len(result.body))
+        if failure is not None:
+            fetch = Fetch(None, at, origin, agent, None, failure, result.status, result.truncated, size, detail)
+            fid = self._run(lambda db: self._insert_fetch(db, fetch), write=True)
+            return Recorded(replace(fetch, id=fid), None, False, previous)
+        assert result.status is not None  # a 2xx
+        candidate = Version(
+            id=None,
+            origin=origin,
+            sha256=digest(body),
+            status=result.status,
+            content_type=result.content_type,
+            hops=result.hops or ((result.robots_url, result.status),),
+            headers=kept_headers(result.headers),
+            size=len(body),
+            truncated=result.truncated,
+            first_seen=at,
+            last_seen=at,
+            agents=(agent,),
+            body=body,
+        )
+        fetch = Fetch(None, at, origin, agent, None, None, result.status, result.truncated, size, detail)
+
+        def write(db: sqlite3.Connection) -> tuple[int, bool, int]:
+            with db:  # commit, or roll back on error
+                db.execute("BEGIN IMMEDIATE")
+                key = (origin, candidate.sha256, candidate.status, candidate.content_type or "", candidate.final_url)
+                row = db.execute(
+                    "SELECT id FROM versions WHERE origin = ? AND sha256 = ? AND status = ? AND content_type = ?"
+                    " AND final_url = ?",
+                    key,
+                ).fetchone()
+                if row is None:
+                    vid = db.execute(
+                        "INSERT INTO versions (origin, sha256, status, content_type, final_url, hops, body, truncated,"
+                        " first_seen, last_seen, headers) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                        (
+                            *key,
+                            json.dumps([list(hop) for hop in candidate.hops]),
+                            body,
+                            int(candidate.truncated),
+                            at,
+                            at,
+                            json.dumps(dict(candidate.headers)),
+                        ),
+                    ).lastrowid
+                else:
+                    vid = row[0]
+                    db.execute(
+                        "UPDATE versions SET first_seen = min(first_seen, ?), last_seen = max(last_seen, ?)"
+                        " WHERE id = ?",
+                        (at, at, vid),
+                    )
+                assert vid is not None
+                fid = self._insert_row(db, fetch, vid)
+            return vid, row is None, fid
+
+        written = self._run(write, write=True)
+        if written is None:
+            return Recorded(fetch, candidate, self._unseen(candidate), previous)
+        vid, new, fid = written
+        kept = self.version(vid)
+        version = kept if kept is not None else candidate
+        return Recorded(replace(fetch, id=fid, version_id=vid), version, new, previous)
+
+    def _unseen(self, candidate: Version) -> bool:
+        """Whether the store holds no version like `candidate` (when it could not write it)."""
+        return all(
+            (v.sha256, v.status, v.content_type, v.final_url)
+            != (candidate.sha256, candidate.status, candidate.content_type, candidate.final_url)
+            for v in self.versions(candidate.origin)
+        )
+
+    @staticmethod
+    def _insert_row(db: sqlite3.Connection, fetch: Fetch, vid: int | None) -> int:
+        fid = db.execute(
+            f"INSERT INTO fetches ({_FETCH_COLUMNS}) VALUES (NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                *(fetch.at, fetch.origin, fetch.agent, vid, fetch.failure, fetch.status),
+                *(int(fetch.truncated), fetch.size, fetch.detail),
+            ),
+        ).lastrowid
+        assert fid is not None
+        return fid
+
+    def _insert_fetch(self, db: sqlite3.Connection, fetch: Fetch) -> int:
+        with db:
+            db.execute("BEGIN IMMEDIATE")
+            return self._insert_row(db, fetch, None)
+
+    def version(self, vid: int) -> Version | None:
+        """The version with this id, or None."""
+        rows = self._run(
+            lambda db: db.execute(f"SELECT {_VERSION_COLUMNS} FROM versions v WHERE v.id = ?", (vid,)).fetchall(),
+            write=False,
+        )
+        return _version(rows[0]) if rows else None
+
+    def versions(self, origin: str, agent: str | None = None) -> list[Version]:
+        """`origin`'s versions, oldest first (by first seen); with `agent`, only those that agent got."""
+        origin = origin_of(origin)
+        seen_by = "" if agent is None else " AND v.id IN (SELECT version_id FROM fetches WHERE agent = ?)"
+        query = f"SELECT {_VERSION_COLUMNS} FROM versions v WHERE v.origin = ?{seen_by} ORDER BY v.first_seen, v.id"
+        params = (origin,) if agent is None else (origin, agent)
+        rows = self._run(lambda db: db.execute(query, params).fetchall(), write=False)
+        return [_version(row) for row in rows or ()]
+
+    def at(self, origin: str, when: float, agent: str | None = None) -> Version | None:
+        """The version in force at `when`: the one the last fetch at or before `when` got (of `agent`, if
+        given). A failed fetch leaves the version before it in force; None before the first version."""
+        origin = origin_of(origin)
+        by = "" if agent is None else " AND agent = ?"
+        query = (
+            f"SELECT version_id FROM fetches WHERE origin = ? AND at <= ? AND version_id IS NOT NULL{by}"
+            " ORDER BY at DESC, id DESC LIMIT 1"
+        )
+        params = (origin, when) if agent is None else (origin, when, agent)
+        rows = self._run(lambda db: db.execute(query, params).fetchall(), write=False)
+        return self.version(rows[0][0]) if rows else None
+
+    def fetches(self, origin: str, since: float | None = None) -> list[Fetch]:
+        """`origin`'s fetches in the order they happened, those at or after `since` if given."""
+        origin = origin_of(origin)
+        query = f"SELECT {_FETCH_COLUMNS} FROM fetches WHERE origin = ? AND at >= ? ORDER BY at, id"
+        start = float("-inf") if since is None else since
+        rows = self._run(lambda db: db.execute(query, (origin, start)).fetchall(), write=False)
+        return [_fetch(row) for row in rows or ()]
+
+    def origins(self) -> list[str]:
+        """Every origin the store has fetched, sorted."""
+        query = "SELECT DISTINCT origin FROM fetches ORDER BY origin"
+        rows = self._run(lambda db: db.execute(query).fetchall(), write=False)
+        return [origin for (origin,) in rows or ()]
