@@ -41,7 +41,18 @@ LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
     (
         "edges",
         frozenset(
-            {"sqlite_file", "cache", "history", "fetch", "download", "pagecheck", "client", "compat", "integrations"}
+            {
+                "sqlite_file",
+                "cache",
+                "history",
+                "fetch",
+                "download",
+                "pagecheck",
+                "client",
+                "compat",
+                "integrations",
+                "watching",
+            }
         ),
     ),
     # The public surface: the package's re-exports, and modules at the paths users import them from.
@@ -53,6 +64,7 @@ CORE = ("foundation", "syntax", "access", "reports")
 # Third-party packages each top-level name outside the core may import (the core may import none).
 THIRD_PARTY_ALLOWED: dict[str, frozenset[str]] = {
     "fetch": frozenset({"httpx", "anyio"}),
+    "watching": frozenset({"httpx", "anyio"}),
     "download": frozenset({"httpx", "anyio"}),
     "pagecheck": frozenset({"httpx", "anyio"}),
     "integrations": frozenset({"scrapy", "twisted", "pyspark", "pyarrow", "duckdb"}),
@@ -98,6 +110,7 @@ IO_ALLOWED: dict[str, frozenset[str]] = {
     "sqlite_file": frozenset({"sqlite3", "threading"}),
     "cache": frozenset({"sqlite3"}),
     "history": frozenset({"sqlite3"}),
+    "watching": frozenset({"asyncio"}),
     "fetch": frozenset({"asyncio", "sqlite3"}),  # sqlite3 for the cache's errors only
     "download": frozenset({"asyncio"}),
     "client": frozenset({"asyncio"}),

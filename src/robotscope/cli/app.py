@@ -25,6 +25,7 @@ from .selftest import selftest
 from .serve import serve
 from .sitemap import sitemap_command
 from .survey import survey_command
+from .watch import watch_command
 
 
 def _version(context: click.Context, _option: click.Parameter, asked: bool) -> None:
@@ -71,6 +72,7 @@ for command in (
     diff_command,
     expect_command,
     history_command,
+    watch_command,
     readings_command,
     bulk,
     survey_command,

@@ -7,17 +7,13 @@ from .result import FetchResult
 
 
 def observation(result: FetchResult, agent: str = "") -> Observation:
-    """What `result` saw, as one `Observation` labelled `agent` (the User-Agent it was fetched as).
-
-    A `FetchResult` keeps no response headers yet, so `headers` is empty:
-    the markers read from headers (`cf-ray`, `cf-mitigated`) need a fetch
-    that keeps them.
-    """
+    """What `result` saw, as one `Observation` labelled `agent` (the User-Agent it was fetched as), with
+    the headers that matter (`FetchResult.headers`: `cf-ray`, `cf-mitigated` and the others markers read)."""
     return Observation(
         agent=agent,
         status=result.status,
         content_type=result.content_type,
-        headers={},
+        headers=result.headers,
         body=result.body,
         truncated=result.truncated,
         failure=None if result.error is None else result.error.kind,

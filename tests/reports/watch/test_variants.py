@@ -30,3 +30,8 @@ def test_a_403_for_one_crawler_only() -> None:
 def test_the_same_file_to_everyone_and_a_single_fetch_say_nothing() -> None:
     assert variants([seen(GOOD), seen(GOOD, agent=GPTBOT)]) == []
     assert variants([seen(GOOD)]) == []
+
+
+def test_two_failures_with_other_bodies_say_nothing() -> None:
+    # A 503 page that names the crawler it answers is still a 503 for both: nothing differs for a crawler.
+    assert variants([seen(b"down for browser", 503), seen(b"down for GPTBot", 503, agent=GPTBOT)]) == []

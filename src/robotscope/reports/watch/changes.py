@@ -69,9 +69,10 @@ def variants(observations: Sequence[Observation]) -> list[Alert]:
 
     The first observation is the reference (the watch command fetches as a
     browser first). Each other one that got another status, failure or body
-    gives one `servedDifferently` alert: its `details` are `changes` from the
-    reference to it, asked for the crawler its User-Agent names (every
-    crawler when it names none), and it is as severe as the worst of them.
+    gives one `servedDifferently` alert when that changes anything: its
+    `details` are `changes` from the reference to it, asked for the crawler
+    its User-Agent names (every crawler when it names none), and it is as
+    severe as the worst of them.
     """
     if len(observations) < 2:
         return []
@@ -82,12 +83,14 @@ def variants(observations: Sequence[Observation]) -> list[Alert]:
             continue
         known = crawlers.recognise(other.agent)
         inner = changes(reference, other, agents=None if known is None else [known.token])
-        severity = inner[0].severity if inner else Severity.INFO
+        if not inner:
+            continue  # two failures with other bodies, say: nothing a crawler does differs
+        severity = inner[0].severity
         params = {
             "agent": other.agent,
             "reference": reference.agent,
             "count": len(inner),
-            "top": inner[0].message if inner else message("watch.servedDifferently.same"),
+            "top": inner[0].message,
         }
         said = message("watch.servedDifferently", **params)
         found.append(Alert("servedDifferently", severity, said, (reference.agent, other.agent), details=tuple(inner)))
