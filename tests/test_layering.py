@@ -111,7 +111,7 @@ IO_ALLOWED: dict[str, frozenset[str]] = {
     "cache": frozenset({"sqlite3"}),
     "history": frozenset({"sqlite3"}),
     "watching": frozenset({"asyncio"}),
-    "fetch": frozenset({"asyncio", "sqlite3"}),  # sqlite3 for the cache's errors only
+    "fetch": frozenset({"asyncio", "sqlite3", "ssl"}),  # sqlite3 for the cache's errors only; ssl: one TLS context
     "download": frozenset({"asyncio"}),
     "client": frozenset({"asyncio"}),
     "web": frozenset({"subprocess", "threading", "signal", "socket"}),

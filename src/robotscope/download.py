@@ -21,6 +21,7 @@ import httpx
 
 from .access.policy import MAX_REDIRECTS
 from .fetch import location_of, redirect_target, run, take_location
+from .fetch.tls import tls_context
 from .syntax.inflate import Bounded, Incomplete, Undecodable
 
 
@@ -54,6 +55,7 @@ async def get_async(
         follow_redirects=False,
         transport=transport,
         trust_env=transport is None,
+        verify=tls_context(transport is None),
         event_hooks={"response": [take_location]},
     ) as client:
         try:

@@ -28,6 +28,7 @@ from ..syntax.inflate import Incomplete, Undecodable
 from .body import COUNT_SECONDS, Body
 from .machine import Fetch
 from .result import FetchResult, TransportFailure
+from .tls import tls_context
 
 _T = TypeVar("_T")
 DEFAULT_UA = f"robotscope/{__version__}"
@@ -188,6 +189,7 @@ async def fetch_robots_async(
         follow_redirects=False,
         transport=transport,
         trust_env=transport is None,
+        verify=tls_context(transport is None),
         event_hooks={"response": [take_location]},
     ) as client:
         try:

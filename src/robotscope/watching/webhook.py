@@ -15,6 +15,8 @@ from typing import Any
 import anyio
 import httpx
 
+from ..fetch.tls import tls_context
+
 ANSWER_BYTES = 4096  # read of a receiver's answer at most: only its status matters
 
 
@@ -25,7 +27,10 @@ async def post(
     body = json.dumps(payload, ensure_ascii=False).encode("utf-8")
     headers = {"Content-Type": "application/json; charset=utf-8"}
     try:
-        async with httpx.AsyncClient(timeout=timeout, follow_redirects=False, transport=transport) as client:
+        client = httpx.AsyncClient(
+            timeout=timeout, follow_redirects=False, transport=transport, verify=tls_context(transport is None)
+        )
+        async with client:
             with anyio.fail_after(timeout):
                 async with client.stream("POST", url, content=body, headers=headers) as response:
                     async for _ in response.aiter_raw(ANSWER_BYTES):
