@@ -72,6 +72,17 @@ def test_json_lists_every_field(store_path: Path) -> None:
     ]
 
 
+def test_each_version_says_what_it_changed_since_the_one_before(store_path: Path) -> None:
+    # Version 2 (Googlebot's `Disallow: /`) against version 1, the one Googlebot saw before it.
+    data = json.loads(history(ORIGIN, "--store", str(store_path), "--json").stdout)
+    one, two = data["versions"]
+    assert one["alerts"] == []
+    assert two["alerts"][0]["code"] == "siteBlocked" and two["alerts"][0]["severity"] == "critical"
+    assert "Googlebot" in two["alerts"][0]["text"]
+    table = history(ORIGIN, "--store", str(store_path)).stdout
+    assert "critical siteBlocked" in next(line for line in table.splitlines() if "2026-12-02T01:00:00Z" in line)
+
+
 def test_an_agent_sees_its_own_versions_under_the_same_numbers(store_path: Path) -> None:
     data = json.loads(history(ORIGIN, "--store", str(store_path), "--agent", "browser", "--json").stdout)
     assert [v["number"] for v in data["versions"]] == [1] and [f["agent"] for f in data["failures"]] == ["browser"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, NoReturn
@@ -13,7 +14,9 @@ from rich.table import Table
 
 from ..access.robots import parse
 from ..history import Fetch, HistoryStore, Version, default_path, origin_of
-from ..messages import message
+from ..history.changes import alerts_of
+from ..messages import DEFAULT_LANG, message
+from ..reports.watch.alerts import Alert
 from ..syntax.urls import InvalidURL
 from .diff import report
 from .options import json_option, lang_option
@@ -35,7 +38,10 @@ def parse_when(value: str) -> float | None:
     return (moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)).timestamp()
 
 
-def version_view(number: int, version: Version) -> dict[str, Any]:
+def version_view(
+    number: int, version: Version, alerts: Sequence[Alert] = (), lang: str = DEFAULT_LANG
+) -> dict[str, Any]:
+    """A version as JSON, with what it changed since the version before it (`history.changes`)."""
     return {
         "number": number,
         "id": version.id,
@@ -50,20 +56,39 @@ def version_view(number: int, version: Version) -> dict[str, Any]:
         "agents": list(version.agents),
         "first_seen": iso(version.first_seen),
         "last_seen": iso(version.last_seen),
+        "alerts": [{"code": a.code, "severity": a.severity.value, "text": a.text(lang)} for a in alerts],
     }
+
+
+def summary(alerts: Sequence[Alert], lang: str) -> str:
+    """The worst alert of a version and how many more: `critical siteBlocked (+2)`; `-` for none."""
+    if not alerts:
+        return "-"
+    more = f" (+{len(alerts) - 1})" if len(alerts) > 1 else ""
+    return f"{alerts[0].severity.value} {alerts[0].code}{more}"
 
 
 def fetch_view(fetch: Fetch) -> dict[str, Any]:
     return {"at": iso(fetch.at), "agent": fetch.agent, "failure": fetch.failure, "status": fetch.status}
 
 
-def _table(rows: list[tuple[int, Version]], lang: str) -> Table:
+def _table(rows: list[tuple[int, Version]], lang: str, alerts: Mapping[int | None, Sequence[Alert]]) -> Table:
     table = Table(title_justify="left")
-    for column in ("number", "first-seen", "last-seen", "status", "size", "sha256", "agents"):
+    for column in ("number", "first-seen", "last-seen", "status", "size", "sha256", "agents", "changes"):
         table.add_column(message(f"history.column.{column}").render(lang))
     for number, v in rows:
         size = f"{v.size:,}" + ("+" if v.truncated else "")  # + : the fetcher cut a longer file
-        cells = (str(number), iso(v.first_seen), iso(v.last_seen), str(v.status), size, v.short, ", ".join(v.agents))
+        said = summary(alerts.get(v.id, ()), lang)
+        cells = (
+            str(number),
+            iso(v.first_seen),
+            iso(v.last_seen),
+            str(v.status),
+            size,
+            v.short,
+            ", ".join(v.agents),
+            said,
+        )
         table.add_row(*(escape(cell) for cell in cells))
     return table
 
@@ -159,6 +184,7 @@ def history_command(
         numbered = [(n, v) for n, v in numbered if agent in v.agents]
         failures = [f for f in failures if f.agent == agent]
     numbers = {v.id: n for n, v in enumerate(versions, 1)}
+    changed = {v.id: found for v, found in zip(versions, alerts_of(versions), strict=True)}
     if compare is not None:
         old, new = (_numbered(versions, n, origin) for n in compare)
         report(
@@ -170,35 +196,36 @@ def history_command(
     if show is not None:
         chosen = _numbered(versions, show, origin)
         if as_json:
-            echo_json({"origin": origin, "version": {**version_view(show, chosen), "text": chosen.text}})
+            shown = version_view(show, chosen, changed[chosen.id], lang)
+            echo_json({"origin": origin, "version": {**shown, "text": chosen.text}})
         else:
             click.echo(chosen.body, nl=False)
         sys.exit(0)
     if moment is not None:
         number = None if found is None else numbers.get(found.id)
         if as_json:
-            view = None if found is None or number is None else version_view(number, found)
+            view = None if found is None or number is None else version_view(number, found, changed[found.id], lang)
             echo_json({"origin": origin, "at": iso(moment), "version": view})
         elif found is None or number is None:
             click.echo(message("history.at.none", origin=origin, when=iso(moment)).render(lang))
         else:
             out = console()
             out.print(message("history.at", origin=origin, when=iso(moment), number=number).render(lang), markup=False)
-            out.print(_table([(number, found)], lang))
+            out.print(_table([(number, found)], lang, changed))
         sys.exit(1 if found is None else 0)
     if as_json:
         echo_json(
             {
                 "origin": origin,
                 "store": path,
-                "versions": [version_view(n, v) for n, v in numbered],
+                "versions": [version_view(n, v, changed[v.id], lang) for n, v in numbered],
                 "failures": [fetch_view(f) for f in failures],
             }
         )
     else:
         out = console()
         out.print(message("history.title", origin=origin, count=len(numbered)).render(lang), markup=False)
-        out.print(_table(numbered, lang))
+        out.print(_table(numbered, lang, changed))
         if failures:
             last = failures[-1]
             said = message(

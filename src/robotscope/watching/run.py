@@ -22,7 +22,8 @@ import httpx
 
 from ..fetch import FetchResult, fetch_robots_async
 from ..fetch.observation import observation
-from ..history import HistoryStore, Recorded, Version, origin_of
+from ..history import HistoryStore, Recorded, origin_of
+from ..history.changes import observed
 from ..messages import DEFAULT_LANG
 from ..reports.expect.check import check
 from ..reports.expect.load import Expectations
@@ -78,20 +79,6 @@ class OriginWatch:
             "worst": None if self.worst is None else self.worst.value,
             "alerts": [alert.as_dict(lang) for alert in self.alerts],
         }
-
-
-def observed(version: Version, agent: str) -> Observation:
-    """A stored version as the alerts read it."""
-    return Observation(
-        agent=agent,
-        status=version.status,
-        content_type=version.content_type,
-        headers=version.headers,
-        body=version.body,
-        truncated=version.truncated,
-        failure=None,
-        hops=version.hops,
-    )
 
 
 async def fetch_all(
