@@ -278,3 +278,16 @@ def test_every_runs_until_ctrl_c_and_stops_cleanly(site: Site, tmp_path: Path) -
             process.kill()
             process.wait()
     assert process.returncode == 0 and "stopped after 1 run" in err and "Traceback" not in err
+
+
+def test_each_fetch_says_new_back_or_unchanged(site: Site, tmp_path: Path) -> None:
+    store = tmp_path / "h.sqlite3"
+    first = watch(store, site.url)[1].splitlines()[0]
+    assert first.count("new version") == 3  # the browser brought it to the store; new to this run for all
+    site.body = STAGING
+    watch(store, site.url)
+    site.body = GOOD
+    again = watch(store, site.url)[1].splitlines()[0]
+    assert again.count(" back") == 3 and "new version" not in again
+    same = watch(store, site.url)[1].splitlines()[0]
+    assert same.count("unchanged") == 3

@@ -39,13 +39,13 @@ def seconds_of(value: str) -> float | None:
     return None if found is None else float(found[1]) * _SECONDS[found[2]]
 
 
-def _fetch_line(seen: Seen) -> Message:
+def _fetch_line(seen: Seen, fresh: set[str]) -> Message:
     fetch, version = seen.recorded.fetch, seen.recorded.version
     status = fetch.status if fetch.status is not None else "-"
     if version is None:
         return message("watch.cli.fetch.failed", agent=seen.agent, status=status, failure=fetch.failure or "")
-    # New to this agent (another agent may have brought it to the store first), an older version back, or the same.
-    kind = "new" if seen.recorded.new or seen.recorded.previous is None else "changed" if seen.changed else "same"
+    # First seen in this run (by any agent), an older version back, or the same as before.
+    kind = "new" if version.sha256 in fresh else "changed" if seen.changed else "same"
     return message(f"watch.cli.fetch.{kind}", agent=seen.agent, status=status, version=version.short)
 
 
@@ -64,7 +64,8 @@ def render(found: Sequence[OriginWatch], lang: str) -> str:
     """The run as text: each origin, what each agent got, its alerts worst first."""
     lines = []
     for origin in found:
-        fetches = "; ".join(_fetch_line(seen).render(lang) for seen in origin.seen)
+        fresh = {s.recorded.version.sha256 for s in origin.seen if s.recorded.new and s.recorded.version is not None}
+        fetches = "; ".join(_fetch_line(seen, fresh).render(lang) for seen in origin.seen)
         lines.append(f"{origin.origin}: {fetches}")
         if not origin.alerts:
             lines.append(f"  {message('watch.cli.quiet').render(lang)}")
