@@ -291,3 +291,20 @@ def test_each_fetch_says_new_back_or_unchanged(site: Site, tmp_path: Path) -> No
     assert again.count(" back") == 3 and "new version" not in again
     same = watch(store, site.url)[1].splitlines()[0]
     assert same.count("unchanged") == 3
+
+
+def test_the_sitemaps_first_urls_are_asked_when_the_file_changes(site: Site, tmp_path: Path) -> None:
+    page = site.server.url("/catalog/item-7.html")
+    urlset = f'<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>{page}</loc></url></urlset>'
+    site.server.serve("/sitemap.xml", body=urlset.encode(), headers={"Content-Type": "application/xml"})
+    listed = f"Sitemap: {site.server.url('/sitemap.xml')}\n".encode()
+    site.body = b"User-agent: *\nDisallow: /cart/\n" + listed
+    store = tmp_path / "h.sqlite3"
+    run_json(site, store)
+    assert site.server.hits["/sitemap.xml"] == 1  # read for the first version, not for an unchanged one
+    run_json(site, store)
+    assert site.server.hits["/sitemap.xml"] == 1
+    site.body = b"User-agent: *\nDisallow: /cart/\nDisallow: /*.html$\n" + listed
+    _, document = run_json(site, store)
+    flipped = [url for alert in alerts(document) for url in alert["urls"]]
+    assert page in flipped

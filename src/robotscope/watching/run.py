@@ -20,6 +20,8 @@ from typing import Any
 
 import httpx
 
+from ..access.robots import parse
+from ..download import get_async
 from ..fetch import FetchResult, fetch_robots_async
 from ..fetch.observation import observation
 from ..history import HistoryStore, Recorded, origin_of
@@ -30,7 +32,13 @@ from ..reports.expect.load import Expectations
 from ..reports.watch.alerts import Alert, Severity, ranked
 from ..reports.watch.changes import changes, variants
 from ..reports.watch.observation import Observation
-from .agents import DEFAULT_AGENTS, user_agent
+from ..syntax.sitemap import read_sitemap
+from ..syntax.urls import InvalidURL
+from .agents import BROWSER_UA, DEFAULT_AGENTS, user_agent
+
+SITEMAPS_READ = 2  # sitemaps read for URLs, when the file changed
+SITEMAP_URLS = 20  # page URLs taken from each
+SITEMAP_BYTES = 1024 * 1024  # of each sitemap, decoded: the first URLs come first
 
 
 @dataclass(frozen=True)
@@ -138,6 +146,34 @@ def _recovered(store: HistoryStore, seen: Seen) -> bool:
     return bool(earlier) and earlier[-1].failure is not None
 
 
+async def sitemap_urls(
+    origin: str, bodies: Sequence[bytes], timeout: float, transport: httpx.AsyncBaseTransport | None
+) -> list[str]:
+    """The first page URLs (of `origin`) of the first sitemaps the versions list: a site's important URLs.
+
+    Read only when the file changed, at most `SITEMAPS_READ` sitemaps and
+    `SITEMAP_BYTES` of each (the first URLs are at the start); an index of
+    sitemaps, a failure or a URL of another origin adds nothing.
+    """
+    listed = list(dict.fromkeys(record.value for body in bodies for record in parse(body).sitemaps))[:SITEMAPS_READ]
+    found: list[str] = []
+    for url in listed:
+        got = await get_async(url, user_agent=BROWSER_UA, timeout=timeout, limit=SITEMAP_BYTES, transport=transport)
+        if not got.ok:
+            continue
+        read = read_sitemap(got.body)
+        if read.kind == "urlset":
+            found.extend(loc for loc in read.locs[:SITEMAP_URLS] if _origin(loc) == origin)
+    return list(dict.fromkeys(found))
+
+
+def _origin(url: str) -> str | None:
+    try:
+        return origin_of(url)
+    except InvalidURL:
+        return None
+
+
 async def watch_once(
     urls: Sequence[str],
     store: HistoryStore,
@@ -151,8 +187,9 @@ async def watch_once(
 ) -> list[OriginWatch]:
     """Fetch, record and judge each origin of `urls` once (in the order given, each origin once).
 
-    `asked` are URLs the verdict flips are asked about besides `/` and
-    those the files' rules give. Raises `InvalidURL` for a URL without a
+    `asked` are URLs the verdict flips are asked about besides `/`, those
+    the files' rules give, and, when the file changed, the first URLs of
+    the sitemaps either version lists (`sitemap_urls`). Raises `InvalidURL` for a URL without a
     robots.txt (the caller checks them first).
     """
     origins = list(dict.fromkeys(origin_of(url) for url in urls))
@@ -164,5 +201,11 @@ async def watch_once(
             Seen(agent, observation(result, agent), store.record(origin, agent, result))
             for agent, result in zip(agents, fetched, strict=True)
         )
-        found.append(OriginWatch(origin, seen, tuple(alerts_for(store, seen, asked, expectations))))
+        urls_asked = list(asked)
+        reference = seen[0]
+        if reference.changed and reference.recorded.version is not None:
+            previous = reference.recorded.previous
+            bodies = [reference.observation.body, *([] if previous is None else [previous.body])]
+            urls_asked += await sitemap_urls(origin, bodies, timeout, transport)
+        found.append(OriginWatch(origin, seen, tuple(alerts_for(store, seen, urls_asked, expectations))))
     return found
