@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import httpx
@@ -129,6 +129,28 @@ def alerts_for(
     return ranked(found)
 
 
+def timed(store: HistoryStore, seen: Seen) -> Seen:
+    """A failed fetch with the outage the store knows of: when the last good copy was fetched, and since
+    when this agent's fetches fail (the policies then say what they do after 12 hours, after 30 days)."""
+    fetch, previous = seen.recorded.fetch, seen.recorded.previous
+    if fetch.failure is None:
+        return seen
+    failed = [f for f in store.fetches(fetch.origin, since=_since(seen)) if f.agent == seen.agent]
+    # The run of failures this one ends: back to the last fetch that gave a version.
+    since = fetch.at
+    for earlier in reversed(failed):
+        if earlier.failure is None:
+            break
+        since = min(since, earlier.at)
+    outage = replace(
+        seen.observation,
+        at=fetch.at,
+        good_at=None if previous is None else previous.last_seen,
+        failing_since=since,
+    )
+    return replace(seen, observation=outage)
+
+
 def _since(seen: Seen) -> float:
     previous = seen.recorded.previous
     return 0.0 if previous is None else previous.last_seen
@@ -198,7 +220,7 @@ async def watch_once(
     found = []
     for origin, fetched in zip(origins, results, strict=True):
         seen = tuple(
-            Seen(agent, observation(result, agent), store.record(origin, agent, result))
+            timed(store, Seen(agent, observation(result, agent), store.record(origin, agent, result)))
             for agent, result in zip(agents, fetched, strict=True)
         )
         urls_asked = list(asked)

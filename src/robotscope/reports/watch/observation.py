@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from ...access.policy import REDIRECTS, Action, Decision, Outcome, decide_all, is_transient
+from ...access.policy import REDIRECTS, Action, Cached, Decision, Outcome, decide_all, is_transient
 from ...access.robots import Robots, parse
 from ...syntax.html import looks_like_html
 
@@ -40,6 +40,11 @@ class Observation:
     truncated: bool = False
     failure: str | None = None
     hops: tuple[tuple[str, int], ...] = ()
+    # For a failure, what a history knows: when this fetch was made, when the last good copy was
+    # fetched and since when fetches fail (the policies' clocks: Google's 12 hours and 30 days).
+    at: float | None = None
+    good_at: float | None = None
+    failing_since: float | None = None
 
 
 class Reading(NamedTuple):
@@ -67,7 +72,9 @@ class Reading(NamedTuple):
 
 def read(seen: Observation) -> Reading:
     robots = parse(seen.body)
-    return Reading(seen, robots, decide_all(outcome(seen, robots)))
+    known = seen.good_at is not None or seen.failing_since is not None
+    cached = Cached(seen.good_at, seen.failing_since) if known else None
+    return Reading(seen, robots, decide_all(outcome(seen, robots), cached=cached, now=seen.at))
 
 
 def outcome(seen: Observation, robots: Robots) -> Outcome:

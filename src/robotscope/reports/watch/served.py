@@ -45,9 +45,15 @@ def _cause(decision: Decision) -> Message:
 
 
 def _failed(after: Reading, good: bool) -> Alert:
-    """What each policy does now that the file cannot be fetched; after a good version, Google's keep it."""
-    cached = Cached(good_fetched_at=0.0, failing_since=0.0) if good else None
-    decisions = decide_all(outcome(after.seen, after.robots), cached=cached)
+    """What each policy does now that the file cannot be fetched; after a good version, Google's keep it.
+
+    An observation that carries its outage (`at`, `failing_since`: a watch's history) is read with
+    it, so the policies' clocks (Google's 12 hours, 30 days) run; else as an outage just begun."""
+    if after.seen.at is not None:
+        decisions = after.decisions
+    else:
+        cached = Cached(good_fetched_at=0.0, failing_since=0.0) if good else None
+        decisions = decide_all(outcome(after.seen, after.robots), cached=cached)
     params = {
         "cause": _cause(decisions["rfc9309"]),
         "consequences": [d.reason for d in decisions.values()],
