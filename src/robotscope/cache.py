@@ -34,8 +34,7 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
-import time
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -100,15 +99,8 @@ class RobotsCache(SqliteFile):
     _noun = "cache"
     _without = "caching"
 
-    def __init__(
-        self,
-        path: str | os.PathLike[str] | None = None,
-        *,
-        now: Callable[[], float] = time.time,
-        busy_timeout: float = 10.0,
-    ) -> None:
-        super().__init__(Path(path) if path is not None else default_path(), busy_timeout=busy_timeout)
-        self.now = now
+    def _default_path(self) -> Path:
+        return default_path()
 
     def _prepare(self, db: sqlite3.Connection) -> None:
         db.executescript(_SCHEMA)

@@ -110,8 +110,15 @@ class SqliteFile:
     _noun = "database"  # how warnings name the file: "cache", "history store"
     _without = "it"  # "carrying on without caching"
 
-    def __init__(self, path: Path, *, busy_timeout: float = 10.0) -> None:
-        self.path = path
+    def __init__(
+        self,
+        path: str | os.PathLike[str] | None = None,
+        *,
+        now: Callable[[], float] = time.time,
+        busy_timeout: float = 10.0,
+    ) -> None:
+        self.now = now  # the clock, injected so that tests can move time
+        self.path = Path(path) if path is not None else self._default_path()
         self.busy_timeout = busy_timeout
         self.warnings: list[str] = []
         self._reported = 0  # how many of `warnings` take_warnings has handed out
@@ -124,6 +131,10 @@ class SqliteFile:
         self._lock = threading.Lock()
         with self._lock:
             self._open()
+
+    def _default_path(self) -> Path:
+        """Where the file is when no path is given."""
+        raise NotImplementedError
 
     def _prepare(self, db: sqlite3.Connection) -> None:
         """Make a writable connection's file hold this store's schema (create or migrate it)."""

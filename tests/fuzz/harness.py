@@ -6,10 +6,15 @@ imported by the tests it is a set of plain functions, and atheris is not needed.
 
 from __future__ import annotations
 
+import shutil
+import subprocess
 import sys
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
+from pathlib import Path
 from typing import Any
+
+ROOT = Path(__file__).parents[2]
 
 
 def instrumented(name: str) -> AbstractContextManager[Any]:
@@ -31,3 +36,19 @@ def fuzz(target: Callable[[bytes], None]) -> None:
 
     atheris.Setup(sys.argv, target)
     atheris.Fuzz()
+
+
+def run_briefly(module: str, seeds: Path, scratch: Path, runs: int) -> None:
+    """Run the target `module` under atheris for `runs` inputs from a copy of `seeds` (libFuzzer adds to
+    its corpus folder); fails on a crash or when the fuzzer stops short of `runs`."""
+    corpus = scratch / "corpus"
+    shutil.copytree(seeds, corpus)
+    run = subprocess.run(
+        [sys.executable, "-m", module, str(corpus), f"-runs={runs}", "-rss_limit_mb=1024"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd=ROOT,
+    )
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert f"Done {runs} runs" in run.stderr

@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from tests.fuzz.fuzz_page import SEEDS, check
-
-ROOT = Path(__file__).parents[2]
+from tests.fuzz.harness import run_briefly
 
 
 @pytest.mark.parametrize("seed", sorted(SEEDS.iterdir()), ids=lambda p: p.name)
@@ -19,16 +16,4 @@ def test_every_seed_reads_without_error(seed: Path) -> None:
 
 
 def test_the_target_runs_under_atheris(tmp_path: Path) -> None:
-    corpus = tmp_path / "corpus"
-    corpus.mkdir()
-    for seed in SEEDS.iterdir():
-        (corpus / seed.name).write_bytes(seed.read_bytes())
-    run = subprocess.run(
-        [sys.executable, "-m", "tests.fuzz.fuzz_page", str(corpus), "-runs=2000", "-rss_limit_mb=1024"],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        cwd=ROOT,
-    )
-    assert run.returncode == 0, run.stderr[-2000:]
-    assert "Done 2000 runs" in run.stderr
+    run_briefly("tests.fuzz.fuzz_page", SEEDS, tmp_path, 2000)

@@ -13,10 +13,8 @@ The clock is injected (`now`): it stamps every fetch recorded.
 from __future__ import annotations
 
 import json
-import os
 import sqlite3
-import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 from types import MappingProxyType
@@ -77,15 +75,8 @@ class HistoryStore(SqliteFile):
     _noun = "history store"
     _without = "keeping history"
 
-    def __init__(
-        self,
-        path: str | os.PathLike[str] | None = None,
-        *,
-        now: Callable[[], float] = time.time,
-        busy_timeout: float = 10.0,
-    ) -> None:
-        self.now = now
-        super().__init__(Path(path) if path is not None else default_path(), busy_timeout=busy_timeout)
+    def _default_path(self) -> Path:
+        return default_path()
 
     def _prepare(self, db: sqlite3.Connection) -> None:
         migrate(db)

@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from tests.fuzz.fuzz_watch import SEEDS, check
+from tests.fuzz.harness import run_briefly
 
-ROOT = Path(__file__).parents[3]
 RUNS = 300  # each run compares two files for every crawler asked: slower than a parse
 
 
@@ -20,16 +18,4 @@ def test_every_seed_runs_without_error(seed: Path) -> None:
 
 
 def test_the_target_runs_under_atheris(tmp_path: Path) -> None:
-    corpus = tmp_path / "corpus"
-    corpus.mkdir()
-    for seed in SEEDS.iterdir():
-        (corpus / seed.name).write_bytes(seed.read_bytes())
-    run = subprocess.run(
-        [sys.executable, "-m", "tests.fuzz.fuzz_watch", str(corpus), f"-runs={RUNS}", "-rss_limit_mb=1024"],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        cwd=ROOT,
-    )
-    assert run.returncode == 0, run.stderr[-2000:]
-    assert f"Done {RUNS} runs" in run.stderr
+    run_briefly("tests.fuzz.fuzz_watch", SEEDS, tmp_path, RUNS)
