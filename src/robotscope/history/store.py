@@ -72,6 +72,9 @@ class HistoryStore(SqliteFile):
     Origins are `scheme://host[:port]`; every method takes an origin or any
     URL of it (`origin_of`). `busy_timeout`: seconds to wait for another
     process's write lock before carrying on without keeping history.
+    `read_only`: the file is only read (`robotscope serve --store`): never
+    created, migrated, written or set aside; a file of an older schema is
+    not read (one warning).
     """
 
     _noun = "history store"
@@ -83,9 +86,11 @@ class HistoryStore(SqliteFile):
         *,
         now: Callable[[], float] = time.time,
         busy_timeout: float = 10.0,
+        read_only: bool = False,
     ) -> None:
         self.now = now
-        super().__init__(Path(path) if path is not None else default_path(), busy_timeout=busy_timeout)
+        where = Path(path) if path is not None else default_path()
+        super().__init__(where, busy_timeout=busy_timeout, read_only=read_only)
 
     def _prepare(self, db: sqlite3.Connection) -> None:
         migrate(db)
