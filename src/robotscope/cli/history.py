@@ -5,25 +5,21 @@ from __future__ import annotations
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import NoReturn
 
 import click
 from rich.markup import escape
 from rich.table import Table
 
 from ..access.robots import parse
-from ..history import Fetch, HistoryStore, Version, default_path, origin_of
+from ..history import HistoryStore, Version, default_path, origin_of
+from ..history.views import fetch_view, iso, version_view
 from ..messages import message
 from ..syntax.urls import InvalidURL
 from .diff import report
 from .options import json_option, lang_option
 from .output import console, echo_json, fail, warn
 from .sources import Source
-
-
-def iso(moment: float) -> str:
-    """A time in UTC, ISO 8601, to the second: 2026-12-03T14:00:00Z."""
-    return datetime.fromtimestamp(moment, UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
 
 
 def parse_when(value: str) -> float | None:
@@ -33,28 +29,6 @@ def parse_when(value: str) -> float | None:
     except ValueError:
         return None
     return (moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)).timestamp()
-
-
-def version_view(number: int, version: Version) -> dict[str, Any]:
-    return {
-        "number": number,
-        "id": version.id,
-        "sha256": version.sha256,
-        "status": version.status,
-        "content_type": version.content_type,
-        "size": version.size,
-        "truncated": version.truncated,
-        "final_url": version.final_url,
-        "hops": [{"url": url, "status": status} for url, status in version.hops],
-        "headers": dict(version.headers),
-        "agents": list(version.agents),
-        "first_seen": iso(version.first_seen),
-        "last_seen": iso(version.last_seen),
-    }
-
-
-def fetch_view(fetch: Fetch) -> dict[str, Any]:
-    return {"at": iso(fetch.at), "agent": fetch.agent, "failure": fetch.failure, "status": fetch.status}
 
 
 def _table(rows: list[tuple[int, Version]], lang: str) -> Table:
@@ -125,7 +99,7 @@ def history_command(
       --at:    {"origin", "at", "version": VERSION or null}
       --show:  {"origin", "version": VERSION + {"text"}}
       --diff:  diff's own JSON
-    VERSION: {"number", "id", "sha256", "status", "content_type", "size", "truncated",
+    VERSION: {"number", "id", "sha256", "short", "status", "content_type", "size", "truncated",
     "final_url", "hops": [{"url", "status"}], "headers", "agents", "first_seen", "last_seen"}.
     failure: a transport failure's kind (timeout, dns, ...), or 5xx, 429, 4xx, redirect.
 
