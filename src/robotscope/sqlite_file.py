@@ -29,6 +29,9 @@ escapes, and a file is never deleted:
   file, this one just reopens the new file.
 
 `warnings` keeps every warning; `take_warnings()` hands each out once.
+
+Opened `read_only`, the file is only ever read: never created, migrated,
+written or set aside (a damaged one turns the file off, with a warning).
 """
 
 from __future__ import annotations
@@ -116,10 +119,12 @@ class SqliteFile:
         *,
         now: Callable[[], float] = time.time,
         busy_timeout: float = 10.0,
+        read_only: bool = False,
     ) -> None:
         self.now = now  # the clock, injected so that tests can move time
         self.path = Path(path) if path is not None else self._default_path()
         self.busy_timeout = busy_timeout
+        self.read_only = read_only
         self.warnings: list[str] = []
         self._reported = 0  # how many of `warnings` take_warnings has handed out
         self._degraded = False  # the one "carrying on without" warning was given
@@ -162,6 +167,9 @@ class SqliteFile:
             return new
 
     def _open(self) -> None:
+        if self.read_only:
+            self._open_read_only(None)
+            return
         try:
             self._db, self._writable = busy_retried(self._connect, self.busy_timeout), True
         except FAILURES as error:
@@ -188,8 +196,9 @@ class SqliteFile:
             raise
         return db
 
-    def _open_read_only(self, error: BaseException) -> None:
-        """After `error` on opening for writing: read what the file holds, if it can be read at all."""
+    def _open_read_only(self, error: BaseException | None) -> None:
+        """Read what the file holds, if it can be read at all: after `error` on opening for writing, or
+        (None) for a `read_only` object."""
         try:
             uri = self.path.absolute().as_uri() + "?mode=ro"
             db = sqlite3.connect(
@@ -200,15 +209,19 @@ class SqliteFile:
             except BaseException:
                 db.close()
                 raise
-        except FAILURES:
-            self._degrade(self._why(error, "opened"))
+        except FAILURES as failure:
+            self._degrade(self._why(error or failure, "opened"))
             return
         self._db, self._writable = db, False
-        self._degrade(self._why(error, "opened for writing") + " (what it holds is still read)")
+        if error is not None:
+            self._degrade(self._why(error, "opened for writing") + " (what it holds is still read)")
 
     def _replace_corrupt(self, error: BaseException) -> bool:
         """Move a damaged file aside (unless another process already has) and start again empty."""
         self._close_db()
+        if self.read_only:  # never touched: only read
+            self._degrade(f"{self._noun} file {self.path} is not a usable database ({error}); nothing of it is read")
+            return False
         seen = self._identity
         try:
             # Moved only if it is still the file found damaged: another process

@@ -6,27 +6,23 @@ import sys
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import NoReturn
 
 import click
 from rich.markup import escape
 from rich.table import Table
 
 from ..access.robots import parse
-from ..history import Fetch, HistoryStore, Version, default_path, origin_of
+from ..history import HistoryStore, Version, default_path, origin_of
 from ..history.changes import alerts_of
-from ..messages import DEFAULT_LANG, message
+from ..history.views import changed_view, fetch_view, iso, summary
+from ..messages import message
 from ..reports.watch.alerts import Alert
 from ..syntax.urls import InvalidURL
 from .diff import report
 from .options import json_option, lang_option
 from .output import console, echo_json, fail, warn
 from .sources import Source
-
-
-def iso(moment: float) -> str:
-    """A time in UTC, ISO 8601, to the second: 2026-12-03T14:00:00Z."""
-    return datetime.fromtimestamp(moment, UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
 
 
 def parse_when(value: str) -> float | None:
@@ -38,57 +34,14 @@ def parse_when(value: str) -> float | None:
     return (moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)).timestamp()
 
 
-def version_view(
-    number: int, version: Version, alerts: Sequence[Alert] = (), lang: str = DEFAULT_LANG
-) -> dict[str, Any]:
-    """A version as JSON, with what it changed since the version before it (`history.changes`)."""
-    return {
-        "number": number,
-        "id": version.id,
-        "sha256": version.sha256,
-        "status": version.status,
-        "content_type": version.content_type,
-        "size": version.size,
-        "truncated": version.truncated,
-        "final_url": version.final_url,
-        "hops": [{"url": url, "status": status} for url, status in version.hops],
-        "headers": dict(version.headers),
-        "agents": list(version.agents),
-        "first_seen": iso(version.first_seen),
-        "last_seen": iso(version.last_seen),
-        "alerts": [{"code": a.code, "severity": a.severity.value, "text": a.text(lang)} for a in alerts],
-    }
-
-
-def summary(alerts: Sequence[Alert], lang: str) -> str:
-    """The worst alert of a version and how many more: `critical siteBlocked (+2)`; `-` for none."""
-    if not alerts:
-        return "-"
-    more = f" (+{len(alerts) - 1})" if len(alerts) > 1 else ""
-    return f"{alerts[0].severity.value} {alerts[0].code}{more}"
-
-
-def fetch_view(fetch: Fetch) -> dict[str, Any]:
-    return {"at": iso(fetch.at), "agent": fetch.agent, "failure": fetch.failure, "status": fetch.status}
-
-
 def _table(rows: list[tuple[int, Version]], lang: str, alerts: Mapping[int | None, Sequence[Alert]]) -> Table:
     table = Table(title_justify="left")
     for column in ("number", "first-seen", "last-seen", "status", "size", "sha256", "agents", "changes"):
         table.add_column(message(f"history.column.{column}").render(lang))
     for number, v in rows:
         size = f"{v.size:,}" + ("+" if v.truncated else "")  # + : the fetcher cut a longer file
-        said = summary(alerts.get(v.id, ()), lang)
-        cells = (
-            str(number),
-            iso(v.first_seen),
-            iso(v.last_seen),
-            str(v.status),
-            size,
-            v.short,
-            ", ".join(v.agents),
-            said,
-        )
+        agents, said = ", ".join(v.agents), summary(alerts.get(v.id, ()))
+        cells = (str(number), iso(v.first_seen), iso(v.last_seen), str(v.status), size, v.short, agents, said)
         table.add_row(*(escape(cell) for cell in cells))
     return table
 
@@ -150,7 +103,7 @@ def history_command(
       --at:    {"origin", "at", "version": VERSION or null}
       --show:  {"origin", "version": VERSION + {"text"}}
       --diff:  diff's own JSON
-    VERSION: {"number", "id", "sha256", "status", "content_type", "size", "truncated",
+    VERSION: {"number", "id", "sha256", "short", "status", "content_type", "size", "truncated",
     "final_url", "hops": [{"url", "status"}], "headers", "agents", "first_seen", "last_seen"}.
     failure: a transport failure's kind (timeout, dns, ...), or 5xx, 429, 4xx, redirect.
 
@@ -196,7 +149,7 @@ def history_command(
     if show is not None:
         chosen = _numbered(versions, show, origin)
         if as_json:
-            shown = version_view(show, chosen, changed[chosen.id], lang)
+            shown = changed_view(show, chosen, changed[chosen.id], lang)
             echo_json({"origin": origin, "version": {**shown, "text": chosen.text}})
         else:
             click.echo(chosen.body, nl=False)
@@ -204,7 +157,7 @@ def history_command(
     if moment is not None:
         number = None if found is None else numbers.get(found.id)
         if as_json:
-            view = None if found is None or number is None else version_view(number, found, changed[found.id], lang)
+            view = None if found is None or number is None else changed_view(number, found, changed[found.id], lang)
             echo_json({"origin": origin, "at": iso(moment), "version": view})
         elif found is None or number is None:
             click.echo(message("history.at.none", origin=origin, when=iso(moment)).render(lang))
@@ -218,7 +171,7 @@ def history_command(
             {
                 "origin": origin,
                 "store": path,
-                "versions": [version_view(n, v, changed[v.id], lang) for n, v in numbered],
+                "versions": [changed_view(n, v, changed[v.id], lang) for n, v in numbered],
                 "failures": [fetch_view(f) for f in failures],
             }
         )

@@ -16,10 +16,13 @@ import errno
 import socket
 import threading
 import webbrowser
+from pathlib import Path
 from typing import Any
 
 import click
 
+from ..history import HistoryStore
+from ..messages import message
 from .output import fail
 
 HEAD_TIMEOUT = 10.0  # seconds for a request line and headers to arrive
@@ -136,13 +139,25 @@ def open_browser_later(url: str, delay: float = 1.0) -> None:
     is_flag=True,
     help="Let the fetch panel reach loopback, private and link-local addresses even when not bound to loopback.",
 )
-def serve(host: str, port: int, no_browser: bool, allow_private_fetch: bool) -> None:
+@click.option(
+    "--store",
+    "store_path",
+    metavar="PATH",
+    help="Show this history store (made by `robotscope watch`) in a History panel; it is only read.",
+)
+def serve(host: str, port: int, no_browser: bool, allow_private_fetch: bool, store_path: str | None) -> None:
     """Start the web tester: paste a robots.txt, see which line decides.
+
+    With --store PATH the page also shows the history of each origin the
+    store holds: its versions, the alerts of each change, a version's text
+    loaded into the editor with a click. The store is never created nor
+    written: a missing or unreadable one is an error (exit code 2).
 
     \b
     Examples:
       robotscope serve
       robotscope serve --port 8080 --no-browser
+      robotscope serve --store ~/.cache/robotscope/history.sqlite3
     """
     try:
         import uvicorn
@@ -153,11 +168,12 @@ def serve(host: str, port: int, no_browser: bool, allow_private_fetch: bool) -> 
             f"the web tester needs the web extra: pip install 'robotscope[web]' ({error})"
         ) from None
 
+    store = None if store_path is None else _readable_store(Path(store_path))
     loopback = is_loopback_host(host)
     # Bound here, before saying "serving on": a port in use is one clear line, not a traceback.
     sock = _listen(host, port)
     port = sock.getsockname()[1]
-    app = create_app(allow_private_fetch=allow_private_fetch, bound_to_loopback=loopback)
+    app = create_app(allow_private_fetch=allow_private_fetch, bound_to_loopback=loopback, store=store)
     url = _browser_url(host, port)
     if not loopback and not allow_private_fetch:
         click.echo(
@@ -167,6 +183,16 @@ def serve(host: str, port: int, no_browser: bool, allow_private_fetch: bool) -> 
     if not no_browser:
         open_browser_later(url)
     uvicorn.Server(uvicorn.Config(app, **uvicorn_options(host, port))).run(sockets=[sock])
+
+
+def _readable_store(path: Path) -> Path:
+    """`path` if it is a history store this robotscope can read, else one line on stderr and exit code 2."""
+    if not path.is_file():
+        fail(message("serve.error.no-store", path=str(path)))
+    with HistoryStore(path, read_only=True) as store:
+        if not store.readable:
+            fail(" ".join(store.warnings))
+    return path
 
 
 def _listen(host: str, port: int) -> socket.socket:

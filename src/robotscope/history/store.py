@@ -70,6 +70,9 @@ class HistoryStore(SqliteFile):
     Origins are `scheme://host[:port]`; every method takes an origin or any
     URL of it (`origin_of`). `busy_timeout`: seconds to wait for another
     process's write lock before carrying on without keeping history.
+    `read_only`: the file is only read (`robotscope serve --store`): never
+    created, migrated, written or set aside; a file of an older schema is
+    not read (one warning).
     """
 
     _noun = "history store"

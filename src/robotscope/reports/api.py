@@ -134,8 +134,9 @@ def policies_answer(lang: str) -> dict[str, Any]:
     return {"policies": [p.as_dict(lang) for p in POLICIES.values()]}
 
 
-def info_answer(lang: str, fetch: bool, guarded_fetch: bool, build: str) -> dict[str, Any]:
-    """`GET /api/info`: `fetch` says the page can fetch a live robots.txt (not in the static build).
+def info_answer(lang: str, fetch: bool, guarded_fetch: bool, build: str, history: bool = False) -> dict[str, Any]:
+    """`GET /api/info`: `fetch` says the page can fetch a live robots.txt (not in the static build),
+    `history` that it can show a history store (`robotscope serve --store`; never in the static build).
 
     `build` is the running build's kind (`access.build.build_kind`: "compiled" or "pure").
     """
@@ -144,6 +145,7 @@ def info_answer(lang: str, fetch: bool, guarded_fetch: bool, build: str) -> dict
         "build": build,
         "guarded_fetch": guarded_fetch,
         "fetch": fetch,
+        "history": history,
         "languages": list(LANGS),
         "presets": list(PRESETS),
         "engines": engines_list(lang),

@@ -71,6 +71,14 @@ POST /api/generate
     `InvalidSpec` message (or past 100 blocks, 500 paths, 100 sitemaps, or a
     line break in an agent or comment, the allow-only `agent` included).
 
+GET /api/history, GET /api/history?origin=URL, GET /api/history/version?origin=URL&id=N
+    Only with a history store (``create_app(store=PATH)``, ``robotscope serve
+    --store PATH``; else 404 ``no-store``), opened read-only per request: the
+    origins it holds; an origin's versions, each with the alerts of its
+    change from the one before (in the worker pool), and its failed
+    fetches; one version's text. 400 ``bad-origin`` / ``bad-id``, 404
+    ``unknown-origin`` / ``unknown-version``.
+
 Static: ``GET /`` is the page, ``/static/...`` its assets. Every response
 carries a strict Content-Security-Policy (``default-src 'self'``, no inline
 script or style), ``X-Content-Type-Options: nosniff``, ``Referrer-Policy:

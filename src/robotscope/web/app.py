@@ -20,8 +20,10 @@ wait; past that, 503 `busy`.
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from pathlib import Path
 
 import anyio
 import httpx
@@ -52,6 +54,8 @@ ROUTES = [
     Route("/api/fetch", handlers.api_fetch, methods=["POST"]),
     Route("/api/generate", handlers.api_generate, methods=["POST"]),
     Route("/api/page", handlers.api_page, methods=["POST"]),
+    Route("/api/history", handlers.api_history),
+    Route("/api/history/version", handlers.api_history_version),
     Route("/api/{rest:path}", handlers.api_not_found, methods=["GET", "POST"]),
     Mount("/static", StaticFiles(directory=STATIC), name="static"),
 ]
@@ -76,6 +80,7 @@ def create_app(
     body_timeout: float = BODY_TIMEOUT,
     max_analyses: int = MAX_ANALYSES,
     max_waiting: int = MAX_WAITING,
+    store: str | os.PathLike[str] | None = None,
 ) -> Starlette:
     """The web app. Bound to a non-loopback address, the fetch endpoint refuses non-public targets.
 
@@ -86,7 +91,9 @@ def create_app(
     request body may take to arrive (then 408 `body-timeout`); `max_analyses`
     jobs run at once in worker processes and `max_waiting` more may wait
     (then 503 `busy`). The pool is `app.state.workers`; its processes start
-    with the app's lifespan, or on first use.
+    with the app's lifespan, or on first use. `store` is a history store the
+    page shows (`/api/history`), only ever read; without one those endpoints
+    answer 404 `no-store`.
     """
     pool = WorkerPool(max_analyses, max_waiting, time_budget)
 
@@ -109,6 +116,7 @@ def create_app(
         transport=transport,
         body_timeout=body_timeout,
         retry_after=str(max(1, math.ceil(time_budget))),
+        store=None if store is None else Path(store),
     )
     return app
 

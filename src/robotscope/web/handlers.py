@@ -9,11 +9,13 @@ bound to a public address.
 
 from __future__ import annotations
 
+import base64
 import json
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from pathlib import Path
+from typing import Any, TypeVar
 
 import anyio
 import httpx
@@ -22,8 +24,11 @@ from starlette.responses import FileResponse, JSONResponse, Response
 
 from ..access.build import build_kind
 from ..access.policy import POLICIES
+from ..history import HistoryStore, origin_of
+from ..history.views import version_view
 from ..reports.analysis import analyse, generate_answer, selftest_answer
 from ..reports.api import (
+    MAX_FIELD,
     analyse_args,
     crawlers_answer,
     generate_args,
@@ -36,11 +41,14 @@ from ..reports.api import (
 )
 from ..reports.indexing import PageFacts, page_facts_dict
 from ..syntax.urls import InvalidURL
+from ..watching.timeline import stored_timeline
 from .errors import ApiError
 from .guard import GuardedTransport, RefusedTarget, Resolver
 from .requests import read_json
 from .static import STATIC
 from .workers import PoolBusy, TooComplex, WorkerPool
+
+_T = TypeVar("_T")
 
 PAGE_TIMEOUT = 10.0  # seconds for each fetch of a page check (its robots.txt files, the page)
 PAGE_DEADLINE = 30.0  # seconds for a whole page check, however many crawlers' fetches it makes (then 504)
@@ -57,6 +65,7 @@ class Settings:
     transport: httpx.AsyncBaseTransport | None
     body_timeout: float
     retry_after: str  # seconds, for a 503 `busy`
+    store: Path | None = None  # the history store shown (only ever read), if the server was given one
     selftest_bodies: dict[str, bytes] = field(default_factory=dict)  # the bundled cases never change: once per language
 
     def fetching(self) -> httpx.AsyncBaseTransport | None:
@@ -117,7 +126,11 @@ async def api_policies(request: Request) -> Response:
 
 async def api_info(request: Request) -> Response:
     lang = lang_of(request.query_params.get("lang"))
-    return JSONResponse(info_answer(lang, fetch=True, guarded_fetch=_settings(request).guarded, build=build_kind()))
+    settings = _settings(request)
+    answer = info_answer(
+        lang, fetch=True, guarded_fetch=settings.guarded, build=build_kind(), history=settings.store is not None
+    )
+    return JSONResponse(answer)
 
 
 async def api_strings(request: Request) -> Response:
@@ -189,6 +202,68 @@ async def api_page(request: Request) -> Response:
     except RefusedTarget as refused:
         raise ApiError(403, "refused-target", str(refused), host=refused.host, address=refused.address) from None
     return JSONResponse(result)
+
+
+def _store(settings: Settings) -> Path:
+    """The history store served; 404 `no-store` when the server was started without one."""
+    if settings.store is None:
+        raise ApiError(404, "no-store", "this server shows no history: start it with robotscope serve --store PATH")
+    return settings.store
+
+
+async def _in_store(path: Path, read: Callable[[HistoryStore], _T]) -> _T:
+    """`read(store)` in a thread, the store opened read-only; 503 `store-unavailable` when it cannot be read."""
+
+    def work() -> _T:
+        with HistoryStore(path, read_only=True) as store:
+            if not store.readable:
+                raise ApiError(503, "store-unavailable", " ".join(store.warnings))
+            return read(store)
+
+    return await anyio.to_thread.run_sync(work)
+
+
+def _origin_param(request: Request) -> str:
+    """The `origin` query parameter as `scheme://host[:port]` (any URL of the site; a bare host is https)."""
+    value = request.query_params.get("origin", "").strip()
+    if not value or len(value) > MAX_FIELD:
+        raise ApiError(
+            400, "bad-origin", f"give the site as ?origin=https://example.com (at most {MAX_FIELD} characters)"
+        )
+    try:
+        return origin_of(_site(value))
+    except InvalidURL as error:
+        raise ApiError(400, "bad-origin", error.reason.render(lang_of(request.query_params.get("lang")))) from None
+
+
+def _known(store: HistoryStore, origin: str) -> None:
+    if origin not in store.origins():
+        raise ApiError(404, "unknown-origin", f"the history store holds nothing for {origin}")
+
+
+async def api_history(request: Request) -> Response:
+    settings = _settings(request)
+    path = _store(settings)
+    if "origin" not in request.query_params:
+        return JSONResponse({"origins": await _in_store(path, lambda store: store.origins())})
+    origin = _origin_param(request)
+    await _in_store(path, lambda store: _known(store, origin))
+    lang = lang_of(request.query_params.get("lang"))
+    return await _compute(settings, stored_timeline, str(path), origin, lang)
+
+
+async def api_history_version(request: Request) -> Response:
+    path = _store(_settings(request))
+    origin = _origin_param(request)
+    wanted = request.query_params.get("id", "")
+    # isascii: str.isdigit() is also true for "²"; 18 digits stay within SQLite's integers.
+    if not (wanted.isascii() and wanted.isdigit() and len(wanted) <= 18):
+        raise ApiError(400, "bad-id", "give the version as ?id=N, N the `id` of a version of /api/history?origin=")
+    version = await _in_store(path, lambda store: store.version(int(wanted)))
+    if version is None or version.origin != origin:
+        raise ApiError(404, "unknown-version", f"the history store holds no version {wanted} of {origin}")
+    view = {**version_view(None, version), "origin": origin, "text": version.text}
+    return JSONResponse({**view, "base64": base64.b64encode(version.body).decode("ascii")})
 
 
 async def index(request: Request) -> Response:

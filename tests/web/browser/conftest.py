@@ -12,6 +12,7 @@ import socket
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
@@ -28,33 +29,41 @@ ARGS = [
 ]
 
 
-@pytest.fixture(scope="module")
-def base_url() -> Iterator[str]:
+@contextmanager
+def serving(app: Any) -> Iterator[str]:
+    """`app` under uvicorn on a free 127.0.0.1 port, as its base URL; stopped (workers included) after."""
     import uvicorn
-
-    from robotscope.web import create_app
 
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
-    app = create_app()
     config = uvicorn.Config(app, log_level="warning", ws="none", lifespan="off", http="h11")
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
-    deadline = time.monotonic() + 10
-    while not server.started:
-        if time.monotonic() > deadline or not thread.is_alive():
-            raise RuntimeError("uvicorn did not start")
-        time.sleep(0.02)
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(10)
-    sock.close()
-    # Without the lifespan nothing else stops the analysis workers; left running, their
-    # Popen objects warn when collected, and the warning fails whichever test runs then.
-    app.state.workers.close()
+    try:
+        deadline = time.monotonic() + 10
+        while not server.started:
+            if time.monotonic() > deadline or not thread.is_alive():
+                raise RuntimeError("uvicorn did not start")
+            time.sleep(0.02)
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(10)
+        sock.close()
+        # Without the lifespan nothing else stops the analysis workers; left running, their
+        # Popen objects warn when collected, and the warning fails whichever test runs then.
+        app.state.workers.close()
+
+
+@pytest.fixture(scope="module")
+def base_url() -> Iterator[str]:
+    from robotscope.web import create_app
+
+    with serving(create_app()) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")

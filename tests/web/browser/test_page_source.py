@@ -16,6 +16,7 @@ from robotscope.access.policy import POLICIES, Action
 from robotscope.messages import LANGS
 from robotscope.reports.analysis import page_strings
 from robotscope.reports.generator import PRESETS
+from robotscope.reports.watch.alerts import Severity as AlertSeverity
 from robotscope.syntax.crawlers import PURPOSES
 from robotscope.syntax.model import Severity
 
@@ -33,6 +34,7 @@ DYNAMIC = {
     "lang.": set(LANGS),
     "gen.presetNote.": set(PRESETS),
     "gen.preset.": set(PRESETS),  # the presets come from /api/info
+    "history.severity.": {s.value for s in AlertSeverity},  # a version's worst alert (/api/history)
 }
 
 
@@ -75,6 +77,10 @@ def used_labels() -> tuple[set[str], set[str]]:
     """The labels the page uses by name, and the prefixes it builds labels from."""
     js = "\n".join(source(p) for p in MODULES)
     named = set(re.findall(r'data-i18n(?:-[a-z-]+)?="([^"]+)"', PAGE)) | set(re.findall(r'\bt\("([^"]+)"[,)]', js))
+    # Chosen, then shown: t(cond ? "a" : "b"), and the labels a panel hands `keeper` ({replaced: "fetch.replaced"}).
+    for pair in re.findall(r'\bt\([^()"]*\? "([^"]+)" : "([^"]+)"\)', js):
+        named |= set(pair)
+    named |= set(re.findall(r'\b[a-zA-Z]+: "([a-z]+\.[A-Za-z]+)"', js))
     prefixes = set(re.findall(r'\bt\("([^"]+)"\s*\+', js)) | set(re.findall(r'\bi18n: "([^"]+)"\s*\+', js))
     return named, prefixes
 

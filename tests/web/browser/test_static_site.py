@@ -148,6 +148,13 @@ def test_nothing_is_asked_of_any_other_origin_or_of_a_server(browser: Any, stati
     page.context.close()
 
 
+def test_the_static_site_shows_no_history_panel(static_page: Any) -> None:
+    # No server, so no history store: the site's info says so and the panel stays hidden.
+    info = static_page.evaluate("() => fetch('api/info.json').then((r) => r.json())")
+    assert info["history"] is False and info["fetch"] is False
+    assert static_page.locator("#history-panel").count() == 1 and static_page.is_hidden("#history-panel")
+
+
 def test_korean_and_english_in_the_static_build(browser: Any, static_url: str) -> None:
     page = opened(browser, static_url)
     page.fill("#robots", ROBOTS)

@@ -7,6 +7,9 @@
  *   generate(body)  POST /api/generate {preset | spec, agent, lang}
  *   fetch(body)     POST /api/fetch    {url, policy, lang}
  *   page(body)      POST /api/page     {url, agents, lang}  (server build only)
+ *   historyOrigins()              GET /api/history                        (a server with a store only)
+ *   history(origin, lang)         GET /api/history?origin=&lang=          (the same)
+ *   historyVersion(origin, id)    GET /api/history/version?origin=&id=    (the same)
  *   selftest(lang)  GET  /api/selftest
  *   crawlers()      GET  /api/crawlers
  *   policies(lang)  GET  /api/policies
@@ -54,12 +57,19 @@ function withLang(path, lang) {
   return path + "?" + new URLSearchParams({ lang });
 }
 
+function withParams(path, params) {
+  return path + "?" + new URLSearchParams(params);
+}
+
 function serverBackend() {
   return {
     analyse: (body) => request("/api/analyse", body),
     generate: (body) => request("/api/generate", body),
     fetch: (body) => request("/api/fetch", body),
     page: (body) => request("/api/page", body),
+    historyOrigins: () => request("/api/history"),
+    history: (origin, lang) => request(withParams("/api/history", { origin, lang })),
+    historyVersion: (origin, id) => request(withParams("/api/history/version", { origin, id })),
     selftest: (lang) => request(withLang("/api/selftest", lang)),
     crawlers: () => request("/api/crawlers"),
     policies: (lang) => request(withLang("/api/policies", lang)),

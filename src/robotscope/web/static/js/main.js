@@ -11,6 +11,7 @@ import { clearHighlight, refreshHighlight, setStatus, setText, startEditor, text
 import { initialLanguage, lang, number, remember, t, useLanguage } from "./i18n.js";
 import { LinkTooLarge, readShareLink, state, writeShareLink } from "./state.js";
 import { relangFetch, renderFetch, startFetch } from "./panels/fetch.js";
+import { relangHistory, startHistory } from "./panels/history.js";
 import { relangPageCheck, startPageCheck } from "./panels/pagecheck.js";
 import { renderFindings } from "./panels/findings.js";
 import { relangGenerator, renderGenerator, startGenerator } from "./panels/generator.js";
@@ -20,6 +21,7 @@ import { renderStatus, renderStructure } from "./panels/structure.js";
 import { highlightSelected, renderVerdicts, urlsToCheck } from "./panels/verdicts.js";
 import { renderReadings } from "./panels/readings.js";
 import { renderResponse, responseText } from "./panels/response.js";
+import { renderSwaps } from "./swap.js";
 
 const DEBOUNCE_MS = 300; // typing pauses this long before the file is analysed
 const SAMPLE_AGENT = "Googlebot";
@@ -119,10 +121,12 @@ async function switchLanguage(code, save) {
   labelEngineMenu();
   renderResult();
   if (state.info.fetch) renderFetch();
+  renderSwaps();
   renderSelftest();
   renderGenerator();
   schedule(0);
   if (state.info.fetch) { relangFetch(); relangPageCheck(); }
+  if (state.info.history) relangHistory();
   relangSelftest();
   relangGenerator();
 }
@@ -258,6 +262,9 @@ async function start() {
   if (state.info.fetch) startFetch(backend);
   $("page-panel").hidden = !state.info.fetch; // the static build fetches nothing, pages included
   if (state.info.fetch) startPageCheck(backend);
+  // Only a server given a history store (`serve --store`) shows one; the static build never does.
+  $("history-panel").hidden = !state.info.history;
+  if (state.info.history) startHistory(backend);
   if (backend.ready) showLoading(backend);
   startSelftest(backend);
   startGenerator(backend);

@@ -86,6 +86,11 @@ class Engine {
   }
 }
 
+/* The static build has no history store (its info says "history": false, so no panel asks). */
+async function noStore() {
+  throw new BackendError("this page has no history store", "no-store");
+}
+
 export async function createBackend() {
   const progress = new EventTarget();
   const engine = new Engine((stage) => progress.dispatchEvent(new CustomEvent("progress", { detail: stage })));
@@ -96,6 +101,9 @@ export async function createBackend() {
     generate: (body) => engine.call("generate", body, budget),
     fetch: async () => { throw new BackendError("this page fetches nothing; paste the file instead", "no-fetch"); },
     page: async () => { throw new BackendError("this page fetches nothing", "no-fetch"); },
+    historyOrigins: noStore,
+    history: noStore,
+    historyVersion: noStore,
     selftest: (lang) => engine.call("selftest", { lang }, budget),
     crawlers: () => file("api/crawlers.json"),
     policies: (lang) => file(`api/policies-${lang}.json`),

@@ -1,7 +1,7 @@
 /* The fetch panel: fetch a site's /robots.txt through the server, show the
  * redirect chain and what each search engine concludes, and load the body
- * into the editor. The text it replaced is kept: one button puts it back
- * (and then the fetched text again), so a fetch never loses the user's work.
+ * into the editor. The text it replaced is kept (swap.js): one button puts it
+ * back (and then the fetched text again), so a fetch never loses the user's work.
  *
  * The decisions' explanations, the findings about how the file was served
  * and the policies' notes are the server's
@@ -10,9 +10,8 @@
  * which would undo the user's edits).
  */
 import { $, clear, el } from "../dom.js";
-import { setText, text } from "../editor.js";
 import { lang, number, t } from "../i18n.js";
-import { state } from "../state.js";
+import { keeper, renderSwaps } from "../swap.js";
 import { decisions } from "./decisions.js";
 import { findingItem } from "./findings.js";
 
@@ -21,10 +20,7 @@ let policies = []; // GET /api/policies, in lang()
 let asked = null; // {url, policy} of the last fetch
 let answer = null; // {data} or {error: BackendError} of the last fetch
 let seq = 0; // a later fetch wins over a slower earlier one
-// The editor's other text, {text, origin, fetched}: before a load the text the fetch replaced
-// (fetched false), after a restore the text that was in the editor then (fetched true); null
-// when a load replaced nothing worth keeping.
-let other = null;
+let kept = null; // the editor's text a load replaced (swap.js)
 
 export function startFetch(theBackend) {
   backend = theBackend;
@@ -34,7 +30,7 @@ export function startFetch(theBackend) {
     if (url) run({ url, policy: $("fetch-policy").value || "rfc9309" }, true);
   });
   $("fetch-policy").addEventListener("change", renderPolicyNotes);
-  $("fetch-swap-go").addEventListener("click", swapText);
+  kept = keeper("fetch-swap", { replaced: "fetch.replaced", restore: "fetch.restore", restoredNote: "fetch.restoredNote", reload: "fetch.reload" });
   loadPolicies();
 }
 
@@ -67,35 +63,13 @@ async function run(request, load) {
   if (mine !== seq) return;
   $("fetch-go").disabled = false;
   answer = result;
-  if (load && result.data && result.data.text) {
-    const before = text();
-    other = before.trim() && before !== result.data.text ? { text: before, origin: state.origin, fetched: false } : null;
-    state.origin = result.data.robots_url; // set before the text, whose change asks for the analysis
-    setText(result.data.text);
-  }
+  if (load && result.data && result.data.text) kept.load(result.data.text, result.data.robots_url);
   renderFetch();
-}
-
-/* Swaps the editor's text with the kept one: undo of the load, and redo after it. */
-function swapText() {
-  const now = { text: text(), origin: state.origin, fetched: !other.fetched };
-  state.origin = other.origin;
-  setText(other.text);
-  other = now;
-  renderSwap();
-}
-
-/* The notice that the editor's text was replaced, and its button (kept, so focus stays on it). */
-function renderSwap() {
-  $("fetch-swap").hidden = other === null;
-  if (other === null) return;
-  $("fetch-swap-note").textContent = other.fetched ? t("fetch.restoredNote") : t("fetch.replaced");
-  $("fetch-swap-go").textContent = other.fetched ? t("fetch.reload") : t("fetch.restore");
 }
 
 export function renderFetch() {
   renderPolicies();
-  renderSwap();
+  renderSwaps();
   if (!answer) return;
   const box = clear($("fetch-result"));
   if (answer.error) {
