@@ -225,9 +225,10 @@ async def watch_once(
         )
         urls_asked = list(asked)
         reference = seen[0]
-        if reference.changed and reference.recorded.version is not None:
-            previous = reference.recorded.previous
-            bodies = [reference.observation.body, *([] if previous is None else [previous.body])]
+        previous = reference.recorded.previous
+        if reference.changed and reference.recorded.version is not None and previous is not None:
+            # A change between two versions (a first version flips nothing): their sitemaps' pages too.
+            bodies = [reference.observation.body, previous.body]
             urls_asked += await sitemap_urls(origin, bodies, timeout, transport)
         found.append(OriginWatch(origin, seen, tuple(alerts_for(store, seen, urls_asked, expectations))))
     return found
