@@ -22,6 +22,7 @@ from robotscope.cli import cli
 from robotscope.cli.watch import seconds_of
 from robotscope.history import HistoryStore
 from tests.conftest import Server, respond
+from tests.hostile import SlowServer, trickle
 from tests.reports.watch.samples import CLOUDFLARE_BLOCK, GOOD
 
 pytestmark = pytest.mark.usefixtures("isolated")
@@ -308,3 +309,17 @@ def test_the_sitemaps_first_urls_are_asked_when_the_file_changes(site: Site, tmp
     assert site.server.hits["/sitemap.xml"] == 1
     flipped = [url for alert in alerts(document) for url in alert["urls"]]
     assert page in flipped
+
+
+def test_a_webhook_that_trickles_its_answer_is_cut_at_the_deadline(site: Site, tmp_path: Path) -> None:
+    # The status line one byte at a time, never finished within the deadline: the run still ends.
+    slow = SlowServer(lambda _: trickle(b"HTTP/1.1 200 OK\r\n" * 100), pause=0.2)
+    try:
+        started = time.process_time()
+        code, _, err = watch(
+            tmp_path / "h.sqlite3", site.url, "--webhook", slow.url("/hook"), "--timeout", "1", "--fail-on", "never"
+        )
+    finally:
+        slow.close()
+    assert code == 1 and "no answer within 1 s" in err
+    assert time.process_time() - started < 30  # CPU, not wall: the wait costs none
