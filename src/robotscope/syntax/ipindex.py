@@ -17,6 +17,7 @@ inside `::ffff:0:0/96` also covers the IPv4 addresses it maps.
 from __future__ import annotations
 
 import ipaddress
+import re
 from bisect import bisect_right
 from collections.abc import Iterable
 from itertools import pairwise
@@ -76,20 +77,17 @@ class _Family:
         return ()
 
 
+_OCTET = r"(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])"
+# A dotted-quad IPv4 address as `ipaddress` reads it (ASCII digits, no leading zeros), at a fraction of its cost.
+_IPV4 = re.compile(r"\.".join([_OCTET] * 4)).fullmatch
+
+
 def _ipv4(text: str) -> int | None:
-    """A dotted-quad IPv4 address as an integer, read as `ipaddress` reads it (no leading zeros), without its cost."""
-    parts = text.split(".")
-    if len(parts) != 4:
+    found = _IPV4(text)
+    if found is None:
         return None
-    number = 0
-    for part in parts:
-        if not (part.isascii() and part.isdigit()) or len(part) > 3 or (len(part) > 1 and part[0] == "0"):
-            return None
-        octet = int(part)
-        if octet > 255:
-            return None
-        number = number << 8 | octet
-    return number
+    a, b, c, d = found.groups()
+    return int(a) << 24 | int(b) << 16 | int(c) << 8 | int(d)
 
 
 def parse_address(address: str | ipaddress.IPv4Address | ipaddress.IPv6Address) -> tuple[int, int] | None:
