@@ -52,6 +52,7 @@ LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
                 "compat",
                 "integrations",
                 "watching",
+                "webbotauth",
             }
         ),
     ),
@@ -70,6 +71,7 @@ THIRD_PARTY_ALLOWED: dict[str, frozenset[str]] = {
     "integrations": frozenset({"scrapy", "twisted", "pyspark", "pyarrow", "duckdb"}),
     "web": frozenset({"httpx", "anyio", "starlette", "uvicorn"}),
     "cli": frozenset({"click", "rich", "uvicorn", "pyspark", "pyarrow"}),
+    "webbotauth": frozenset({"cryptography"}),
 }
 THIRD_PARTY = frozenset(
     {
@@ -87,6 +89,7 @@ THIRD_PARTY = frozenset(
         "pyarrow",
         "duckdb",
         "warcio",
+        "cryptography",
     }
 )
 # Standard-library modules that do I/O or need an operating system: none of them in the core.

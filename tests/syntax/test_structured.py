@@ -19,6 +19,7 @@ from robotscope.syntax.structured import (
     Token,
     parse_dictionary,
     serialize_dictionary,
+    serialize_member,
 )
 from tests.paths import ROOT
 
@@ -117,3 +118,28 @@ def test_the_preference_seeds_hold_hostile_values() -> None:
     assert len(seeds) >= 12
     assert any(b"\xff" in seed for seed in seeds) and any(len(seed) > 10_000 for seed in seeds)
     assert any(FUZZ.parse_dictionary(seed.decode("utf-8", "replace")) is None for seed in seeds)  # fails whole
+
+
+@pytest.mark.parametrize(
+    "member",
+    [
+        '("@authority" "signature-agent";key="sig1");created=1700000000;keyid="k";tag="web-bot-auth"',
+        '"https://signer.example";type=directory',
+        ':AQID:;a=?0;b=-1.5;c=@12;d=%"caf%c3%a9";e=tok/en',
+        '("a\\\\b\\"c" 1.250 ?1)',
+    ],
+)
+def test_a_member_serializes_as_rfc9651_section_4_1_writes_it(member: str) -> None:
+    parsed = parse_dictionary(f"m={member}")
+    assert parsed is not None
+    written = serialize_member(parsed["m"])
+    assert parse_dictionary(f"m={written}") == parsed
+    assert written == member.replace("1.250", "1.25")  # the shortest decimal form (Section 4.1.5)
+
+
+@given(st.text(max_size=300))
+def test_whatever_parses_serializes_and_parses_back(text: str) -> None:
+    parsed = parse_dictionary(text)
+    if parsed is not None:
+        for key, member in parsed.items():
+            assert parse_dictionary(f"{key}={serialize_member(member)}") == {key: member}

@@ -5,7 +5,9 @@
 4.2.4-4.2.10 the bare items): keys are lower-case (`A=1` fails the whole
 field), the last of duplicate keys wins in the first one's place, and any
 failure fails the whole field: the answer is then None, never an exception.
-`serialize_dictionary` is Section 4.1.2 for the values robotscope writes.
+`serialize_dictionary` is Section 4.1.2 for the values robotscope writes;
+`serialize_member` is Section 4.1 for any member the parser returns (what an
+HTTP message signature covers: RFC 9421, Sections 2.1.2 and 2.3).
 Imports nothing from robotscope.
 """
 
@@ -297,3 +299,65 @@ def serialize_dictionary(members: dict[str, bool | Token]) -> str:
         else:
             raise ValueError(f"not a token: {value!r}")
     return ", ".join(out)
+
+
+def serialize_member(member: Member) -> str:
+    """A Dictionary member's value as RFC 9651, Section 4.1 writes it (4.1.1.1 Inner Lists, 4.1.3 Items).
+
+    Raises ValueError for what no field can hold (a string outside printable ASCII, a number out of
+    range, a key that is not one): a member the parser returned always serializes.
+    """
+    if isinstance(member, InnerList):
+        inner = " ".join(_serialize_bare(item.value) + _serialize_params(item.params) for item in member.items)
+        return f"({inner}){_serialize_params(member.params)}"
+    return _serialize_bare(member.value) + _serialize_params(member.params)
+
+
+def _serialize_params(params: Parameters) -> str:
+    out = []
+    for key, value in params.items():
+        if not key or key[0] not in _KEY_FIRST or any(c not in _KEY_REST for c in key[1:]):
+            raise ValueError(f"not a parameter key: {key!r}")
+        out.append(f";{key}" if value is True else f";{key}={_serialize_bare(value)}")
+    return "".join(out)
+
+
+def _serialize_bare(value: BareItem) -> str:
+    # Subclasses before their bases: bool and Date are ints, Token and DisplayString are strs.
+    if isinstance(value, bool):
+        return "?1" if value else "?0"
+    if isinstance(value, Date):
+        return "@" + _serialize_integer(value)
+    if isinstance(value, int):
+        return _serialize_integer(value)
+    if isinstance(value, Decimal):
+        return _serialize_decimal(value)
+    if isinstance(value, Token):
+        if not value or value[0] not in _ALPHA + "*" or any(c not in _TOKEN_REST for c in value[1:]):
+            raise ValueError(f"not a token: {value!r}")
+        return str(value)
+    if isinstance(value, DisplayString):
+        escaped = "".join(
+            c if " " <= c <= "~" and c not in '%"' else "".join(f"%{b:02x}" for b in c.encode("utf-8")) for c in value
+        )
+        return f'%"{escaped}"'
+    if isinstance(value, str):
+        if any(not " " <= c <= "~" for c in value):
+            raise ValueError(f"not an sf-string: {value!r}")
+        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    return ":" + base64.b64encode(value).decode("ascii") + ":"
+
+
+def _serialize_integer(value: int) -> str:
+    if abs(value) > 999_999_999_999_999:
+        raise ValueError(f"integer out of range: {value}")
+    return str(value)
+
+
+def _serialize_decimal(value: Decimal) -> str:
+    # Section 4.1.5: rounded to three fractional digits (half to even), at least one written.
+    rounded = value.quantize(Decimal("0.001"))
+    if abs(rounded) >= Decimal(10) ** 12:
+        raise ValueError(f"decimal out of range: {value}")
+    text = f"{rounded:f}".rstrip("0")
+    return text + "0" if text.endswith(".") else text
