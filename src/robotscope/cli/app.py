@@ -25,6 +25,7 @@ from .selftest import selftest
 from .serve import serve
 from .sitemap import sitemap_command
 from .survey import survey_command
+from .verify import verify_command
 from .watch import watch_command
 
 
@@ -73,6 +74,7 @@ for command in (
     expect_command,
     history_command,
     watch_command,
+    verify_command,
     readings_command,
     bulk,
     survey_command,

@@ -1,0 +1,123 @@
+"""Is a request from the crawler it claims to be? A verdict from the methods its operator publishes.
+
+A User-Agent string is a claim. `judge(address, agent, lists)` reads the
+claim (the catalogue crawler it names), the operator's methods
+(`syntax.verification`: IP lists, reverse-DNS suffixes, signatures) and
+the lists at hand (`syntax.ipindex`), and says:
+
+- `verified`: the address is in a list the operator publishes for that
+  crawler (which list, which version), or its reverse DNS is confirmed;
+- `spoofed`: the operator publishes a complete method and the address
+  fails it (in none of the crawler's lists, all of them at hand);
+- `unverifiable`: the operator publishes nothing to check (a claim that
+  cannot be checked is never called spoofed), or the agent names no
+  crawler of the catalogue;
+- `inconclusive`: the method exists but could not be applied (a list not
+  at hand for this crawler, reverse DNS not asked or without an answer, a
+  signature needed).
+
+Every verdict carries its evidence as a message, and the lists of any
+operator that cover the address (a "Googlebot" from OpenAI's ranges).
+Pure: the reverse-DNS answer, when there is one, is asked by the caller.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Collection
+from dataclasses import dataclass
+from typing import Any, NamedTuple
+
+from ..messages import DEFAULT_LANG, Message, message
+from ..syntax.crawlers import recognise
+from ..syntax.ipindex import AddressIndex, Covering
+from ..syntax.verification import method
+
+
+class Status(enum.StrEnum):
+    VERIFIED = "verified"
+    SPOOFED = "spoofed"
+    UNVERIFIABLE = "unverifiable"
+    INCONCLUSIVE = "inconclusive"
+
+
+class ReverseDns(NamedTuple):
+    """What forward-confirmed reverse DNS concluded for the address (asked by the caller)."""
+
+    status: Status  # verified, spoofed or inconclusive
+    reason: Message  # the PTR name and forward addresses, or why not
+
+
+@dataclass(frozen=True)
+class Verification:
+    """The verdict on one (address, User-Agent) claim, with the method and its evidence."""
+
+    address: str
+    agent: str
+    token: str | None  # the catalogue crawler the agent names
+    operator: str | None
+    status: Status
+    method: str | None  # `ip-list` or `reverse-dns` when one decided
+    reason: Message
+    covering: tuple[Covering, ...] = ()  # every list at hand that covers the address, any operator's
+
+    def as_dict(self, lang: str = DEFAULT_LANG) -> dict[str, Any]:
+        return {
+            "address": self.address,
+            "agent": self.agent,
+            "token": self.token,
+            "operator": self.operator,
+            "status": self.status.value,
+            "method": self.method,
+            "reason": self.reason.render(lang),
+            "message": self.reason.as_dict(lang),
+            "covering": [{"list": c.name, "creation_time": c.creation_time} for c in self.covering],
+        }
+
+
+def judge(
+    address: str,
+    agent: str,
+    index: AddressIndex,
+    available: Collection[str],
+    reverse: ReverseDns | None = None,
+) -> Verification:
+    """The verdict on `agent` sending from `address`, by the lists in `index` (`available`: their names).
+
+    Raises ValueError when `address` is not an IP address.
+    """
+    covering = index.covering(address)
+    if covering is None:
+        raise ValueError(f"not an IP address: {address!r}")
+    crawler = recognise(agent)
+    if crawler is None:
+        return Verification(
+            address, agent, None, None, Status.UNVERIFIABLE, None, message("verify.unknown", agent=agent), covering
+        )
+    found = method(crawler.token)
+
+    def verdict(status: Status, how: str | None, reason: Message) -> Verification:
+        return Verification(address, agent, crawler.token, crawler.operator, status, how, reason, covering)
+
+    if found is None or found.unverifiable:
+        return verdict(Status.UNVERIFIABLE, None, message("verify.nothing", token=crawler.token))
+    own = [c for c in covering if c.name in found.lists]
+    if own:
+        return verdict(Status.VERIFIED, "ip-list", message("verify.listed", list=own[0].name, created=_when(own[0])))
+    if reverse is not None and reverse.status is Status.VERIFIED and found.rdns:
+        return verdict(Status.VERIFIED, "reverse-dns", reverse.reason)
+    missing = [name for name in found.lists if name not in available]
+    if found.lists and not missing:
+        # The operator's lists for this crawler are complete and at hand: outside them is not the crawler.
+        return verdict(Status.SPOOFED, "ip-list", message("verify.unlisted", lists=list(found.lists)))
+    if reverse is not None and found.rdns:
+        return verdict(reverse.status, "reverse-dns", reverse.reason)
+    if missing:
+        return verdict(Status.INCONCLUSIVE, None, message("verify.missing", lists=missing))
+    if found.rdns:
+        return verdict(Status.INCONCLUSIVE, None, message("verify.dns-unasked", suffixes=list(found.rdns)))
+    return verdict(Status.INCONCLUSIVE, None, message("verify.signature", token=crawler.token))
+
+
+def _when(covering: Covering) -> Message | str:
+    return covering.creation_time or message("verify.undated")

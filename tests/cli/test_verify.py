@@ -1,0 +1,138 @@
+"""`robotscope verify` and `reports.verification.judge`: each claim verified, spoofed, unverifiable or inconclusive."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from click.testing import CliRunner
+
+from robotscope.cli import cli
+from robotscope.messages import message
+from robotscope.reports.verification import ReverseDns, Status, judge
+from robotscope.syntax.ipindex import AddressIndex
+from robotscope.syntax.iplists import read_list, shipped, snapshot
+
+GOOGLEBOT = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"
+GOOGLE_ADDRESS = "66.249.66.1"  # in google-common-crawlers.json's 66.249.64.0/19 ranges
+OPENAI_ADDRESS = "20.171.206.1"  # in openai-gptbot.json
+
+
+def verify(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(cli, ["verify", *args])
+    return result.exit_code, result.stdout, result.stderr
+
+
+def claims(*args: str) -> list[dict[str, Any]]:
+    code, out, err = verify(*args, "--json")
+    assert code in (0, 1), err
+    found: list[dict[str, Any]] = json.loads(out)["claims"]
+    return found
+
+
+def test_an_address_in_the_crawlers_list_is_verified_with_the_list_and_its_version() -> None:
+    (one,) = claims(GOOGLE_ADDRESS, "--agent", GOOGLEBOT)
+    assert (one["status"], one["method"], one["token"]) == ("verified", "ip-list", "Googlebot")
+    assert one["covering"][0]["list"] == "google-common-crawlers.json" and one["covering"][0]["creation_time"]
+
+
+def test_an_address_outside_complete_lists_is_spoofed_and_names_whose_list_it_is_in() -> None:
+    (one,) = claims(OPENAI_ADDRESS, "--agent", "Googlebot")
+    assert (one["status"], one["method"]) == ("spoofed", "ip-list")
+    assert [c["list"] for c in one["covering"]] == ["openai-gptbot.json"]  # a "Googlebot" from OpenAI's ranges
+
+
+def test_every_shipped_list_verifies_its_own_crawlers_and_spoofs_another_address() -> None:
+    # For each shipped snapshot: an address of its first network is verified for every crawler the
+    # registry files under it; 192.0.2.1 (TEST-NET-1, in no list) is spoofed for them.
+    from robotscope.syntax.verification import tokens_of
+
+    lists = [snapshot(name) for name in shipped()]
+    index = AddressIndex(lists)
+    names = set(shipped())
+    checked = 0
+    for listed in lists:
+        inside = str(next(iter(listed.networks)).network_address)
+        for token in tokens_of(listed.name):
+            assert judge(inside, token, index, names).status is Status.VERIFIED, (listed.name, token)
+            # TEST-NET-1 is in no list: spoofed where the crawler's lists are all shipped, else inconclusive.
+            assert judge("192.0.2.1", token, index, names).status in (Status.SPOOFED, Status.INCONCLUSIVE)
+            checked += 1
+    assert checked >= 10
+
+
+def test_a_crawler_whose_operator_publishes_nothing_is_unverifiable_never_spoofed() -> None:
+    (one,) = claims("192.0.2.1", "--agent", "CCBot")
+    assert one["status"] == "unverifiable" and "publishes no way" in one["reason"]
+    (other,) = claims("192.0.2.1", "--agent", "NoSuchBot/1.0")
+    assert other["status"] == "unverifiable" and other["token"] is None
+
+
+def test_a_reverse_dns_only_crawler_is_inconclusive_without_dns_and_follows_it_with() -> None:
+    (one,) = claims("192.0.2.1", "--agent", "YandexBot")
+    assert one["status"] == "inconclusive" and "reverse DNS was not asked" in one["reason"]
+    index = AddressIndex([])
+    said = message("verify.undated")
+    assert judge("192.0.2.1", "YandexBot", index, (), ReverseDns(Status.VERIFIED, said)).status is Status.VERIFIED
+    assert judge("192.0.2.1", "YandexBot", index, (), ReverseDns(Status.SPOOFED, said)).status is Status.SPOOFED
+
+
+def test_a_list_not_at_hand_makes_it_inconclusive_not_spoofed(tmp_path: Path) -> None:
+    # Only OpenAI's list in the folder: a Googlebot claim cannot be judged by Google's list.
+    (tmp_path / "openai-gptbot.json").write_text(
+        '{"creationTime": "2026-01-01T00:00:00Z", "prefixes": [{"ipv4Prefix": "20.171.206.0/24"}]}'
+    )
+    (one,) = claims(GOOGLE_ADDRESS, "--agent", "Googlebot", "--lists", str(tmp_path))
+    assert one["status"] == "inconclusive" and "google-common-crawlers.json" in one["reason"]
+
+
+def test_two_versions_of_a_list_give_two_verdicts_for_an_address_that_moved(tmp_path: Path) -> None:
+    for day, prefix in (("old", "198.51.100.0/24"), ("new", "203.0.113.0/24")):
+        folder = tmp_path / day
+        folder.mkdir()
+        document = {
+            "creationTime": f"2026-0{1 if day == 'old' else 6}-01T00:00:00Z",
+            "prefixes": [{"ipv4Prefix": prefix}],
+        }
+        (folder / "openai-gptbot.json").write_text(json.dumps(document))
+    old = claims("198.51.100.7", "--agent", "GPTBot", "--lists", str(tmp_path / "old"))[0]
+    new = claims("198.51.100.7", "--agent", "GPTBot", "--lists", str(tmp_path / "new"))[0]
+    assert (old["status"], new["status"]) == ("verified", "spoofed")
+    assert old["covering"] == [{"list": "openai-gptbot.json", "creation_time": "2026-01-01T00:00:00Z"}]
+
+
+def test_a_bad_prefix_in_a_list_is_a_warning_and_the_rest_is_used(tmp_path: Path) -> None:
+    prefixes = '[{"ipv4Prefix": "nonsense"}, {"ipv4Prefix": "198.51.100.0/24"}]'
+    (tmp_path / "openai-gptbot.json").write_text(
+        '{"creationTime": "2026-01-01T00:00:00Z", "prefixes": ' + prefixes + "}"
+    )
+    code, out, err = verify("198.51.100.7", "--agent", "GPTBot", "--lists", str(tmp_path))
+    assert code == 0 and "verified" in out
+    assert "prefix 1" in err and "skipped" in err
+
+
+def test_bad_usage_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    for args, said in (
+        (["not-an-ip", "--agent", "Googlebot"], "is not an IP address"),
+        (["192.0.2.1", "--agent", "Googlebot", "--lists", str(tmp_path / "missing")], "not a folder"),
+        (["192.0.2.1", "--agent", "Googlebot", "--lists", str(tmp_path)], "holds none of the lists"),
+    ):
+        code, _, err = verify(*args)
+        assert code == 2 and said in err and len(err.strip().splitlines()) == 1
+
+
+def test_exit_codes_and_text_in_both_languages() -> None:
+    code, out, _ = verify(GOOGLE_ADDRESS, "--agent", "Googlebot")
+    assert code == 0 and out.startswith(f"{GOOGLE_ADDRESS}: verified as Googlebot")
+    assert verify("192.0.2.1", "--agent", "Googlebot")[0] == 1  # spoofed
+    assert verify("192.0.2.1", "--agent", "YandexBot")[0] == 1  # inconclusive: the answer is incomplete
+    assert verify("192.0.2.1", "--agent", "CCBot")[0] == 0  # unverifiable: nothing was left undone
+    code, out, _ = verify(GOOGLE_ADDRESS, "--agent", "Googlebot", "--lang", "ko")
+    assert "확인됨" in out and "주장 1개 확인" in out
+
+
+def test_judge_reads_lists_from_any_text() -> None:
+    listed = read_list(b'{"prefixes": [{"ipv6Prefix": "2001:db8::/32"}]}', "openai-gptbot.json")
+    verdict = judge("2001:db8::1", "GPTBot", AddressIndex([listed]), {"openai-gptbot.json"})
+    assert verdict.status is Status.VERIFIED and "not given" in verdict.reason.render("en")
