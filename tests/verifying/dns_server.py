@@ -61,16 +61,22 @@ def dns_server(answer: Script) -> Iterator[DnsServer]:
 
 
 def zone(records: str) -> Script:
-    """Answers from zone-file lines (`name TTL IN TYPE data`); NXDOMAIN for any name without records."""
+    """Answers from zone-file lines (`name TTL IN TYPE data`), CNAMEs followed as a recursive resolver does.
+
+    NXDOMAIN for a name without records.
+    """
     rrs = RR.fromZone(records)
 
     def answer(request: DNSRecord) -> list[bytes]:
         reply = request.reply()
-        matching = [rr for rr in rrs if rr.rname == request.q.qname]
-        for rr in matching:
-            if rr.rtype in (request.q.qtype, QTYPE.CNAME):
-                reply.add_answer(rr)
-        if not matching:
+        owners = [request.q.qname]
+        for owner in owners:  # grows by the CNAMEs found; the zones of the tests have no loop
+            for rr in rrs:
+                if rr.rname == owner and rr.rtype in (request.q.qtype, QTYPE.CNAME):
+                    reply.add_answer(rr)
+                    if rr.rtype == QTYPE.CNAME:
+                        owners.append(rr.rdata.label)
+        if not any(rr.rname == request.q.qname for rr in rrs):
             reply.header.rcode = RCODE.NXDOMAIN
         return [reply.pack()]
 

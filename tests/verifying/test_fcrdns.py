@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import ipaddress
 import itertools
+import socket
+import threading
 
 import pytest
 from dnslib import RCODE, RR, DNSLabel, DNSRecord
@@ -13,6 +15,8 @@ from hypothesis import strategies as st
 from robotscope.messages import render
 from robotscope.verifying.fcrdns import DnsVerdict, Outcome, Reason, fcrdns, under_suffix
 from robotscope.verifying.resolvers import (
+    MAX_PACKETS,
+    MAX_RECORDS,
     MAX_RESPONSE,
     Answer,
     CachingResolver,
@@ -22,6 +26,7 @@ from robotscope.verifying.resolvers import (
     SystemResolver,
     name_text,
     parse_server,
+    resolver,
 )
 from tests.verifying.dns_server import Script, dns_server, zone
 
@@ -233,3 +238,55 @@ def test_names_escape_every_byte_that_could_fake_a_label() -> None:
 def test_system_resolver_confirms_localhost() -> None:
     verdict = fcrdns(ipaddress.ip_address("127.0.0.1"), ("localhost",), SystemResolver())
     assert verdict.outcome is Outcome.VERIFIED, verdict
+
+
+def test_a_reverse_delegation_through_cname_is_followed() -> None:
+    # RFC 2317: a small network's reverse zone is reached through a CNAME.
+    alias = "1.0-25.66.249.66.in-addr.arpa"
+    records = f"""
+{IP.reverse_pointer}. 300 IN CNAME {alias}.
+{alias}. 300 IN PTR crawl-66-249-66-1.googlebot.com.
+crawl-66-249-66-1.googlebot.com. 300 IN A 66.249.66.1
+"""
+    assert check(zone(records)).outcome is Outcome.VERIFIED
+
+
+def test_a_flood_of_bad_packets_is_read_a_bounded_number_of_times() -> None:
+    verdict = check(lambda request: [b"\xff" * 40] * (MAX_PACKETS * 3))
+    assert (verdict.outcome, verdict.detail) == (Outcome.INCONCLUSIVE, f"{MAX_PACKETS} unreadable or unrelated packets")
+
+
+def test_an_answer_keeps_a_bounded_number_of_addresses() -> None:
+    many = "".join(f"crawl-1.googlebot.com. 300 IN A 10.0.0.{n}\n" for n in range(1, 100))
+    records = f"{IP.reverse_pointer}. 300 IN PTR crawl-1.googlebot.com.\n{many}crawl-1.googlebot.com. 300 IN A {IP}\n"
+    verdict = check(zone(records))
+    assert (verdict.reason, len(verdict.addresses)) == (Reason.FORWARD_MISMATCH, MAX_RECORDS)
+
+
+def test_the_system_resolver_bounds_lookups_left_running(monkeypatch: pytest.MonkeyPatch) -> None:
+    release = threading.Event()
+    calls: list[str] = []
+
+    def stuck(address: str) -> tuple[str, list[str], list[str]]:
+        calls.append(address)
+        release.wait(10)
+        return "localhost", [], [address]
+
+    monkeypatch.setattr(socket, "gethostbyaddr", stuck)
+    system = SystemResolver(max_pending=1)
+    try:
+        first = system.names(IP, 0.05)
+        second = system.names(IP, 0.05)
+    finally:
+        release.set()
+    assert (first.status, second.status) == (Status.TIMEOUT, Status.TIMEOUT)
+    assert second.detail == "too many lookups still pending"
+    assert calls == [str(IP)]
+
+
+def test_the_resolver_of_a_server_option_asks_that_server() -> None:
+    with dns_server(zone(GENUINE)) as server:
+        verdict = fcrdns(IP, GOOGLE, resolver(f"127.0.0.1:{server.port}"))
+        assert len(server.queries) == 2
+    assert verdict.outcome is Outcome.VERIFIED
+    assert isinstance(resolver(None).inner, SystemResolver)

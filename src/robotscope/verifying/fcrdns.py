@@ -77,8 +77,12 @@ def _normal(name: str) -> str:
 
 
 def under_suffix(name: str, suffix: str) -> bool:
-    """Whether `name` is `suffix` or ends in `.suffix` (case-insensitive, a trailing dot ignored on either)."""
-    name, suffix = _normal(name), _normal(suffix)
+    """Whether `name` is `suffix` or ends in `.suffix` (case-insensitive, a trailing dot ignored on either).
+
+    >>> under_suffix("crawl-1.googlebot.com", "googlebot.com"), under_suffix("evilgooglebot.com", "googlebot.com")
+    (True, False)
+    """
+    name, suffix = _normal(name), _normal(suffix).removeprefix(".")  # `.googlebot.com` as written in guides
     return bool(suffix) and (name == suffix or name.endswith("." + suffix))
 
 

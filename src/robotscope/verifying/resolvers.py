@@ -270,3 +270,8 @@ class CachingResolver:
                 while len(self._entries) > self.size:
                     self._entries.popitem(last=False)
         return answer
+
+
+def resolver(server: str | None = None) -> CachingResolver:
+    """The resolver `--dns-server` names: the system's when None, else `HOST:PORT` (ValueError if not one); cached."""
+    return CachingResolver(SystemResolver() if server is None else ServerResolver(*parse_server(server)))
