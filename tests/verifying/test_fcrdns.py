@@ -129,9 +129,9 @@ def _hostile(request: DNSRecord) -> list[bytes]:
 
 
 def test_garbage_truncated_huge_and_wrong_id_answers_are_read_as_no_answer() -> None:
-    verdict = check(_hostile, timeout=0.3)
+    verdict = check(_hostile, timeout=0.6)
     assert (verdict.outcome, verdict.reason) == (Outcome.INCONCLUSIVE, Reason.BAD_ANSWER)
-    assert verdict.detail.startswith("5 ")
+    assert int(verdict.detail.split()[0]) in (5, 10)  # five bad packets per question; asked once or twice
 
 
 def test_the_truncation_flag_is_inconclusive() -> None:
@@ -290,3 +290,18 @@ def test_the_resolver_of_a_server_option_asks_that_server() -> None:
         assert len(server.queries) == 2
     assert verdict.outcome is Outcome.VERIFIED
     assert isinstance(resolver(None).inner, SystemResolver)
+
+
+def test_a_lost_question_is_asked_once_more() -> None:
+    seen: set[str] = set()
+    answer = zone(GENUINE)
+
+    def lossy(request: DNSRecord) -> list[bytes]:
+        first = str(request.q.qname) not in seen
+        seen.add(str(request.q.qname))
+        return [] if first else answer(request)
+
+    with dns_server(lossy) as server:
+        verdict = fcrdns(IP, GOOGLE, ServerResolver("127.0.0.1", server.port), timeout=1.0)
+        assert len(server.queries) == 4
+    assert verdict.outcome is Outcome.VERIFIED

@@ -105,21 +105,26 @@ class ServerResolver:
     def query(self, name: str, qtype: int, timeout: float) -> Answer:
         question = DNSRecord(q=DNSQuestion(name, qtype))
         question.header.id = secrets.randbelow(65536)  # an answer must echo it: guessing is harder
+        wire = question.pack()
         deadline = time.monotonic() + timeout
+        resend: float | None = deadline - timeout / 2  # UDP may lose the question: ask once more halfway
         unreadable = 0
         try:
             with socket.socket(self.family, socket.SOCK_DGRAM) as sock:
                 sock.connect(self.server)  # a connected socket takes datagrams from the server only
-                sock.send(question.pack())
+                sock.send(wire)
                 for _ in range(MAX_PACKETS):
-                    remaining = deadline - time.monotonic()
-                    if remaining <= 0:
+                    now = time.monotonic()
+                    if now >= deadline:
                         break
-                    sock.settimeout(remaining)
+                    if resend is not None and now >= resend:
+                        sock.send(wire)
+                        resend = None
+                    sock.settimeout((deadline if resend is None else resend) - now)
                     try:
                         data = sock.recv(MAX_RESPONSE + 1)
                     except TimeoutError:
-                        break
+                        continue
                     answer = read_answer(data, question)
                     if answer is not None:
                         return answer
