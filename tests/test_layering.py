@@ -53,6 +53,7 @@ LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
                 "integrations",
                 "watching",
                 "webbotauth",
+                "verifying",
             }
         ),
     ),
@@ -72,6 +73,7 @@ THIRD_PARTY_ALLOWED: dict[str, frozenset[str]] = {
     "web": frozenset({"httpx", "anyio", "starlette", "uvicorn"}),
     "cli": frozenset({"click", "rich", "uvicorn", "pyspark", "pyarrow"}),
     "webbotauth": frozenset({"cryptography"}),
+    "verifying": frozenset({"dnslib"}),
 }
 THIRD_PARTY = frozenset(
     {
@@ -90,6 +92,7 @@ THIRD_PARTY = frozenset(
         "duckdb",
         "warcio",
         "cryptography",
+        "dnslib",
     }
 )
 # Standard-library modules that do I/O or need an operating system: none of them in the core.
@@ -117,6 +120,7 @@ IO_ALLOWED: dict[str, frozenset[str]] = {
     "fetch": frozenset({"asyncio", "sqlite3", "ssl"}),  # sqlite3 for the cache's errors only; ssl: one TLS context
     "download": frozenset({"asyncio"}),
     "client": frozenset({"asyncio"}),
+    "verifying": frozenset({"socket", "threading"}),
     "web": frozenset({"subprocess", "threading", "signal", "socket"}),
     "cli": frozenset({"asyncio", "socket", "sqlite3", "threading", "subprocess", "multiprocessing"}),
 }
