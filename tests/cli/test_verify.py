@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from ipaddress import ip_address
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +14,7 @@ from robotscope.messages import message
 from robotscope.reports.verification import ReverseDns, Status, judge
 from robotscope.syntax.ipindex import AddressIndex
 from robotscope.syntax.iplists import read_list, shipped, snapshot
+from tests.verifying.dns_server import dns_server, zone
 
 GOOGLEBOT = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"
 GOOGLE_ADDRESS = "66.249.66.1"  # in google-common-crawlers.json's 66.249.64.0/19 ranges
@@ -70,7 +72,7 @@ def test_a_crawler_whose_operator_publishes_nothing_is_unverifiable_never_spoofe
 
 
 def test_a_reverse_dns_only_crawler_is_inconclusive_without_dns_and_follows_it_with() -> None:
-    (one,) = claims("192.0.2.1", "--agent", "YandexBot")
+    (one,) = claims("192.0.2.1", "--agent", "YandexBot", "--no-dns")
     assert one["status"] == "inconclusive" and "reverse DNS was not asked" in one["reason"]
     index = AddressIndex([])
     said = message("verify.undated")
@@ -83,7 +85,7 @@ def test_a_list_not_at_hand_makes_it_inconclusive_not_spoofed(tmp_path: Path) ->
     (tmp_path / "openai-gptbot.json").write_text(
         '{"creationTime": "2026-01-01T00:00:00Z", "prefixes": [{"ipv4Prefix": "20.171.206.0/24"}]}'
     )
-    (one,) = claims(GOOGLE_ADDRESS, "--agent", "Googlebot", "--lists", str(tmp_path))
+    (one,) = claims(GOOGLE_ADDRESS, "--agent", "Googlebot", "--lists", str(tmp_path), "--no-dns")
     assert one["status"] == "inconclusive" and "google-common-crawlers.json" in one["reason"]
 
 
@@ -126,7 +128,7 @@ def test_exit_codes_and_text_in_both_languages() -> None:
     code, out, _ = verify(GOOGLE_ADDRESS, "--agent", "Googlebot")
     assert code == 0 and out.startswith(f"{GOOGLE_ADDRESS}: verified as Googlebot")
     assert verify("192.0.2.1", "--agent", "Googlebot")[0] == 1  # spoofed
-    assert verify("192.0.2.1", "--agent", "YandexBot")[0] == 1  # inconclusive: the answer is incomplete
+    assert verify("192.0.2.1", "--agent", "YandexBot", "--no-dns")[0] == 1  # inconclusive: the answer is incomplete
     assert verify("192.0.2.1", "--agent", "CCBot")[0] == 0  # unverifiable: nothing was left undone
     code, out, _ = verify(GOOGLE_ADDRESS, "--agent", "Googlebot", "--lang", "ko")
     assert "확인됨" in out and "주장 1개 확인" in out
@@ -136,3 +138,43 @@ def test_judge_reads_lists_from_any_text() -> None:
     listed = read_list(b'{"prefixes": [{"ipv6Prefix": "2001:db8::/32"}]}', "openai-gptbot.json")
     verdict = judge("2001:db8::1", "GPTBot", AddressIndex([listed]), {"openai-gptbot.json"})
     assert verdict.status is Status.VERIFIED and "not given" in verdict.reason.render("en")
+
+
+# Yandex publishes reverse-DNS names only: the claim is decided by forward-confirmed reverse DNS,
+# asked of a real DNS server on 127.0.0.1 (tests/verifying/dns_server.py).
+YANDEX_IP = "5.255.253.1"
+YANDEX_ZONE = (
+    f"{ip_address(YANDEX_IP).reverse_pointer}. 300 IN PTR spider-5-255-253-1.yandex.com.\n"
+    f"spider-5-255-253-1.yandex.com. 300 IN A {YANDEX_IP}\n"
+    f"{ip_address('192.0.2.9').reverse_pointer}. 300 IN PTR spider.yandex.com.evil.example.\n"
+    "spider.yandex.com.evil.example. 300 IN A 192.0.2.9\n"
+)
+
+
+def test_reverse_dns_decides_where_the_operator_publishes_names_only() -> None:
+    with dns_server(zone(YANDEX_ZONE)) as server:
+        where = f"127.0.0.1:{server.port}"
+        (genuine,) = claims(YANDEX_IP, "--agent", "YandexBot", "--dns-server", where)
+        (spoofed,) = claims("192.0.2.9", "--agent", "YandexBot", "--dns-server", where)
+        # A crawler whose lists decide costs no lookup.
+        asked = len(server.queries)
+        claims(GOOGLE_ADDRESS, "--agent", "Googlebot", "--dns-server", where)
+        assert len(server.queries) == asked
+    assert (genuine["status"], genuine["method"]) == ("verified", "reverse-dns")
+    assert "spider-5-255-253-1.yandex.com" in genuine["reason"]
+    assert (spoofed["status"], spoofed["method"]) == ("spoofed", "reverse-dns")
+
+
+def test_a_silent_dns_server_leaves_the_claim_inconclusive() -> None:
+    with dns_server(lambda _: []) as server:
+        code, out, _ = verify(YANDEX_IP, "--agent", "YandexBot", "--dns-server", f"127.0.0.1:{server.port}")
+    assert code == 1 and "inconclusive" in out
+
+
+def test_dns_options_in_bad_usage_are_one_line_and_exit_2() -> None:
+    for args, said in (
+        (["--no-dns", "--dns-server", "127.0.0.1:53"], "exclude each other"),
+        (["--dns-server", "not a server"], "--dns-server not a server"),
+    ):
+        code, _, err = verify(YANDEX_IP, "--agent", "YandexBot", *args)
+        assert code == 2 and said in err and len(err.strip().splitlines()) == 1

@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from ..messages import message
-from ..reports.verification import Status, Verification, judge
+from ..reports.verification import Status, Verification
 from ..syntax.ipindex import AddressIndex
 from ..syntax.iplists import IpList, read_list, shipped, snapshot
 from ..syntax.verification import list_sources
@@ -69,9 +69,23 @@ def _lines(found: Verification, lang: str) -> list[str]:
     help="A folder of the operators' IP lists, named as the registry names them (e.g. "
     "google-common-crawlers.json); default: the snapshots shipped in the package.",
 )
+@click.option(
+    "--dns-server",
+    metavar="HOST:PORT",
+    help="Ask this DNS server for reverse DNS (default: the system's resolver).",
+)
+@click.option("--no-dns", is_flag=True, help="Ask no DNS: reverse-DNS-only crawlers stay inconclusive.")
 @json_option
 @lang_option
-def verify_command(addresses: tuple[str, ...], agent: str, lists_dir: str | None, as_json: bool, lang: str) -> None:
+def verify_command(
+    addresses: tuple[str, ...],
+    agent: str,
+    lists_dir: str | None,
+    dns_server: str | None,
+    no_dns: bool,
+    as_json: bool,
+    lang: str,
+) -> None:
     """Say whether requests from IP (one or more) are from the crawler --agent names, by its operator's IP lists.
 
     Each claim is `verified` (the address is in a list the operator
@@ -79,8 +93,11 @@ def verify_command(addresses: tuple[str, ...], agent: str, lists_dir: str | None
     operator's lists for the crawler are complete and the address is in
     none), `unverifiable` (the operator publishes nothing to check, or the
     agent names no known crawler) or `inconclusive` (a list is not at
-    hand, or the operator publishes only reverse-DNS names or signatures,
-    not checked by this command yet). The lists of any operator that cover
+    hand, reverse DNS gave no answer, or only signatures could tell).
+    Where the lists leave a claim open and the operator publishes
+    reverse-DNS names, the address's name is asked and confirmed forward
+    (its A/AAAA must give the address back; the name must end on a label
+    boundary with the operator's suffix). The lists of any operator that cover
     the address are shown too. docs/verification.md lists the registry and
     its sources. Exit code 0 when no claim is spoofed or inconclusive, 1
     otherwise, 2 for bad usage (an address that is not one, a bad --lists).
@@ -90,13 +107,24 @@ def verify_command(addresses: tuple[str, ...], agent: str, lists_dir: str | None
       robotscope verify 66.249.66.1 --agent Googlebot
       robotscope verify 66.249.66.1 20.171.206.1 --agent "Mozilla/5.0 (compatible; GPTBot/1.2)" --json
     """
+    from ..verifying.claims import verify_claim
+    from ..verifying.resolvers import Resolver, resolver
+
+    if no_dns and dns_server is not None:
+        fail(message("verify.error.dns-both"))
     lists = lists_from(lists_dir)
     index = AddressIndex(lists)
     available = {found.name for found in lists}
+    asking: Resolver | None = None
+    if not no_dns:
+        try:
+            asking = resolver(dns_server)
+        except ValueError as error:
+            fail(message("verify.error.dns-server", server=dns_server or "", problem=str(error)))
     verdicts = []
     for address in addresses:
         try:
-            verdicts.append(judge(address, agent, index, available))
+            verdicts.append(verify_claim(address, agent, index, available, asking))
         except ValueError:
             fail(message("verify.error.address", address=address))
     counts = {status: sum(1 for v in verdicts if v.status is status) for status in Status}

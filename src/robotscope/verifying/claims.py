@@ -1,0 +1,39 @@
+"""One claim judged with every method at hand: the IP lists first, then forward-confirmed reverse DNS.
+
+`reports.verification.judge` decides from what it is given; reverse DNS is
+I/O, so it is asked here, and only when the lists left the claim open and
+the operator publishes reverse-DNS names (a list that decides costs no
+lookup; a crawler with a complete list never waits for DNS).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from ipaddress import ip_address
+
+from ..reports.verification import ReverseDns, Status, Verification, judge
+from ..syntax.ipindex import AddressIndex
+from ..syntax.verification import method
+from .fcrdns import fcrdns
+from .resolvers import Resolver
+
+
+def verify_claim(
+    address: str,
+    agent: str,
+    index: AddressIndex,
+    available: Collection[str],
+    resolver: Resolver | None,
+    *,
+    timeout: float = 2.0,
+    deadline: float = 5.0,
+) -> Verification:
+    """The verdict on `agent` from `address`; `resolver` None: no DNS. Raises ValueError for a bad address."""
+    found = judge(address, agent, index, available)
+    if found.status is not Status.INCONCLUSIVE or resolver is None or found.token is None:
+        return found
+    published = method(found.token)
+    if published is None or not published.rdns:
+        return found
+    answer = fcrdns(ip_address(address), published.rdns, resolver, timeout=timeout, deadline=deadline)
+    return judge(address, agent, index, available, ReverseDns(Status(answer.outcome.value), answer.message))
