@@ -23,6 +23,7 @@ from click.testing import CliRunner
 from robotscope.cache import RobotsCache, Stored, default_path
 from robotscope.cli import cli
 from robotscope.fetch import fetch_robots
+from tests.clock import Clock
 from tests.conftest import Server
 
 from .cache_worker import robots_url
@@ -32,14 +33,6 @@ _T = TypeVar("_T")
 pytestmark = pytest.mark.usefixtures("isolated")
 ROBOTS = b"User-agent: *\nDisallow: /private/\n"
 HOUR = 3600.0
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 @pytest.fixture

@@ -12,8 +12,9 @@ from click.testing import CliRunner, Result
 from robotscope.cli import cli
 from robotscope.fetch import fetch_robots
 from robotscope.history import HistoryStore
+from tests.clock import Clock
 from tests.conftest import Server
-from tests.history.results import ORIGIN, Clock, failed, fetched
+from tests.history.results import ORIGIN, failed, fetched
 
 pytestmark = pytest.mark.usefixtures("isolated")
 

@@ -1,4 +1,4 @@
-"""`FetchResult`s made by hand for the history store's tests, and a clock the tests move."""
+"""`FetchResult`s made by hand for the history store's tests."""
 
 from __future__ import annotations
 
@@ -8,14 +8,6 @@ from robotscope.access.policy import Action
 from robotscope.fetch.result import FetchResult, TransportFailure, kept_headers
 
 ORIGIN = "https://example.com"
-
-
-class Clock:
-    def __init__(self, now: float = 1_000_000.0) -> None:
-        self.now = now
-
-    def __call__(self) -> float:
-        return self.now
 
 
 def fetched(

@@ -6,7 +6,8 @@ from pathlib import Path
 
 from robotscope.history import HistoryStore
 from robotscope.history.changes import alerts_of, predecessors
-from tests.history.results import ORIGIN, Clock, fetched
+from tests.clock import Clock
+from tests.history.results import ORIGIN, fetched
 
 OPEN = b"User-agent: *\nDisallow: /private/\n"
 CLOSED = b"User-agent: *\nDisallow: /\n"

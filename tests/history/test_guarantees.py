@@ -14,9 +14,10 @@ import sys
 from pathlib import Path
 
 from robotscope.history import HistoryStore
+from tests.clock import Clock
 from tests.test_cache import as_unprivileged, shared_dir
 
-from .results import ORIGIN, Clock, failed, fetched
+from .results import ORIGIN, failed, fetched
 
 __all__ = ["shared_dir"]  # the fixture, used by name
 NEW = b"User-agent: *\nDisallow: /\n"
@@ -102,6 +103,7 @@ import sys, time
 from pathlib import Path
 sys.path.insert(0, sys.argv[4])
 from robotscope.history import HistoryStore
+from tests.clock import Clock
 from tests.history.results import fetched
 path, name, go = sys.argv[1], sys.argv[2], Path(sys.argv[3])
 print("ready", flush=True)

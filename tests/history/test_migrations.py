@@ -10,8 +10,9 @@ import pytest
 
 from robotscope.history import HistoryStore
 from robotscope.history.schema import LATEST, MIGRATIONS, migrate
+from tests.clock import Clock
 
-from .results import ORIGIN, Clock, fetched
+from .results import ORIGIN, fetched
 
 BODIES = [b"User-agent: *\nDisallow: /v%d/\n" % n for n in range(3)]
 

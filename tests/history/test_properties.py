@@ -9,8 +9,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from robotscope.history import HistoryStore
+from tests.clock import Clock
 
-from .results import ORIGIN, Clock, failed, fetched
+from .results import ORIGIN, failed, fetched
 
 AGENTS = ("browser", "Googlebot", "GPTBot")
 BODIES = (b"User-agent: *\nDisallow: /a\n", b"User-agent: *\nDisallow: /\n", b"\xff\xfe not utf-8\n", b"")

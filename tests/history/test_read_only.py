@@ -8,8 +8,9 @@ from pathlib import Path
 
 from robotscope.history import HistoryStore
 from robotscope.history.schema import migrate
+from tests.clock import Clock
 
-from .results import ORIGIN, Clock, fetched
+from .results import ORIGIN, fetched
 
 
 def digest(path: Path) -> str:

@@ -12,9 +12,10 @@ from robotscope.fetch import FetchResult, TransportFailure, fetch_robots
 from robotscope.fetch.body import KEEP
 from robotscope.history import HistoryStore, origin_of
 from robotscope.syntax.urls import InvalidURL
+from tests.clock import Clock
 from tests.conftest import Server
 
-from .results import ORIGIN, Clock, failed, fetched
+from .results import ORIGIN, failed, fetched
 
 pytestmark = pytest.mark.usefixtures("isolated")
 OLD = b"User-agent: *\nDisallow: /private/\n"

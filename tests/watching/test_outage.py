@@ -7,8 +7,8 @@ from pathlib import Path
 
 from robotscope.history import HistoryStore
 from robotscope.watching.run import OriginWatch, watch_once
+from tests.clock import Clock
 from tests.conftest import Server
-from tests.history.results import Clock
 
 GOOD = b"User-agent: *\nDisallow: /private/\n"
 HOUR = 3600.0

@@ -18,7 +18,8 @@ import pytest
 from robotscope.history import HistoryStore
 from robotscope.watching.timeline import MAX_SHOWN, stored_timeline
 from robotscope.web import create_app
-from tests.history.results import ORIGIN, Clock, failed, fetched
+from tests.clock import Clock
+from tests.history.results import ORIGIN, failed, fetched
 from tests.web.test_api import call
 
 pytestmark = pytest.mark.usefixtures("isolated")

@@ -18,9 +18,10 @@ from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Callable
 from functools import cache
 from importlib.resources import files
-from typing import NamedTuple
+from typing import NamedTuple, TypeVar
 
 
 class ListSource(NamedTuple):
@@ -57,48 +58,32 @@ class Method(NamedTuple):
         return not self.lists and not self.rdns and self.signs != "yes"
 
 
+_Row = TypeVar("_Row")
+
+
 def _rows(name: str) -> list[dict[str, str]]:
     text = files(__package__).joinpath(name).read_text(encoding="utf-8")
     return list(csv.DictReader(io.StringIO(text)))
 
 
+def _records(kind: Callable[..., _Row], name: str, fields: tuple[str, ...], lists: frozenset[str]) -> tuple[_Row, ...]:
+    """The rows of `name` as `kind`, each field as written, or split on spaces where it is a list."""
+    return tuple(
+        kind(**{field: tuple(row[field].split()) if field in lists else row[field] for field in fields})
+        for row in _rows(name)
+    )
+
+
 @cache
 def list_sources() -> tuple[ListSource, ...]:
     """Every published IP list the registry knows."""
-    return tuple(
-        ListSource(
-            name=row["name"],
-            operator=row["operator"],
-            url=row["url"],
-            format=row["format"],
-            families=tuple(row["families"].split()),
-            snapshot=row["snapshot"],
-            snapshot_source=row["snapshot_source"],
-            source=row["source"],
-            checked=row["checked"],
-            notes=row["notes"],
-        )
-        for row in _rows("iplists.csv")
-    )
+    return _records(ListSource, "iplists.csv", ListSource._fields, frozenset({"families"}))
 
 
 @cache
 def methods() -> tuple[Method, ...]:
     """Every token's verification methods."""
-    return tuple(
-        Method(
-            operator=row["operator"],
-            token=row["token"],
-            lists=tuple(row["lists"].split()),
-            rdns=tuple(row["rdns"].split()),
-            signs=row["signs"],
-            confidence=row["confidence"],
-            source=row["source"],
-            checked=row["checked"],
-            notes=row["notes"],
-        )
-        for row in _rows("verification.csv")
-    )
+    return _records(Method, "verification.csv", Method._fields, frozenset({"lists", "rdns"}))
 
 
 @cache

@@ -14,7 +14,8 @@ import pytest
 
 from robotscope.history import HistoryStore
 from robotscope.web import create_app
-from tests.history.results import ORIGIN, Clock, failed, fetched
+from tests.clock import Clock
+from tests.history.results import ORIGIN, failed, fetched
 from tests.web.browser.conftest import serving
 from tests.web.browser.test_page import HANGUL, analysed, paste
 
