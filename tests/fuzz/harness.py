@@ -48,7 +48,16 @@ def run_briefly(module: str, seeds: Path, scratch: Path, runs: int) -> None:
     # a test process that once held 4 GB starts "at" 4 GB. The limit is 1 GB above what it inherits.
     inherited = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024
     run = subprocess.run(
-        [sys.executable, "-m", module, str(corpus), f"-runs={runs}", f"-rss_limit_mb={inherited + 1024}"],
+        # A crash's input is written to the scratch folder (not the repository), named in the failure.
+        [
+            sys.executable,
+            "-m",
+            module,
+            str(corpus),
+            f"-runs={runs}",
+            f"-rss_limit_mb={inherited + 1024}",
+            f"-artifact_prefix={scratch}/",
+        ],
         capture_output=True,
         text=True,
         timeout=600,
