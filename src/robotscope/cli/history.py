@@ -20,7 +20,7 @@ from ..messages import message
 from ..reports.watch.alerts import Alert
 from ..syntax.urls import InvalidURL
 from .diff import report
-from .options import json_option, lang_option
+from .options import json_option, lang_option, store_option
 from .output import console, echo_json, fail, warn
 from .sources import Source
 
@@ -67,7 +67,7 @@ def _open(store_path: str | None) -> HistoryStore:
 
 @click.command("history")
 @click.argument("url")
-@click.option("--store", "store_path", metavar="PATH", help="The history store (default: beside the cache file).")
+@store_option
 @click.option(
     "--agent", metavar="LABEL", help="Only what this User-Agent label (browser, Googlebot, ...) got; numbers stay."
 )

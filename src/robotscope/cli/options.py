@@ -70,6 +70,15 @@ def agents_option(default: str) -> Callable[[_F], _F]:
     )
 
 
+timeout_option = click.option(
+    "--timeout", type=click.FloatRange(min=0.1), default=10.0, show_default=True, help="Seconds for each whole fetch."
+)
+# The history store a command writes or reads (`robotscope watch`, `history`).
+store_option = click.option(
+    "--store", "store_path", metavar="PATH", help="The history store (default: beside the cache file)."
+)
+
+
 class FetchSettings(NamedTuple):
     """How a command fetches robots.txt: the options every fetching command takes.
 
@@ -130,13 +139,7 @@ def fetch_options(command: _Command) -> _Command:
         click.option(
             "--cache", "cache_path", metavar="PATH", help="The cache file (default: the user's cache directory)."
         ),
-        click.option(
-            "--timeout",
-            type=click.FloatRange(min=0.1),
-            default=10.0,
-            show_default=True,
-            help="Seconds for each whole fetch.",
-        ),
+        timeout_option,
     ]
     wrapped: Any = with_settings
     for option in reversed(options):

@@ -19,7 +19,7 @@ from ..reports.watch.payload import json_payload, slack_payload
 from ..syntax.urls import InvalidURL
 from ..watching.agents import DEFAULT_AGENTS
 from .expect import read_expectations
-from .options import lang_option
+from .options import lang_option, store_option, timeout_option
 from .output import echo_text, fail, warn
 
 if TYPE_CHECKING:  # the fetching modules need httpx, imported when a watch runs, not for every command
@@ -113,7 +113,7 @@ def notify(found: Sequence[OriginWatch], url: str, shape: str, lang: str, timeou
     help="Whom to fetch as, comma-separated: `browser`, catalogue crawlers (Googlebot, GPTBot, ...) or "
     "User-Agent strings. The first is the reference the others are compared with.",
 )
-@click.option("--store", "store_path", metavar="PATH", help="The history store (default: beside the cache file).")
+@store_option
 @click.option("--url", "asked", multiple=True, metavar="URL", help="A URL whose verdicts to compare too (repeatable).")
 @click.option("--expect", "expect_file", metavar="FILE", help="An expectation file (TOML) checked at every watch.")
 @click.option("--webhook", metavar="URL", help="POST the alerts there, one request per origin with alerts.")
@@ -132,9 +132,7 @@ def notify(found: Sequence[OriginWatch], url: str, shape: str, lang: str, timeou
     help="Exit code 1 when an alert at or above this severity fires.",
 )
 @click.option("--jobs", type=click.IntRange(1, 256), default=8, show_default=True, help="Origins fetched at once.")
-@click.option(
-    "--timeout", type=click.FloatRange(min=0.1), default=10.0, show_default=True, help="Seconds for each whole fetch."
-)
+@timeout_option
 @click.option("--json", "as_json", is_flag=True, help="Print each run as one JSON document (one line per run).")
 @lang_option
 def watch_command(
