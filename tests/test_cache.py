@@ -25,6 +25,7 @@ from robotscope.cli import cli
 from robotscope.fetch import fetch_robots
 from tests.clock import Clock
 from tests.conftest import Server
+from tests.together import run_together
 
 from .cache_worker import robots_url
 
@@ -158,22 +159,9 @@ def set_aside(directory: Path) -> list[str]:
 def test_concurrent_writer_processes_keep_every_row(tmp_path: Path) -> None:
     path = tmp_path / "robots.sqlite3"  # not there yet: the workers race to create it too
     go = tmp_path / "go"
-    workers = [
-        subprocess.Popen(
-            [sys.executable, WORKER, "put", str(path), f"w{i}", "50", str(go)],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-        for i in range(4)
-    ]
-    try:
-        for worker in workers:
-            assert worker.stdout is not None and worker.stdout.readline() == "ready\n"
-    finally:
-        go.touch()  # all four open the file and write at once
-        outputs = [worker.communicate(timeout=120) for worker in workers]
-    assert [worker.returncode for worker in workers] == [0] * 4, outputs
+    commands = [[sys.executable, WORKER, "put", str(path), f"w{i}", "50", str(go)] for i in range(4)]
+    codes, outputs = run_together(commands, go)
+    assert codes == [0] * 4, outputs
     assert [json.loads(out) for out, _ in outputs] == [[]] * 4, outputs  # no warning in any process
     expected = {(robots_url(f"w{i}", n), slot) for i in range(4) for n in range(50) for slot in ("latest", "good")}
     assert rows(path) == expected

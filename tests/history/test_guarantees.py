@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import random
 import sqlite3
-import subprocess
 import sys
 from pathlib import Path
 
 from robotscope.history import HistoryStore
 from tests.clock import Clock
 from tests.test_cache import as_unprivileged, shared_dir
+from tests.together import run_together
 
 from .results import ORIGIN, failed, fetched
 
@@ -104,6 +104,7 @@ from pathlib import Path
 sys.path.insert(0, sys.argv[4])
 from robotscope.history import HistoryStore
 from tests.clock import Clock
+from tests.together import run_together
 from tests.history.results import fetched
 path, name, go = sys.argv[1], sys.argv[2], Path(sys.argv[3])
 print("ready", flush=True)
@@ -122,22 +123,9 @@ def test_processes_creating_and_writing_one_store_at_once_keep_every_row(tmp_pat
     path = tmp_path / "history.sqlite3"  # not there yet: the writers race to create and migrate it
     go = tmp_path / "go"
     root = str(Path(__file__).parents[2])
-    writers = [
-        subprocess.Popen(
-            [sys.executable, "-c", WRITER, str(path), f"w{i}", str(go), root],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-        for i in range(4)
-    ]
-    try:
-        for writer in writers:
-            assert writer.stdout is not None and writer.stdout.readline() == "ready\n"
-    finally:
-        go.touch()
-        outputs = [writer.communicate(timeout=120) for writer in writers]
-    assert [w.returncode for w in writers] == [0] * 4 and [out for out, _ in outputs] == ["0\n"] * 4, outputs
+    commands = [[sys.executable, "-c", WRITER, str(path), f"w{i}", str(go), root] for i in range(4)]
+    codes, outputs = run_together(commands, go)
+    assert codes == [0] * 4 and [out for out, _ in outputs] == ["0\n"] * 4, outputs
     assert count(path, "fetches") == 80 and count(path, "versions") == 4 * 4 * 3  # 4 writers x 4 origins x 3 bodies
     with HistoryStore(path) as store:
         assert len(store.origins()) == 16 and store.warnings == []
