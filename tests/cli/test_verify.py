@@ -13,7 +13,7 @@ from robotscope.cli import cli
 from robotscope.messages import message
 from robotscope.reports.verification import ReverseDns, Status, judge
 from robotscope.syntax.ipindex import AddressIndex
-from robotscope.syntax.iplists import read_list, shipped, snapshot
+from robotscope.syntax.iplists import MAX_BYTES, read_list, shipped, snapshot
 from tests.verifying.dns_server import dns_server, zone
 
 GOOGLEBOT = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"
@@ -178,3 +178,39 @@ def test_dns_options_in_bad_usage_are_one_line_and_exit_2() -> None:
     ):
         code, _, err = verify(YANDEX_IP, "--agent", "YandexBot", *args)
         assert code == 2 and said in err and len(err.strip().splitlines()) == 1
+
+
+def test_a_list_that_cannot_be_read_is_not_at_hand_and_proves_nothing(tmp_path: Path) -> None:
+    # Not JSON, empty, and past the size limit: each is one warning, and the claim it would have
+    # judged is inconclusive, never spoofed.
+    for name, data in (("not-json", b"not json"), ("empty", b""), ("huge", b" " * (MAX_BYTES + 1))):
+        folder = tmp_path / name
+        folder.mkdir()
+        (folder / "openai-gptbot.json").write_bytes(data)
+        code, out, err = verify(OPENAI_ADDRESS, "--agent", "GPTBot", "--lists", str(folder), "--no-dns", "--json")
+        (one,) = json.loads(out)["claims"]
+        assert code == 1 and one["status"] == "inconclusive", (name, one)
+        assert "openai-gptbot.json" in err and len(err.strip().splitlines()) == 1
+
+
+def test_only_lists_of_the_addresss_family_can_call_a_claim_spoofed() -> None:
+    # Every crawler with lists, asked from a documentation address of each family (in no list): a
+    # crawler none of whose lists publishes that family is never spoofed by them (Bing's list is IPv4
+    # only: an IPv6 bingbot is left to reverse DNS).
+    from robotscope.syntax.verification import list_source, methods
+
+    names = set(shipped())
+    index = AddressIndex([snapshot(name) for name in names])
+    checked = 0
+    for found in methods():
+        for family, address in (("ipv4", "192.0.2.1"), ("ipv6", "2001:db8::1")):
+            publishes = [n for n in found.lists if (source := list_source(n)) is not None and family in source.families]
+            status = judge(address, found.token, index, names).status
+            if not publishes:
+                assert status is not Status.SPOOFED, (found.token, family)
+                checked += 1
+            elif all(n in names for n in publishes):
+                assert status is Status.SPOOFED, (found.token, family)
+    assert checked >= 1
+    bing = judge("2620:1ec:c11::200", "Mozilla/5.0 (compatible; bingbot/2.0)", index, names)
+    assert bing.status is Status.INCONCLUSIVE and "reverse DNS" in bing.reason.render("en")

@@ -10,12 +10,10 @@ import click
 from ..messages import message
 from ..reports.verification import Status, Verification
 from ..syntax.ipindex import AddressIndex
-from ..syntax.iplists import IpList, read_list, shipped, snapshot
+from ..syntax.iplists import MAX_BYTES, IpList, read_list, shipped, snapshot
 from ..syntax.verification import list_sources
 from .options import json_option, lang_option
 from .output import echo_json, echo_text, fail, warn
-
-MAX_LIST_BYTES = 16 * 1024 * 1024  # what `read_list` reads at most, refused before reading past it
 
 
 def lists_from(folder: str | None) -> list[IpList]:
@@ -32,7 +30,7 @@ def lists_from(folder: str | None) -> list[IpList]:
             continue
         try:
             with candidate.open("rb") as stream:
-                data = stream.read(MAX_LIST_BYTES + 1)
+                data = stream.read(MAX_BYTES + 1)  # read_list refuses what is longer
         except OSError as error:
             fail(message("verify.error.lists", path=str(candidate), problem=error.strerror or str(error)))
         read = read_list(data, source.name)
@@ -114,7 +112,8 @@ def verify_command(
         fail(message("verify.error.dns-both"))
     lists = lists_from(lists_dir)
     index = AddressIndex(lists)
-    available = {found.name for found in lists}
+    # A list that could not be read at all (its problems were shown) is not at hand: never proof of spoofing.
+    available = {found.name for found in lists if found.networks}
     asking: Resolver | None = None
     if not no_dns:
         try:

@@ -8,7 +8,8 @@ the lists at hand (`syntax.ipindex`), and says:
 - `verified`: the address is in a list the operator publishes for that
   crawler (which list, which version), or its reverse DNS is confirmed;
 - `spoofed`: the operator publishes a complete method and the address
-  fails it (in none of the crawler's lists, all of them at hand);
+  fails it (in none of the crawler's lists for its address family, all
+  of them at hand; a list that could not be read is not at hand);
 - `unverifiable`: the operator publishes nothing to check (a claim that
   cannot be checked is never called spoofed), or the agent names no
   crawler of the catalogue;
@@ -30,8 +31,8 @@ from typing import Any, NamedTuple
 
 from ..messages import DEFAULT_LANG, Message, message
 from ..syntax.crawlers import recognise
-from ..syntax.ipindex import AddressIndex, Covering
-from ..syntax.verification import method
+from ..syntax.ipindex import AddressIndex, Covering, parse_address
+from ..syntax.verification import list_source, method
 
 
 class Status(enum.StrEnum):
@@ -86,9 +87,11 @@ def judge(
 
     Raises ValueError when `address` is not an IP address.
     """
-    covering = index.covering(address)
-    if covering is None:
+    parsed = parse_address(address)
+    if parsed is None:
         raise ValueError(f"not an IP address: {address!r}")
+    covering = index.find(*parsed)
+    family = f"ipv{parsed[0]}"
     crawler = recognise(agent)
     if crawler is None:
         return Verification(
@@ -106,8 +109,10 @@ def judge(
         return verdict(Status.VERIFIED, "ip-list", message("verify.listed", list=own[0].name, created=_when(own[0])))
     if reverse is not None and reverse.status is Status.VERIFIED and found.rdns:
         return verdict(Status.VERIFIED, "reverse-dns", reverse.reason)
-    missing = [name for name in found.lists if name not in available]
-    if found.lists and not missing:
+    # Only the lists that publish the address's family can rule on it (Bing's is IPv4 alone).
+    ruling = [name for name in found.lists if family in _families(name)]
+    missing = [name for name in ruling if name not in available]
+    if ruling and not missing:
         # The operator's lists for this crawler are complete and at hand: outside them is not the crawler.
         return verdict(Status.SPOOFED, "ip-list", message("verify.unlisted", lists=list(found.lists)))
     if reverse is not None and found.rdns:
@@ -117,6 +122,11 @@ def judge(
     if found.rdns:
         return verdict(Status.INCONCLUSIVE, None, message("verify.dns-unasked", suffixes=list(found.rdns)))
     return verdict(Status.INCONCLUSIVE, None, message("verify.signature", token=crawler.token))
+
+
+def _families(name: str) -> tuple[str, ...]:
+    source = list_source(name)
+    return ("ipv4", "ipv6") if source is None else source.families
 
 
 def _when(covering: Covering) -> Message | str:
