@@ -57,7 +57,7 @@ def _open(store_path: str | None) -> HistoryStore:
     path = Path(store_path) if store_path is not None else default_path()
     if not path.is_file():
         fail(message("history.error.no-store", path=str(path)))
-    store = HistoryStore(path)
+    store = HistoryStore(path, read_only=True)  # a read-only command: never migrated, set aside or written
     for warning in store.take_warnings():
         if not store.readable:
             fail(warning)

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from ..history import HistoryStore, default_path, origin_of
+from ..history.views import iso
 from ..messages import Message, message
 from ..reports.watch.alerts import Alert, Severity
 from ..reports.watch.payload import json_payload, slack_payload
@@ -222,7 +223,7 @@ def _show(found: Sequence[OriginWatch], undelivered: list[str], runs: int, as_js
     if as_json:
         document: dict[str, Any] = {
             "run": runs,
-            "at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+            "at": iso(time.time()),
             "worst": None if top is None else top.value,
             "origins": [origin.as_dict(lang) for origin in found],
             "webhook_failures": undelivered,

@@ -16,7 +16,7 @@ from ..messages import DEFAULT_LANG
 from ..syntax.model import Finding, Verdict
 
 # The response headers a result keeps (lower-case names): how the file was served, its validators,
-# the edge or CDN that answered, and what X-Robots-Tag said of it.
+# the edge or CDN that answered, what X-Robots-Tag said of it, and whether a bot wall answered.
 KEPT_HEADERS = (
     "content-type",
     "content-length",
@@ -32,6 +32,9 @@ KEPT_HEADERS = (
     "x-cache",
     "x-served-by",
     "x-robots-tag",
+    # A bot wall's own markers (`reports.watch.markers`; a test keeps the two lists together).
+    "cf-mitigated",
+    "x-datadome",
 )
 MAX_HEADER = 1024  # characters kept of one header's value
 

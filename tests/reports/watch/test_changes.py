@@ -208,3 +208,12 @@ def test_every_alert_renders_as_json_in_every_language(lang: str) -> None:
     data = json.loads(json.dumps([a.as_dict(lang) for a in alerts], ensure_ascii=False))
     assert all(item["text"] and "{" not in item["text"] for item in data)
     assert data[0]["severity"] == "critical" and data[0]["after"] == [{"line": 2, "text": "Disallow: /"}]
+
+
+def test_every_header_a_marker_reads_is_kept_by_the_fetcher() -> None:
+    # A challenge told by its header (cf-mitigated, x-datadome) is seen on a real fetch only if the
+    # fetcher keeps that header.
+    from robotscope.fetch.result import KEPT_HEADERS
+    from robotscope.reports.watch import markers
+
+    assert {name for _, name, _ in markers._HEADERS} <= set(KEPT_HEADERS)
