@@ -144,3 +144,12 @@ def test_a_bad_file_gets_one_line_naming_the_line_and_key(text: str, error: str)
     said = str(raised.value)
     assert said.startswith(error) or error in said, said
     assert "\n" not in said and raised.value.reason.render("ko")
+
+
+def test_a_statement_asking_too_many_checks_is_refused_before_any_is_made() -> None:
+    # 400 agents x 400 URLs in 12 KB: 160,000 verdicts asked by one statement.
+    agents = ", ".join(f'"bot{i}"' for i in range(400))
+    urls = ", ".join(f'"/p{i}"' for i in range(400))
+    with pytest.raises(ExpectationError) as refused:
+        load_expectations(f"[[block]]\nagents = [{agents}]\nurls = [{urls}]\n")
+    assert "160,000 crawler/URL checks" in refused.value.reason.render("en")

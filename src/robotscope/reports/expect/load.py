@@ -46,6 +46,9 @@ from ..watch.alerts import CODES, Severity
 
 MAX_CHARS = 1024 * 1024  # of an expectation file: a few hundred statements fit in a few KB
 MAX_STATEMENTS = 10_000
+# Crawler/URL pairs asked in all: a 1 MiB file listing 100,000 agents and 100,000 URLs in one
+# statement would ask 10^10 verdicts.
+MAX_CHECKS = 100_000
 LISTS = ("allow", "block", "usage", "signal", "sitemap")  # arrays of tables: [[allow]]
 TABLES = ("served",)  # single tables: [served]
 SEVERITIES = {s.value: s for s in Severity}
@@ -165,6 +168,9 @@ def load_expectations(text: str) -> Expectations:
             raise ExpectationError(message("expect.error.tooMany", limit=MAX_STATEMENTS))
     if not statements:
         raise ExpectationError(message("expect.error.empty"))
+    checks = sum(len(s.agents) * max(1, len(s.urls)) for s in statements)
+    if checks > MAX_CHECKS:
+        raise ExpectationError(message("expect.error.tooManyChecks", count=checks, limit=MAX_CHECKS))
     return Expectations(tuple(sorted(statements, key=lambda s: s.line)), engine)
 
 
