@@ -137,7 +137,6 @@ def history_command(
         numbered = [(n, v) for n, v in numbered if agent in v.agents]
         failures = [f for f in failures if f.agent == agent]
     numbers = {v.id: n for n, v in enumerate(versions, 1)}
-    changed = {v.id: found for v, found in zip(versions, alerts_of(versions), strict=True)}
     if compare is not None:
         old, new = (_numbered(versions, n, origin) for n in compare)
         report(
@@ -146,6 +145,8 @@ def history_command(
             as_json=as_json,
             lang=lang,
         )
+    # What each version changed: not needed by --diff, which has said more (and exited).
+    changed = {v.id: found for v, found in zip(versions, alerts_of(versions), strict=True)}
     if show is not None:
         chosen = _numbered(versions, show, origin)
         if as_json:

@@ -56,8 +56,9 @@ def preference_alerts(
         return []  # most files: nothing to compare
     files = [old, new]
     changed: dict[tuple[tuple[tuple[str, str, int], ...], ...], tuple[list[str], list[str]]] = {}
+    asked = urls_asked(files, urls)[:MAX_PREFERENCE_URLS]  # the same for every crawler
     for agent in crawlers_asked(files, agents):
-        for url in urls_asked(files, urls)[:MAX_PREFERENCE_URLS]:
+        for url in asked:
             then, now = old.answer(agent, url).verdict, new.answer(agent, url).verdict
             if not (then.allowed and now.allowed):
                 continue  # preferences apply only where the crawler may fetch; a flip says the rest
