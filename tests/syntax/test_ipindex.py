@@ -112,3 +112,24 @@ def test_the_index_answers_as_a_plain_loop_over_the_prefixes(lists: list[list[Ne
         found = index.covering(address)
         assert found is not None and [c.name for c in found] == expected, address
         assert index.covering(str(address)) == found
+
+
+@given(st.text(alphabet="0123456789.:abcdef%", max_size=24))
+def test_an_address_is_read_as_ipaddress_reads_it(text: str) -> None:
+    # The fast IPv4 reader and the fallback together: any text of these characters, either way.
+    try:
+        expected = ipaddress.ip_address(text)
+    except ValueError:
+        assert parse_address(text) is None
+        return
+    assert parse_address(text) == parse_address(expected)
+
+
+@given(st.lists(st.from_regex(r"0{0,2}[0-9]{1,3}", fullmatch=True), min_size=3, max_size=5).map(".".join))
+def test_dotted_numbers_are_read_as_ipaddress_reads_them(text: str) -> None:
+    # Near-addresses: octets past 255, leading zeros, three or five parts.
+    try:
+        expected = parse_address(ipaddress.ip_address(text))
+    except ValueError:
+        expected = None
+    assert parse_address(text) == expected
