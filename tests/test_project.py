@@ -47,3 +47,11 @@ def test_the_compiled_build_takes_every_module_of_the_matcher() -> None:
     assert len(matcher) > 5 and matcher <= compiled
     assert {"robotscope.syntax.parser", "robotscope.access.robots", "robotscope.access.verdicts"} <= compiled
     assert "robotscope.syntax.structured" not in compiled  # subclasses built-in types: mypyc cannot compile it
+
+
+def test_the_cli_extra_installs_what_its_commands_import() -> None:
+    # `pip install robotscope[cli]` must run every command: verify asks DNS through dnslib, watch
+    # fetches through httpx (with sniffio, which httpcore looks for on every request).
+    required = PYPROJECT["project"]["optional-dependencies"]["cli"]
+    cli = {requirement.split(">")[0].split("=")[0] for requirement in required}
+    assert {"click", "rich", "httpx", "sniffio", "dnslib"} <= cli
