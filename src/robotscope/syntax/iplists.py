@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import ipaddress
 import json
-from datetime import datetime
+from datetime import UTC, datetime
 from functools import cache
 from importlib.resources import files
 from typing import Any, NamedTuple
@@ -95,11 +95,18 @@ def _network(text: str, strict: bool = False) -> Network | None:
 
 def _iso(text: str) -> bool:
     """Whether `text` is an ISO 8601 date or date and time (with or without `Z`, with fractional seconds or not)."""
+    return creation_timestamp(text) is not None
+
+
+def creation_timestamp(text: str) -> float | None:
+    """A list's `creationTime` as a POSIX timestamp (no zone written: UTC, as the operators mean it); None if bad."""
     try:
-        datetime.fromisoformat(text)
+        moment = datetime.fromisoformat(text)
     except ValueError:
-        return False
-    return True
+        return None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return moment.timestamp()
 
 
 def read_list(data: bytes | str, name: str) -> IpList:
@@ -148,4 +155,4 @@ def snapshot(name: str) -> IpList:
     return read_list(files(__package__).joinpath("iplists", name).read_bytes(), name)
 
 
-__all__ = ["MAX_BYTES", "MAX_PROBLEMS", "IpList", "read_list", "shipped", "snapshot"]
+__all__ = ["MAX_BYTES", "MAX_PROBLEMS", "IpList", "creation_timestamp", "read_list", "shipped", "snapshot"]
