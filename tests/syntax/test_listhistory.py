@@ -15,12 +15,9 @@ def version(name: str, created: str | None, *prefixes: str) -> IpList:
     return read_list(json.dumps(document).encode(), name)
 
 
-OLD = read_list(
-    version("google-common-crawlers.json", "2026-10-01T00:00:00", "66.249.64.0/27"), "google-common-crawlers.json"
-)
-NEW = read_list(
-    version("google-common-crawlers.json", "2026-11-01T00:00:00Z", "66.249.66.0/27"), "google-common-crawlers.json"
-)
+GOOGLE = "google-common-crawlers.json"
+OLD = version(GOOGLE, "2026-10-01T00:00:00", "66.249.64.0/27")
+NEW = version(GOOGLE, "2026-11-01T00:00:00Z", "66.249.66.0/27")
 BING = version("bing-bingbot.json", None, "157.55.39.0/24")
 HISTORY = ListHistory([NEW, BING, OLD])
 MOVED = "66.249.66.1"  # in the new version only
