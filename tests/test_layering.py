@@ -54,6 +54,7 @@ LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
                 "watching",
                 "webbotauth",
                 "verifying",
+                "auditing",
             }
         ),
     ),
@@ -74,6 +75,7 @@ THIRD_PARTY_ALLOWED: dict[str, frozenset[str]] = {
     "cli": frozenset({"click", "rich", "uvicorn", "pyspark", "pyarrow"}),
     "webbotauth": frozenset({"cryptography"}),
     "verifying": frozenset({"dnslib"}),
+    "auditing": frozenset({"httpx"}),  # the type of a transport handed to the fetcher
 }
 THIRD_PARTY = frozenset(
     {
@@ -121,6 +123,7 @@ IO_ALLOWED: dict[str, frozenset[str]] = {
     "download": frozenset({"asyncio"}),
     "client": frozenset({"asyncio"}),
     "verifying": frozenset({"socket", "threading"}),
+    "auditing": frozenset({"subprocess", "threading"}),  # git, stopped at its deadline by a timer
     "web": frozenset({"subprocess", "threading", "signal", "socket"}),
     "cli": frozenset({"asyncio", "socket", "sqlite3", "threading", "subprocess", "multiprocessing"}),
 }
