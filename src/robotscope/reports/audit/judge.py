@@ -59,7 +59,7 @@ class Row(NamedTuple):
     token: str  # the catalogue crawler the User-Agent names
     operator: str
     purpose: str
-    verification: str  # `reports.verification.Status`
+    verification: str  # a `reports.verification.Status`
     origin: str | None
     robots_version: str | None  # `RobotsVersion.ref` of the file in force; None when none is known
     engine: str  # the reading that judged it (the crawler's operator's)
@@ -67,7 +67,7 @@ class Row(NamedTuple):
     line: int | None  # the deciding line of the file in force
     rule: str | None  # that line's rule, as `Disallow: /path`
     crawl_delay: float | None  # the Crawl-delay the file in force gives the crawler
-    audit_class: str  # `classes.AuditClass`
+    audit_class: str  # a `classes.AuditClass`
     exempt: str | None  # why it is exempt (`classes`: robots-txt, ignores, user-triggered)
 
     def as_dict(self) -> dict[str, Any]:
@@ -186,7 +186,7 @@ class Judge:
                 token,
                 crawler.operator,
                 crawler.purpose,
-                status.value,
+                status,  # a StrEnum: its value wherever it is written or compared
                 origin,
                 ref,
                 claimed.engine,
@@ -194,7 +194,7 @@ class Judge:
                 line,
                 rule,
                 delay,
-                classify(status, exempt, allowed).value,
+                classify(status, exempt, allowed),
                 exempt,
             ),
         )

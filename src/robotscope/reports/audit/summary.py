@@ -85,7 +85,7 @@ class Summary:
         self.requests = 0  # requests read (audited or not)
         self.unaudited_count = 0  # requests whose User-Agent names no catalogue crawler
         self.bad_count = 0
-        self.bad_reasons: dict[str, int] = {}  # by message code
+        self.bad_reasons: dict[str, tuple[int, Message]] = {}  # by message code: the count, the first reason
         self.bad_lines: list[tuple[str, int, Message]] = []  # the first REPORTED: (source, line, reason)
         self.crawlers: dict[str, CrawlerSummary] = {}
         self.versions: dict[str | None, int] = {}  # audited requests by the ref of the robots.txt that judged them
@@ -148,7 +148,8 @@ class Summary:
         """Count one line that is no request of the format."""
         self.bad_count += 1
         code = line.reason.code
-        self.bad_reasons[code] = self.bad_reasons.get(code, 0) + 1
+        count, first = self.bad_reasons.get(code, (0, line.reason))
+        self.bad_reasons[code] = (count + 1, first)
         if len(self.bad_lines) < REPORTED:
             self.bad_lines.append((source, line.number, line.reason))
 
@@ -158,16 +159,32 @@ class Summary:
         if self.last is None or when > self.last:
             self.last = when
         hour = int(when // HOUR) * HOUR
-        _count(self.hours, (hour, purpose), self.dropped, "hours")
+        # `_count`, inlined: it runs for every request.
+        hours, key = self.hours, (hour, purpose)
+        found = hours.get(key)
+        if found is None:
+            _count(hours, key, self.dropped, "hours")
+        else:
+            hours[key] = found + 1
         if kind is not None:
-            _count(self.hour_classes, (hour, kind), self.dropped, "hours")
+            hours, key = self.hour_classes, (hour, kind)
+            found = hours.get(key)
+            if found is None:
+                _count(hours, key, self.dropped, "hours")
+            else:
+                hours[key] = found + 1
 
     def then(self, later: Summary) -> None:
-        """Add the summary of the input that follows this summary's (see the module's docstring)."""
+        """Add the summary of the input that follows this summary's (see the module's docstring); neither may
+        be finished."""
+        if self.finished or later.finished:
+            raise ValueError("a finished summary's sessions are closed: merge before finishing")
         self.requests += later.requests
         self.unaudited_count += later.unaudited_count
         self.bad_count += later.bad_count
-        _add(self.bad_reasons, later.bad_reasons)
+        for code, (count, first) in later.bad_reasons.items():
+            before, example = self.bad_reasons.get(code, (0, first))
+            self.bad_reasons[code] = (before + count, example)
         self.bad_lines.extend(later.bad_lines[: REPORTED - len(self.bad_lines)])
         for token, theirs in later.crawlers.items():
             mine = self.crawlers.get(token)
@@ -189,7 +206,6 @@ class Summary:
         if not self.finished:
             for token, totals in self.tracks.by_token().items():
                 self.crawlers[token].sessions.add(totals)
-            self.tracks = Tracks()
             self.finished = True
         return self
 

@@ -1,0 +1,173 @@
+"""An audit's summary as JSON-ready data: what `robotscope logs --json` prints, the terminal summary shows and
+the HTML report draws. Pure.
+
+`summary_view(summary, lang, labels)` gives, times in UTC ISO 8601:
+
+- `requests`, `audited`, `unaudited` (no catalogue crawler named), `classes` (audited requests by class);
+- `purposes` (requests by the crawler's purpose, share of all requests) and `ai` (the AI purposes together);
+- `crawlers`: each crawler's counts (classes, verification, statuses, robots.txt fetches, sessions, Crawl-delay);
+- `violators` ranked, each with its deciding lines ranked; `spoofers` ranked by claimed crawler, with the
+  addresses that spoofed it most; `never_read_robots`; `blocked` (declared allow, enforced block: 403 to
+  allowed requests); `too_fast` (median gap below the Crawl-delay);
+- `versions` (which robots.txt judged how many requests, with `labels`' text), `unjudged` origins;
+- `hours`: requests per hour by purpose and by class, for charts;
+- `bad_lines` (count, by reason, the first with their numbers), `dropped` (entries past a table's cap),
+  `incomplete`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ...messages import DEFAULT_LANG, Message
+from ...syntax.crawlers import PURPOSES, SELECTIONS
+from ..views import iso
+from .classes import AuditClass
+from .summary import CrawlerSummary, Summary
+
+TOP = 10  # deciding lines per violator, addresses per spoofed crawler
+AI = SELECTIONS["ai"]
+
+
+def summary_view(
+    summary: Summary, lang: str = DEFAULT_LANG, labels: Mapping[str, Message] | None = None
+) -> dict[str, Any]:
+    """The whole summary (finished first: its sessions closed), as data."""
+    summary.finish()
+    crawlers = sorted(summary.crawlers.values(), key=lambda c: (-c.requests, c.token.lower()))
+    by_purpose = dict.fromkeys(PURPOSES, 0)
+    for crawler in crawlers:
+        by_purpose[crawler.purpose] = by_purpose.get(crawler.purpose, 0) + crawler.requests
+    ai = sum(by_purpose[purpose] for purpose in AI)
+    return {
+        "requests": summary.requests,
+        "audited": summary.audited,
+        "unaudited": summary.unaudited_count,
+        "first": _time(summary.first),
+        "last": _time(summary.last),
+        "classes": {kind.value: summary.count(kind) for kind in AuditClass},
+        "purposes": [
+            {"purpose": purpose, "requests": count, "share": _share(count, summary.requests)}
+            for purpose, count in by_purpose.items()
+            if count
+        ],
+        "ai": {"purposes": list(AI), "requests": ai, "share": _share(ai, summary.requests)},
+        "crawlers": [_crawler(crawler) for crawler in crawlers],
+        "violators": _violators(crawlers),
+        "spoofers": _spoofers(crawlers),
+        "never_read_robots": [
+            {"token": c.token, "requests": _governed(c)} for c in crawlers if _governed(c) and not c.robots
+        ],
+        "blocked": [{"token": c.token, "requests": c.blocked} for c in crawlers if c.blocked],
+        "too_fast": [{"token": c.token, **c.sessions.as_dict()} for c in crawlers if c.sessions.too_fast],
+        "versions": [
+            {
+                "ref": ref,
+                "label": None if ref is None or labels is None or ref not in labels else labels[ref].render(lang),
+                "requests": count,
+            }
+            for ref, count in sorted(summary.versions.items(), key=lambda item: (-item[1], item[0] or ""))
+        ],
+        "unjudged": [
+            {"origin": origin, "requests": count}
+            for origin, count in sorted(summary.unjudged.items(), key=lambda item: (-item[1], item[0] or ""))
+        ],
+        "hours": _hours(summary),
+        "bad_lines": {
+            "count": summary.bad_count,
+            "reasons": [
+                {"code": code, "count": count, "example": example.render(lang)}
+                for code, (count, example) in sorted(summary.bad_reasons.items(), key=lambda item: -item[1][0])
+            ],
+            "first": [
+                {"source": source, "line": number, "reason": reason.render(lang)}
+                for source, number, reason in summary.bad_lines
+            ],
+        },
+        "sessions_cut": summary.tracks.cut,
+        "dropped": dict(summary.dropped),
+        "incomplete": summary.incomplete,
+    }
+
+
+def _time(moment: float | None) -> str | None:
+    return None if moment is None else iso(moment)
+
+
+def _share(part: int, whole: int) -> float:
+    return round(part / whole, 4) if whole else 0.0
+
+
+def _governed(crawler: CrawlerSummary) -> int:
+    """Its requests that robots.txt governs and that were its own: neither spoofed nor exempt."""
+    return crawler.requests - crawler.classes.get("spoofed", 0) - crawler.classes.get("exempt", 0)
+
+
+def _crawler(crawler: CrawlerSummary) -> dict[str, Any]:
+    return {
+        "token": crawler.token,
+        "operator": crawler.operator,
+        "purpose": crawler.purpose,
+        "requests": crawler.requests,
+        "classes": dict(sorted(crawler.classes.items())),
+        "verification": dict(sorted(crawler.verification.items())),
+        "statuses": {
+            ("-" if status is None else str(status)): count
+            for status, count in sorted(crawler.statuses.items(), key=lambda item: -1 if item[0] is None else item[0])
+        },
+        "blocked": crawler.blocked,
+        "robots_fetches": crawler.robots,
+        "sessions": crawler.sessions.as_dict(),
+        "first": _time(crawler.first),
+        "last": _time(crawler.last),
+    }
+
+
+def _violators(crawlers: list[CrawlerSummary]) -> list[dict[str, Any]]:
+    found = [c for c in crawlers if c.violations]
+    found.sort(key=lambda c: (-sum(c.violations.values()), c.token.lower()))
+    return [
+        {
+            "token": c.token,
+            "operator": c.operator,
+            "requests": sum(c.violations.values()),
+            "lines": [
+                {"robots_version": ref, "line": line, "rule": rule, "requests": count}
+                for (ref, line, rule), count in sorted(
+                    c.violations.items(), key=lambda item: (-item[1], item[0][0] or "", item[0][1] or 0)
+                )[:TOP]
+            ],
+        }
+        for c in found
+    ]
+
+
+def _spoofers(crawlers: list[CrawlerSummary]) -> list[dict[str, Any]]:
+    found = [c for c in crawlers if c.spoofers]
+    found.sort(key=lambda c: (-c.classes.get("spoofed", 0), c.token.lower()))
+    return [
+        {
+            "token": c.token,
+            "operator": c.operator,
+            "requests": c.classes.get("spoofed", 0),
+            "addresses": len(c.spoofers),
+            "top": [
+                {"address": address, "requests": count}
+                for address, count in sorted(c.spoofers.items(), key=lambda item: (-item[1], item[0]))[:TOP]
+            ],
+        }
+        for c in found
+    ]
+
+
+def _hours(summary: Summary) -> list[dict[str, Any]]:
+    hours: dict[int, dict[str, dict[str, int]]] = {}
+    for (hour, purpose), count in summary.hours.items():
+        hours.setdefault(hour, {"purposes": {}, "classes": {}})["purposes"][purpose or "unaudited"] = count
+    for (hour, kind), count in summary.hour_classes.items():
+        hours.setdefault(hour, {"purposes": {}, "classes": {}})["classes"][kind] = count
+    return [{"hour": iso(hour), **hours[hour]} for hour in sorted(hours)]
+
+
+__all__ = ["AI", "TOP", "summary_view"]
