@@ -388,3 +388,18 @@ def test_a_git_that_hangs_is_stopped_at_the_deadline(tmp_path: Path, repo: Path)
     loaded = from_git(f"{repo}:public/robots.txt", git=str(hanging), timeout=0.3)
     assert loaded.versions == ()
     assert texts(loaded) == [f"git took longer than 0.3 seconds to read {repo}; the versions read so far are used"]
+
+
+def test_names_with_a_newline_or_an_escape_are_shown_on_one_line(tmp_path: Path, repo: Path) -> None:
+    (tmp_path / "snapshots" / "c\nc").mkdir(parents=True)  # urlsplit would drop the newline: host "cc"
+    (tmp_path / "snapshots" / "c\nc" / "2026-01-01.txt").write_bytes(OLD)
+    (tmp_path / "snapshots" / "\x1b[31mred.txt").write_bytes(OLD)
+    loaded = from_dir(tmp_path / "snapshots")
+    assert loaded.versions == () and all("\n" not in p and "\x1b" not in p for p in texts(loaded))
+    assert len(texts(loaded)) == 2 and "c\\x0ac skipped: the folder is not a host" in texts(loaded)[0]
+    (repo / "public").mkdir(exist_ok=True)
+    (repo / "public" / "robots.txt").write_bytes(NEW)
+    git(repo, "add", ".")
+    git(repo, "commit", "-q", "-m", "\x1b]0;title\x07" + "long " * 2000, when="2026-05-01T10:00:00Z")
+    newest = from_git(f"{repo}:public/robots.txt").versions[-1].label.render()
+    assert "\x1b" not in newest and "\x07" not in newest and len(newest) < 300  # git cut the subject at 200 columns

@@ -44,6 +44,7 @@ from ..history.changes import observed
 from ..history.views import iso
 from ..messages import Message, message
 from ..reports.audit.timeline import RobotsVersion, file_version, version
+from ..reports.render import printable
 from ..reports.watch.observation import Observation
 from ..syntax.urls import InvalidURL, origin_of, robots_url
 
@@ -99,8 +100,13 @@ def _read(path: Path) -> bytes:
         return handle.read(KEEP)
 
 
+def _shown(text: str | Path) -> str:
+    """A path or name as one printable line (a file name may hold a newline or a terminal escape)."""
+    return printable(str(text)).replace("\n", "\\x0a")
+
+
 def _unreadable(path: Path, error: OSError) -> Message:
-    return message("audit.problem.read", path=str(path), error=error.strerror or str(error))
+    return message("audit.problem.read", path=_shown(path), error=error.strerror or str(error))
 
 
 def from_file(path: str | Path, site: str | None = None) -> Loaded:
@@ -114,7 +120,9 @@ def from_file(path: str | Path, site: str | None = None) -> Loaded:
     except OSError as error:
         problems.add(_unreadable(path, error))
         return problems.loaded(())
-    return problems.loaded((file_version(origin, None, message("audit.source.file", path=str(path)), str(path), body),))
+    return problems.loaded(
+        (file_version(origin, None, message("audit.source.file", path=_shown(path)), _shown(path), body),)
+    )
 
 
 def from_url(
@@ -287,10 +295,11 @@ def host_origins(folder: str) -> tuple[str, str]:
     >>> host_origins("Example.com_8080")
     ('http://example.com:8080', 'https://example.com:8080')
     """
+    # urlsplit drops tabs and newlines, and reads `/`, `@`, `?` and `#` as other parts of a URL.
+    if not folder.isprintable() or any(c in folder for c in "/@?#"):
+        raise InvalidURL(message("url.bad-host", host=_shown(folder), url=_shown(folder)))
     with_port = _PORT.fullmatch(folder)
     authority = folder if with_port is None else f"{with_port[1]}:{with_port[2]}"
-    if "/" in authority or "@" in authority or "?" in authority or "#" in authority:
-        raise InvalidURL(message("url.bad-host", host=folder, url=folder))
     return origin_of(f"http://{authority}"), origin_of(f"https://{authority}")
 
 
@@ -300,7 +309,7 @@ def from_dir(path: str | Path) -> Loaded:
     skipped silently; any other name that is not a time is reported with its path and skipped."""
     problems, root, versions = _Problems(), Path(path), list[RobotsVersion]()
     if not root.is_dir():
-        problems.add(message("audit.problem.not-dir", path=str(root)))
+        problems.add(message("audit.problem.not-dir", path=_shown(root)))
         return problems.loaded(())
     entries = _listed(root, problems)
     for entry in entries:
@@ -309,7 +318,7 @@ def from_dir(path: str | Path) -> Loaded:
                 origins: tuple[str | None, ...] = host_origins(entry.name)
             except InvalidURL as error:
                 reason = message("audit.problem.name.host", problem=error.reason)
-                problems.add(message("audit.problem.name", path=str(entry), reason=reason))
+                problems.add(message("audit.problem.name", path=_shown(entry), reason=reason))
                 continue
             versions.extend(_snapshots(_listed(entry, problems), origins, problems))
         if len(versions) >= MAX_VERSIONS:
@@ -329,7 +338,7 @@ def _listed(folder: Path, problems: _Problems) -> list[Path]:
         problems.add(_unreadable(folder, error))
         return []
     if len(names) > _MAX_ENTRIES:
-        problems.add(message("audit.problem.too-many-entries", path=str(folder), count=_MAX_ENTRIES))
+        problems.add(message("audit.problem.too-many-entries", path=_shown(folder), count=_MAX_ENTRIES))
         del names[_MAX_ENTRIES:]
     return [folder / name for name in sorted(names) if not name.startswith(".")]
 
@@ -339,15 +348,15 @@ def _snapshots(files: Iterable[Path], origins: tuple[str | None, ...], problems:
     for file in files:
         if file.is_dir():
             reason = message("audit.problem.name.folder")
-            problems.add(message("audit.problem.name", path=str(file), reason=reason))
+            problems.add(message("audit.problem.name", path=_shown(file), reason=reason))
             continue
         try:
             moment = snapshot_moment(file.name)
         except BadName as error:
-            problems.add(message("audit.problem.name", path=str(file), reason=error.reason))
+            problems.add(message("audit.problem.name", path=_shown(file), reason=error.reason))
             continue
         if moment in seen:
-            problems.add(message("audit.problem.duplicate", path=str(file), kept=str(seen[moment])))
+            problems.add(message("audit.problem.duplicate", path=_shown(file), kept=_shown(seen[moment])))
             continue
         try:
             body = _read(file)
@@ -355,7 +364,9 @@ def _snapshots(files: Iterable[Path], origins: tuple[str | None, ...], problems:
             problems.add(_unreadable(file, error))
             continue
         seen[moment] = file
-        first = file_version(origins[0], moment, message("audit.source.snapshot", path=str(file)), str(file), body)
+        first = file_version(
+            origins[0], moment, message("audit.source.snapshot", path=_shown(file)), _shown(file), body
+        )
         yield first
         for origin in origins[1:]:
             yield replace(first, origin=origin)  # one reading shared by the host's http and https origins
@@ -372,7 +383,7 @@ def from_git(spec: str, site: str | None = None, *, timeout: float = GIT_TIMEOUT
     problems = _Problems()
     repo, colon, file = spec.rpartition(":")
     if not colon or not repo or not file or "\n" in file or "\0" in spec:
-        problems.add(message("audit.problem.git-spec", spec=spec))
+        problems.add(message("audit.problem.git-spec", spec=_shown(spec)))
         return problems.loaded(())
     valid, origin = _origin(site, problems)
     if not valid:
@@ -382,7 +393,7 @@ def from_git(spec: str, site: str | None = None, *, timeout: float = GIT_TIMEOUT
     if commits is None:
         return problems.loaded(())
     if not commits:
-        problems.add(message("audit.problem.git-no-file", file=file, repo=repo))
+        problems.add(message("audit.problem.git-no-file", file=_shown(file), repo=_shown(repo)))
         return problems.loaded(())
     if len(commits) > MAX_VERSIONS:
         problems.add(message("audit.problem.too-many", count=MAX_VERSIONS))
@@ -402,6 +413,7 @@ class _Git:
 
     def __init__(self, git: str, repo: str, deadline: float, timeout: float, problems: _Problems) -> None:
         self.git, self.repo, self.deadline, self.timeout, self.problems = git, repo, deadline, timeout, problems
+        self.shown = _shown(repo)
         self.killed = False
         # No prompt for credentials, no lock taken (`-c log.showSignature=false`: no gpg run per commit).
         self.env = {**os.environ, "GIT_TERMINAL_PROMPT": "0", "GIT_OPTIONAL_LOCKS": "0"}
@@ -413,7 +425,7 @@ class _Git:
                 command, stdin=stdin, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=self.env
             )
         except OSError as error:  # no git at all
-            self.problems.add(message("audit.problem.git", repo=self.repo, error=error.strerror or str(error)))
+            self.problems.add(message("audit.problem.git", repo=self.shown, error=error.strerror or str(error)))
             return None
 
         def kill() -> None:
@@ -433,13 +445,14 @@ class _Git:
         process.wait()
         timer.cancel()
         if self.killed:
-            self.problems.add(message("audit.problem.git-timeout", repo=self.repo, seconds=f"{self.timeout:g}"))
+            self.problems.add(message("audit.problem.git-timeout", repo=self.shown, seconds=f"{self.timeout:g}"))
             return False
         if process.returncode != 0:
             line = next((s for s in error.decode("utf-8", "replace").splitlines() if s.strip()), "")
-            self.problems.add(
-                message("audit.problem.git", repo=self.repo, error=line.strip()[:300] or process.returncode)
-            )
+            if line.strip():
+                self.problems.add(message("audit.problem.git", repo=self.shown, error=_shown(line.strip()[:300])))
+            else:
+                self.problems.add(message("audit.problem.git-status", repo=self.shown, status=process.returncode))
             return False
         return True
 
@@ -494,7 +507,7 @@ class _Git:
     ) -> RobotsVersion:
         short = commit.sha[:12]
         code = "audit.source.git" if body is not None else "audit.source.git.removed"
-        label = message(code, file=file, sha=short, subject=commit.subject)
+        label = message(code, file=_shown(file), sha=short, subject=_shown(commit.subject))
         seen = Observation(agent="", status=200, body=body) if body is not None else Observation(agent="", status=404)
         made = version(origin, commit.at, label, f"git:{short}", seen)
         earlier = by_digest.setdefault(made.sha256, made)
