@@ -1,9 +1,8 @@
 """An audit of a stream of log lines: each line read by its format's reader, judged, and counted. Pure.
 
-The caller reads the lines (files, standard input, compressed, in chunks
-for `--jobs`) and hands them over as text; a line its line reader could not
-give as text (too long, not decodable) comes as the `BadLine` saying so, and
-is counted with the others.
+The caller reads the lines (files, standard input, compressed, in chunks for `--jobs`) and hands them
+over numbered, as text (`integrations.logfiles.log_lines` gives them so; a line it could not hold is
+reported by it, never handed over).
 """
 
 from __future__ import annotations
@@ -16,18 +15,13 @@ from .summary import Summary
 
 
 def audit(
-    lines: Iterable[str | BadLine],
-    reader: LineReader,
-    judge: Judge,
-    summary: Summary,
-    source: str = "",
-    first: int = 1,
+    lines: Iterable[tuple[int, str]], reader: LineReader, judge: Judge, summary: Summary, source: str = ""
 ) -> Iterator[Row]:
-    """The rows of the audited requests among `lines` (numbered from `first`, read from `source`), each
-    counted in `summary` with every other line: requests of no catalogue crawler, bad lines."""
+    """The rows of the audited requests among `lines` ((number, text) each, read from `source`), each counted
+    in `summary` with every other line: requests of no catalogue crawler, bad lines."""
     read = reader.read
-    for number, line in enumerate(lines, first):
-        found = line if isinstance(line, BadLine) else read(number, line)
+    for number, line in lines:
+        found = read(number, line)
         if found is None:
             continue  # a header or a comment
         if isinstance(found, BadLine):

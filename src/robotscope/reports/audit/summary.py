@@ -87,6 +87,7 @@ class Summary:
         self.bad_count = 0
         self.bad_reasons: dict[str, tuple[int, Message]] = {}  # by message code: the count, the first reason
         self.bad_lines: list[tuple[str, int, Message]] = []  # the first REPORTED: (source, line, reason)
+        self.stopped: list[tuple[str, int, Message]] = []  # logs not read to the end: where, and why
         self.crawlers: dict[str, CrawlerSummary] = {}
         self.versions: dict[str | None, int] = {}  # audited requests by the ref of the robots.txt that judged them
         self.unjudged: dict[str | None, int] = {}  # requests with no robots.txt known in force, by origin
@@ -153,6 +154,11 @@ class Summary:
         if len(self.bad_lines) < REPORTED:
             self.bad_lines.append((source, line.number, line.reason))
 
+    def stop(self, source: str, number: int, reason: Message) -> None:
+        """`source` could not be read past line `number` (a cut or corrupt compressed file): the audit lacks
+        the rest of it."""
+        self.stopped.append((source, number, reason))
+
     def _hour(self, when: float, purpose: str, kind: str | None) -> None:
         if self.first is None or when < self.first:
             self.first = when
@@ -186,6 +192,7 @@ class Summary:
             before, example = self.bad_reasons.get(code, (0, first))
             self.bad_reasons[code] = (before + count, example)
         self.bad_lines.extend(later.bad_lines[: REPORTED - len(self.bad_lines)])
+        self.stopped.extend(later.stopped)
         for token, theirs in later.crawlers.items():
             mine = self.crawlers.get(token)
             if mine is None:
@@ -219,9 +226,10 @@ class Summary:
 
     @property
     def incomplete(self) -> bool:
-        """Whether the audit lacks an answer: a request with no robots.txt known in force, or a log of which
-        no line was a request."""
-        return bool(self.unjudged) or (self.bad_count > 0 and self.requests == 0)
+        """Whether the audit lacks an answer: a request with no robots.txt known in force, a log not read to
+        its end, or logs of which no line was a request (bad lines alone leave it complete: real logs hold
+        a few, a TLS handshake sent to a plain HTTP port, and each is reported)."""
+        return bool(self.unjudged) or bool(self.stopped) or (self.bad_count > 0 and self.requests == 0)
 
 
 def _count(table: dict[_K, int], key: _K, dropped: dict[str, int], name: str) -> None:

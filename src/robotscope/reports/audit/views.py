@@ -85,6 +85,10 @@ def summary_view(
                 for source, number, reason in summary.bad_lines
             ],
         },
+        "stopped": [
+            {"source": source, "line": number, "reason": reason.render(lang)}
+            for source, number, reason in summary.stopped
+        ],
         "sessions_cut": summary.tracks.cut,
         "dropped": dict(summary.dropped),
         "incomplete": summary.incomplete,
