@@ -28,11 +28,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
-from ...access.engines.registry import OPERATOR, fetch_policy, resolve
+from ...access.engines.registry import DEFAULT, OPERATOR, PROFILED, fetch_policy, resolve
+from ...access.matching.ruleset import RuleSet
 from ...access.verdicts import is_robots_txt
 from ...syntax.crawlers import Crawler, recognise
 from ...syntax.logformats.model import Request
 from ...syntax.urls import origin_of
+from ..compare.bulk import bulk_row
 from ..verification import Status, Verification
 from .classes import ROBOTS_TXT, AuditClass, classify, exemption
 from .timeline import RobotsVersion, request_origin
@@ -111,7 +113,9 @@ class Judge:
         self._claimed: dict[str, _Claimed | None] = {}
         self._by_token: dict[str, _Claimed] = {}
         self._verdicts: dict[tuple[RobotsVersion, str, str], _Judged] = {}
+        # Per (version, crawler): few, as a log's crawlers and its robots.txt versions are.
         self._delays: dict[tuple[RobotsVersion, str], float | None] = {}
+        self._rulesets: dict[tuple[RobotsVersion, str], RuleSet | None] = {}
 
     def claimed(self, user_agent: str) -> Crawler | None:
         """The catalogue crawler `user_agent` names (kept for the strings seen last)."""
@@ -170,7 +174,7 @@ class Judge:
             ref = version.ref
             judged = self._verdict(version, claimed, target)
             allowed, line, rule = judged
-            delay = self._delay(version, token)
+            delay = self._delay(version, claimed)
         # A Row, built without its generated __new__.
         return _new_row(
             Row,
@@ -203,19 +207,40 @@ class Judge:
         key = (version, claimed.crawler.token, target)
         found = self._verdicts.get(key)
         if found is None:
-            verdict = version.verdict(claimed.crawler.token, target, claimed.policy, claimed.engine)
-            found = _Judged(verdict.allowed, verdict.line, None if verdict.rule is None else verdict.rule.text)
+            ruleset = self._ruleset(version, claimed)
+            if ruleset is None:
+                verdict = version.verdict(claimed.crawler.token, target, claimed.policy, claimed.engine)
+                found = _Judged(verdict.allowed, verdict.line, None if verdict.rule is None else verdict.rule.text)
+            else:
+                row = bulk_row(ruleset, target, claimed.engine)
+                found = _Judged(row.allowed, row.line, row.rule)
             if len(self._verdicts) >= VERDICTS:
                 del self._verdicts[next(iter(self._verdicts))]
             self._verdicts[key] = found
         return found
 
-    def _delay(self, version: RobotsVersion, token: str) -> float | None:
-        key = (version, token)
+    def _ruleset(self, version: RobotsVersion, claimed: _Claimed) -> RuleSet | None:
+        """The crawler's rule set when RFC 9309's readings (with profiles or without) judge by the file's rules:
+        the matcher's fast path, as `bulk` takes it; None where the full verdict is asked."""
+        key = (version, claimed.crawler.token)
+        try:
+            return self._rulesets[key]
+        except KeyError:
+            robots = version.rules(claimed.policy)
+            found = self._rulesets[key] = (
+                None
+                if robots is None or claimed.engine not in (DEFAULT, PROFILED)
+                else robots.rules_for(claimed.crawler.token, profiles=claimed.engine == PROFILED)
+            )
+            return found
+
+    def _delay(self, version: RobotsVersion, claimed: _Claimed) -> float | None:
+        key = (version, claimed.crawler.token)
         try:
             return self._delays[key]
         except KeyError:
-            found = self._delays[key] = version.robots.crawl_delay(token) if version.rules_apply else None
+            robots = version.rules(claimed.policy)
+            found = self._delays[key] = None if robots is None else robots.crawl_delay(claimed.crawler.token)
             return found
 
 
