@@ -17,6 +17,7 @@ from .fetch import fetch_command
 from .generate import generate
 from .history import history_command
 from .lint import lint_command
+from .logs import logs_command
 from .matrix import matrix
 from .output import current_lang
 from .page import page_command
@@ -75,6 +76,7 @@ for command in (
     history_command,
     watch_command,
     verify_command,
+    logs_command,
     readings_command,
     bulk,
     survey_command,

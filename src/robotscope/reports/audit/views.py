@@ -22,6 +22,7 @@ from typing import Any
 
 from ...messages import DEFAULT_LANG, Message
 from ...syntax.crawlers import PURPOSES, SELECTIONS
+from ..verification import Status
 from ..views import iso
 from .classes import AuditClass
 from .summary import CrawlerSummary, Summary
@@ -44,6 +45,7 @@ def summary_view(
         "requests": summary.requests,
         "audited": summary.audited,
         "unaudited": summary.unaudited_count,
+        "unaudited_share": _share(summary.unaudited_count, summary.requests),
         "first": _time(summary.first),
         "last": _time(summary.last),
         "classes": {kind.value: summary.count(kind) for kind in AuditClass},
@@ -93,6 +95,62 @@ def summary_view(
         "dropped": dict(summary.dropped),
         "incomplete": summary.incomplete,
     }
+
+
+# The per-crawler summary as a flat row (`--csv`'s and `--parquet`'s second file), and each column's type.
+CRAWLER_COLUMNS: dict[str, type] = {
+    "token": str,
+    "operator": str,
+    "purpose": str,
+    "requests": int,
+    **{f"class_{kind.value}": int for kind in AuditClass},
+    **{f"verification_{status.value}": int for status in Status},
+    "statuses": str,  # `200:41 403:2`, by count
+    "robots_fetches": int,
+    "blocked": int,
+    "sessions": int,
+    "robots_first": int,
+    "gaps": int,
+    "delayed_gaps": int,
+    "short_gaps": int,
+    "shortest_gap": float,
+    "crawl_delay": float,
+    "too_fast": bool,
+    "first": str,
+    "last": str,
+}
+
+
+def crawler_rows(view: dict[str, Any]) -> list[dict[str, Any]]:
+    """`summary_view`'s crawlers as rows of CRAWLER_COLUMNS."""
+    rows = []
+    for crawler in view["crawlers"]:
+        sessions = crawler["sessions"]
+        statuses = sorted(crawler["statuses"].items(), key=lambda item: -item[1])
+        rows.append(
+            {
+                "token": crawler["token"],
+                "operator": crawler["operator"],
+                "purpose": crawler["purpose"],
+                "requests": crawler["requests"],
+                **{f"class_{kind.value}": crawler["classes"].get(kind.value, 0) for kind in AuditClass},
+                **{f"verification_{s.value}": crawler["verification"].get(s.value, 0) for s in Status},
+                "statuses": " ".join(f"{status}:{count}" for status, count in statuses),
+                "robots_fetches": crawler["robots_fetches"],
+                "blocked": crawler["blocked"],
+                "sessions": sessions["sessions"],
+                "robots_first": sessions["robots_first"],
+                "gaps": sessions["gaps"],
+                "delayed_gaps": sessions["delayed"],
+                "short_gaps": sessions["short"],
+                "shortest_gap": sessions["shortest"],
+                "crawl_delay": sessions["delay"],
+                "too_fast": sessions["too_fast"],
+                "first": crawler["first"],
+                "last": crawler["last"],
+            }
+        )
+    return rows
 
 
 def _time(moment: float | None) -> str | None:
@@ -174,4 +232,4 @@ def _hours(summary: Summary) -> list[dict[str, Any]]:
     return [{"hour": iso(hour), **hours[hour]} for hour in sorted(hours)]
 
 
-__all__ = ["AI", "TOP", "summary_view"]
+__all__ = ["AI", "CRAWLER_COLUMNS", "TOP", "crawler_rows", "summary_view"]
