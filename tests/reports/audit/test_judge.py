@@ -192,7 +192,7 @@ def test_rows_name_every_column() -> None:
     allowed=st.sampled_from([None, True, False]),
 )
 def test_the_precedence_of_classes(status: Status, exempt: str | None, allowed: bool | None) -> None:
-    found = classify(status, exempt, allowed)
+    found = AuditClass(classify(status, exempt, allowed))
     if status is Status.SPOOFED:
         assert found is AuditClass.SPOOFED
     elif exempt is not None:
