@@ -27,6 +27,7 @@ from ..reports.audit.run import audit
 from ..reports.audit.summary import Summary
 from ..reports.audit.timeline import RobotsTimeline, RobotsVersion
 from ..reports.audit.views import CRAWLER_COLUMNS, crawler_rows, summary_view
+from ..reports.render import printable
 from ..reports.views import iso
 from ..syntax.iplists import IpList
 from ..syntax.logformats import DETECT_LINES, FORMATS, BadLine, FormatError, detect, directive_kind, reader
@@ -441,7 +442,7 @@ def _said_lines(view: dict[str, Any], lang: str) -> None:
         )
     if bad["count"]:
         reasons = [f"{reason['count']:,} × {reason['example']}" for reason in bad["reasons"]]
-        warn(message("logs.cli.bad", count=bad["count"], reasons=reasons).render(lang))
+        warn(printable(message("logs.cli.bad", count=bad["count"], reasons=reasons).render(lang)))
     for stopped in view["stopped"]:
         warn(
             message(
@@ -455,7 +456,7 @@ def _terminal(view: dict[str, Any], lang: str) -> None:
     out = console()
 
     def say(code: str, **params: Any) -> None:
-        out.print(message(code, **params).render(lang), markup=False, highlight=False)
+        out.print(printable(message(code, **params).render(lang)), markup=False, highlight=False)
 
     def table(title: str, *columns: str) -> Table:
         made = Table(title=message(title).render(lang), title_justify="left")
@@ -477,7 +478,7 @@ def _terminal(view: dict[str, Any], lang: str) -> None:
     versions = table("logs.cli.versions", "version", "source", "requests")
     for found in view["versions"]:
         label = found["label"] or message("logs.cli.no-version").render(lang)
-        versions.add_row(escape(found["ref"] or "-"), escape(label), f"{found['requests']:,}")
+        versions.add_row(_shown(found["ref"] or "-"), _shown(label), f"{found['requests']:,}")
     out.print(versions)
     purposes = table("logs.cli.purposes", "purpose", "requests", "share")
     for found in view["purposes"]:
@@ -494,9 +495,9 @@ def _terminal(view: dict[str, Any], lang: str) -> None:
                 violators.add_row(
                     escape(found["token"]) if at == 0 else "",
                     f"{found['requests']:,}" if at == 0 else "",
-                    escape(line["robots_version"] or "-"),
+                    _shown(line["robots_version"] or "-"),
                     str(line["line"]) if line["line"] is not None else "-",
-                    escape(line["rule"] or "-") + f" (×{line['requests']:,})",
+                    _shown(line["rule"] or "-") + f" (×{line['requests']:,})",
                 )
         out.print(violators)
     else:
@@ -505,7 +506,7 @@ def _terminal(view: dict[str, Any], lang: str) -> None:
         spoofers = table("logs.cli.spoofers", "crawler", "requests", "addresses", "top")
         for found in view["spoofers"]:
             top = ", ".join(f"{a['address']} (×{a['requests']:,})" for a in found["top"][:3])
-            spoofers.add_row(escape(found["token"]), f"{found['requests']:,}", f"{found['addresses']:,}", escape(top))
+            spoofers.add_row(escape(found["token"]), f"{found['requests']:,}", f"{found['addresses']:,}", _shown(top))
         out.print(spoofers)
     crawlers = table("logs.cli.crawlers", "crawler", "purpose", "requests", "verified", "robots", "delay", "blocked")
     for found in view["crawlers"]:
@@ -537,3 +538,8 @@ def _terminal(view: dict[str, Any], lang: str) -> None:
             count=classes["unjudged"],
             origins=[found["origin"] or "-" for found in view["unjudged"][:5]],
         )
+
+
+def _shown(text: str) -> str:
+    """Text from a log or a file, as a table cell: control characters escaped, no Rich markup."""
+    return escape(printable(text))

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import json
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from functools import cache
+from typing import NamedTuple
 
 from robotscope.messages import message
 from robotscope.reports.audit.judge import Judge, Verify
@@ -66,3 +69,58 @@ def versions(origin: str | None, *files: tuple[float | None, str]) -> list[Robot
 
 def judge_of(*found: RobotsVersion, verify: Verify = shipped_verify, site: str | None = None) -> Judge:
     return Judge(RobotsTimeline(found).in_force, verify, site)
+
+
+class Hit(NamedTuple):
+    """One request as a generated log writes it."""
+
+    ip: str
+    when: float
+    target: str
+    user_agent: str
+    status: int = 200
+
+
+def combined_line(hit: Hit) -> str:
+    stamp = datetime.fromtimestamp(hit.when, UTC).strftime("%d/%b/%Y:%H:%M:%S +0000")
+    return f'{hit.ip} - - [{stamp}] "GET {hit.target} HTTP/1.1" {hit.status} 512 "-" "{hit.user_agent}"'
+
+
+W3C_HEADER = (
+    "#Software: Microsoft Internet Information Services 10.0\n#Version: 1.0\n#Date: 2026-11-02 00:00:00\n"
+    "#Fields: date time s-ip cs-method cs-uri-stem cs-uri-query s-port cs-username c-ip cs(User-Agent) "
+    "cs(Referer) sc-status sc-substatus sc-win32-status time-taken"
+)
+
+
+def w3c_line(hit: Hit) -> str:
+    stamp = datetime.fromtimestamp(hit.when, UTC).strftime("%Y-%m-%d %H:%M:%S")
+    path, _, query = hit.target.partition("?")
+    agent = hit.user_agent.replace(" ", "+")
+    return f"{stamp} 10.0.0.1 GET {path} {query or '-'} 443 - {hit.ip} {agent} - {hit.status} 0 0 15"
+
+
+def caddy_line(hit: Hit, host: str) -> str:
+    request = {
+        "remote_ip": hit.ip,
+        "client_ip": hit.ip,
+        "proto": "HTTP/1.1",
+        "method": "GET",
+        "host": host,
+        "uri": hit.target,
+        "headers": {"User-Agent": [hit.user_agent]},
+        "tls": {"resumed": False, "version": 772},
+    }
+    entry = {"level": "info", "ts": hit.when, "logger": "http.log.access.log0", "msg": "handled request"}
+    return json.dumps({**entry, "request": request, "status": hit.status, "size": 512})
+
+
+def log_text(kind: str, hits: Sequence[Hit], bad: Sequence[str] = (), host: str = "shop.example") -> str:
+    """`hits` written as a log of `kind` (combined, w3c, caddy), then the `bad` lines, one a line."""
+    if kind == "combined":
+        lines = [combined_line(hit) for hit in hits]
+    elif kind == "w3c":
+        lines = [W3C_HEADER, *(w3c_line(hit) for hit in hits)]
+    else:
+        lines = [caddy_line(hit, host) for hit in hits]
+    return "\n".join([*lines, *bad]) + "\n"
