@@ -66,6 +66,7 @@ CORE = ("foundation", "syntax", "access", "reports")
 
 # Third-party packages each top-level name outside the core may import (the core may import none).
 THIRD_PARTY_ALLOWED: dict[str, frozenset[str]] = {
+    "auditing": frozenset({"httpx"}),  # the type of a transport handed to the fetcher
     "fetch": frozenset({"httpx", "anyio"}),
     "watching": frozenset({"httpx", "anyio"}),
     "download": frozenset({"httpx", "anyio"}),
@@ -75,7 +76,6 @@ THIRD_PARTY_ALLOWED: dict[str, frozenset[str]] = {
     "cli": frozenset({"click", "rich", "uvicorn", "pyspark", "pyarrow"}),
     "webbotauth": frozenset({"cryptography"}),
     "verifying": frozenset({"dnslib"}),
-    "auditing": frozenset({"httpx"}),  # the type of a transport handed to the fetcher
 }
 THIRD_PARTY = frozenset(
     {
@@ -115,6 +115,7 @@ IO_STDLIB = frozenset(
     }
 )
 IO_ALLOWED: dict[str, frozenset[str]] = {
+    "auditing": frozenset({"subprocess", "threading"}),  # git, stopped at its deadline by a timer
     "sqlite_file": frozenset({"sqlite3", "threading"}),
     "cache": frozenset({"sqlite3"}),
     "history": frozenset({"sqlite3"}),
@@ -123,7 +124,6 @@ IO_ALLOWED: dict[str, frozenset[str]] = {
     "download": frozenset({"asyncio"}),
     "client": frozenset({"asyncio"}),
     "verifying": frozenset({"socket", "threading"}),
-    "auditing": frozenset({"subprocess", "threading"}),  # git, stopped at its deadline by a timer
     "web": frozenset({"subprocess", "threading", "signal", "socket"}),
     "cli": frozenset({"asyncio", "socket", "sqlite3", "threading", "subprocess", "multiprocessing"}),
 }

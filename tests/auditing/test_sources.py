@@ -198,6 +198,20 @@ def test_an_outage_starts_a_new_version_only_when_a_policy_decides_otherwise(sto
     assert not copy.verdict("Googlebot", "/elsewhere").allowed  # RFC 9309 still disallows all
 
 
+def test_after_a_404_the_copy_an_outage_keeps_is_no_file(store: HistoryStore, clock: Clock) -> None:
+    store.record(SITE, "browser", fetched(OLD))
+    clock.now += 3600
+    store.record(SITE, "browser", fetched(b"", 404))
+    for _ in range(2):  # the outage begins, then lasts 13 hours
+        clock.now += 13 * 3600
+        store.record(SITE, "browser", fetched(b"", 503))
+    gone, blocking, kept = from_history(store).versions[1:]
+    assert gone.decision("google").action is Action.ALLOW_ALL
+    assert blocking.decision("google").action is Action.DISALLOW_ALL
+    assert kept.decision("google").action is Action.CACHED_COPY
+    assert kept.verdict("Googlebot", "/old/x", policy="google").allowed  # the copy kept is the 404's: no rules
+
+
 def test_history_of_one_agent_and_of_named_origins(store: HistoryStore, clock: Clock) -> None:
     store.record(SITE, "browser", fetched(OLD))
     store.record(SITE, "GPTBot", fetched(NEW))

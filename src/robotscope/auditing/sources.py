@@ -237,6 +237,8 @@ def _history_of(store: HistoryStore, origin: str, fetches: Iterable[Fetch]) -> I
             )
             label = message("audit.source.history.failed", origin=origin, at=moment, failure=fetch.failure)
             found = version(origin, fetch.at, label, f"history:{fetch.failure}@{moment}", seen, good)
+            if found.reading.reachable:  # a 4xx: no file, and no outage; what a crawler then keeps is no rules
+                good, good_at, failing_since = None, fetch.at, None
             key = ("failure", fetch.failure, fetch.status, *(d.action for d in found.reading.decisions.values()))
         if key != last_key:
             yield found

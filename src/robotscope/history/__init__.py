@@ -5,8 +5,7 @@
 - `store`: `HistoryStore`, on the cache's SQLite guarantees (`sqlite_file`).
 """
 
-from ..syntax.urls import origin_of
-from .model import Fetch, Recorded, Version, failure_of
+from .model import Fetch, Recorded, Version, failure_of, origin_of
 from .store import HistoryStore, default_path
 
 __all__ = ["Fetch", "HistoryStore", "Recorded", "Version", "default_path", "failure_of", "origin_of"]

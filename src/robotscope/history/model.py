@@ -9,6 +9,7 @@ from types import MappingProxyType
 
 from ..fetch.body import KEEP
 from ..fetch.result import FetchResult
+from ..syntax.urls import origin_of as origin_of  # re-exported: spelt in syntax.urls, pure, for the log audit
 
 # Bytes of a body kept at most: what the fetcher keeps (`fetch.body.KEEP`), whatever the caller hands in.
 MAX_BODY = KEEP

@@ -23,8 +23,7 @@ from typing import Any
 from ..cache import default_path as cache_path
 from ..fetch.result import FetchResult, kept_headers
 from ..sqlite_file import SqliteFile, Unusable
-from ..syntax.urls import origin_of
-from .model import MAX_BODY, MAX_DETAIL, Fetch, Recorded, Version, digest, failure_of
+from .model import MAX_BODY, MAX_DETAIL, Fetch, Recorded, Version, digest, failure_of, origin_of
 from .schema import LATEST, migrate, version_of
 
 
