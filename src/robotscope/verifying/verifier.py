@@ -88,8 +88,9 @@ class Verifier:
     """Verdicts on (address, User-Agent) claims by `history`'s lists (default: the shipped snapshots).
 
     `resolver` None: no DNS (reverse-DNS-only crawlers stay inconclusive);
-    each lookup within `timeout` seconds, a claim's within `deadline`. Safe
-    to share between threads.
+    each lookup within `timeout` seconds, a claim's within `deadline`. At
+    most `verdicts` verdicts and `agents` User-Agent strings are kept
+    (default `VERDICTS`, `AGENTS`). Safe to share between threads.
     """
 
     def __init__(
@@ -99,8 +100,8 @@ class Verifier:
         *,
         timeout: float = TIMEOUT,
         deadline: float = DEADLINE,
-        verdicts: int = VERDICTS,
-        agents: int = AGENTS,
+        verdicts: int | None = None,
+        agents: int | None = None,
     ) -> None:
         self.history = shipped_history() if history is None else history
         self.resolver, self.timeout, self.deadline = resolver, timeout, deadline
@@ -113,8 +114,8 @@ class Verifier:
                 and (found := creation_timestamp(version.creation_time)) is not None
             }
         )
-        self._verdicts: _Recent[tuple[str, str, bool, int], Verification] = _Recent(verdicts)
-        self._tokens: _Recent[str, tuple[str | None]] = _Recent(agents)
+        self._verdicts: _Recent[tuple[str, str, bool, int], Verification] = _Recent(verdicts or VERDICTS)
+        self._tokens: _Recent[str, tuple[str | None]] = _Recent(agents or AGENTS)
         self._selections: _Recent[int, tuple[AddressIndex, frozenset[str]]] = _Recent(SELECTIONS)
         self._asking: dict[tuple[str, str, bool, int], threading.Event] = {}
         self._lock = threading.Lock()
