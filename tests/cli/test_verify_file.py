@@ -7,6 +7,8 @@ import io
 import json
 import random
 import sys
+import threading
+import time
 import tracemalloc
 from ipaddress import ip_address
 from pathlib import Path
@@ -17,10 +19,13 @@ from click.testing import CliRunner
 
 from robotscope.cli import cli
 from robotscope.cli import verify as verify_cli
-from robotscope.cli.verify import verify_file
-from robotscope.integrations.pairs import MAX_LINE
+from robotscope.cli.verify import _answered, verify_file
+from robotscope.integrations.pairs import MAX_LINE, Claim
 from robotscope.syntax.iplists import shipped, snapshot
 from robotscope.verifying import verifier
+from robotscope.verifying.resolvers import Answer, IPAddress
+from robotscope.verifying.resolvers import Status as Lookup
+from robotscope.verifying.verifier import Verifier
 from tests.verifying.dns_server import dns_server, zone
 
 GOOGLEBOT = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"
@@ -184,6 +189,35 @@ def test_jobs_ask_dns_concurrently_and_keep_the_input_order() -> None:
     assert by_address["5.255.253.2"] == ("verified", "reverse-dns")
     assert by_address["5.255.253.1"] == ("spoofed", "reverse-dns")  # outside the suffixes
     assert by_address["5.255.253.3"] == ("spoofed", "reverse-dns")  # no name
+
+
+class SlowResolver:
+    """Every PTR lookup takes a while and is counted; no name is found."""
+
+    def __init__(self) -> None:
+        self.asked = 0
+        self._lock = threading.Lock()
+
+    def names(self, ip: IPAddress, timeout: float) -> Answer:
+        with self._lock:
+            self.asked += 1
+        time.sleep(0.05)
+        return Answer(Lookup.NO_NAME, ttl=60)
+
+    def addresses(self, name: str, version: int, timeout: float) -> Answer:
+        raise AssertionError("no name is found: nothing to confirm")
+
+
+def test_a_run_stopped_early_drops_the_claims_not_yet_asked() -> None:
+    # 200 distinct Yandex claims for 2 threads: the reader stops (Ctrl-C, a closed pipe) after the first.
+    resolver = SlowResolver()
+    claims = (Claim(n, f"5.255.{n >> 8}.{n & 255}", YANDEX) for n in range(1, 201))
+    answered = _answered(claims, Verifier(resolver=resolver), 2)
+    first, found = next(answered)
+    assert first.number == 1 and found.status.value == "spoofed"
+    answered.close()
+    time.sleep(0.3)  # let the lookups already under way end
+    assert resolver.asked < 20  # the others were cancelled, not asked
 
 
 class Generated(io.RawIOBase):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sys
 from collections import Counter, deque
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
@@ -140,12 +140,18 @@ def verify_command(
     its sources. Exit code 0 when no claim is spoofed or inconclusive, 1
     otherwise, 2 for bad usage (an address that is not one, a bad --lists).
 
+    With --file, the claims of a file, one a line, streamed: each printed
+    as it is decided, in input order (--json: one JSON object a line, with
+    its line number), then a summary. A bad line is reported on stderr with
+    its number and skipped, and makes the exit code 1 (the answer is
+    incomplete); a file that cannot be read, 2.
+
     \b
     Examples:
       robotscope verify 66.249.66.1 --agent Googlebot
       robotscope verify 66.249.66.1 20.171.206.1 --agent "Mozilla/5.0 (compatible; GPTBot/1.2)" --json
       robotscope verify --file claims.tsv --dns-server 127.0.0.53:53 --jobs 8
-      zcat access.log.gz | awk -F'"' '{split($1, a, " "); print a[1] "\t" $6}' | robotscope verify --file -
+      robotscope verify --file claims.jsonl.gz --no-dns --json > verdicts.jsonl
     """
     from ..verifying.claims import verify_claim
 
@@ -262,7 +268,9 @@ class _Shown:
         return "".join(printable(line) + "\n" for line in _lines(found, self.lang))
 
 
-def _answered(claims: Iterator[Claim], verifier: Verifier, jobs: int) -> Iterator[tuple[Claim, Verification]]:
+def _answered(
+    claims: Iterator[Claim], verifier: Verifier, jobs: int
+) -> Generator[tuple[Claim, Verification], None, None]:
     """Each claim with its verdict, in input order; claims not already known are judged by `jobs` threads.
 
     Without DNS a verdict costs no waiting: judged here, one after the other.
@@ -271,7 +279,8 @@ def _answered(claims: Iterator[Claim], verifier: Verifier, jobs: int) -> Iterato
         for claim in claims:
             yield claim, verifier.verify(claim.address, claim.agent)
         return
-    with ThreadPoolExecutor(jobs, thread_name_prefix="verify") as pool:
+    pool = ThreadPoolExecutor(jobs, thread_name_prefix="verify")
+    try:
         waiting: deque[tuple[Claim, Verification | Future[Verification]]] = deque()
         for claim in claims:
             known = verifier.known(claim.address, claim.agent)
@@ -280,6 +289,9 @@ def _answered(claims: Iterator[Claim], verifier: Verifier, jobs: int) -> Iterato
                 yield _result(waiting.popleft())
         while waiting:
             yield _result(waiting.popleft())
+    finally:
+        # Stopped early (Ctrl-C, a closed pipe): the claims not yet asked are dropped, not waited for.
+        pool.shutdown(wait=False, cancel_futures=True)
 
 
 def _ready(found: Verification | Future[Verification]) -> bool:
