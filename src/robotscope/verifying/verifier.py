@@ -15,7 +15,10 @@ The selection is found by one bisection over the moments at which any list
 changes version: between two such moments the lists in force are the same.
 A verdict that reverse DNS left inconclusive (a timeout) is remembered too,
 for as long as the verifier keeps it: an audit does not wait on one silent
-server once per request. A new `Verifier` asks again.
+server once per request. A new `Verifier` asks again. The same claim under
+another selection of lists is judged again: its DNS answers then come from
+the resolver's own cache (`resolvers.resolver` keeps them for their TTL),
+but a timeout is asked once more.
 """
 
 from __future__ import annotations
