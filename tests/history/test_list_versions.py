@@ -59,13 +59,10 @@ def test_a_new_creation_time_or_body_is_a_new_version_read_back_as_a_list(tmp_pa
         fixed = body("2030-02-01T00:00:00Z", "203.0.113.0/25")
         assert store.record_list(NAME, "2030-02-01T00:00:00Z", fixed, URL).new
         store.record_list("openai-searchbot.json", "2030-01-01T00:00:00Z", FIRST, URL)
-        assert [v.creation_time for v in store.list_versions(NAME)] == ["2030-01-01T00:00:00Z"] + [
-            "2030-02-01T00:00:00Z"
-        ] * 2
-        lists = store.ip_lists()
-        assert lists == [read_list(FIRST, NAME), read_list(SECOND, NAME), read_list(fixed, NAME)] + [
-            read_list(FIRST, "openai-searchbot.json")
-        ]
+        times = ["2030-01-01T00:00:00Z", "2030-02-01T00:00:00Z", "2030-02-01T00:00:00Z"]
+        assert [v.creation_time for v in store.list_versions(NAME)] == times
+        expected = [(FIRST, NAME), (SECOND, NAME), (fixed, NAME), (FIRST, "openai-searchbot.json")]
+        assert store.ip_lists() == [read_list(data, name) for data, name in expected]
 
 
 def test_a_store_that_cannot_write_says_what_it_would_have_kept(tmp_path: Path) -> None:
