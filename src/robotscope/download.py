@@ -26,7 +26,6 @@ from .fetch import location_of, redirect_target, run, take_location
 from .fetch.tls import tls_context
 from .syntax.inflate import Bounded, Incomplete, Undecodable
 
-
 NO_CONDITIONS: Mapping[str, str] = MappingProxyType({})
 
 
