@@ -3,16 +3,22 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 from pathlib import Path
+from typing import NoReturn
+from urllib.parse import urlsplit
 
 import click
 
-from ..messages import message
+from ..history import HistoryStore, default_path
+from ..history.views import iso
+from ..messages import Message, message
 from ..reports.verification import Status, Verification
-from ..syntax.ipindex import AddressIndex
 from ..syntax.iplists import MAX_BYTES, IpList, read_list, shipped, snapshot
-from ..syntax.verification import list_sources
-from .options import json_option, lang_option
+from ..syntax.listhistory import ListHistory
+from ..syntax.verification import list_sources, method
+from .history import open_store, parse_when
+from .options import json_option, lang_option, store_option, timeout_option
 from .output import echo_json, echo_text, fail, warn
 
 
@@ -42,6 +48,88 @@ def lists_from(folder: str | None) -> list[IpList]:
     return found
 
 
+def history_from(lists_dir: str | None, store_path: str | None) -> ListHistory:
+    """The versions to judge with: a folder's lists alone (`--lists`), or the shipped snapshots and the
+    versions a history store keeps (`--store`, else the default store when there is one)."""
+    from ..verifying.updates import list_history
+
+    if lists_dir is not None:
+        if store_path is not None:
+            fail(message("verify.error.lists-store"))
+        return ListHistory(lists_from(lists_dir))
+    if store_path is not None:  # named: it must be there and readable
+        with open_store(store_path) as store:
+            return list_history(store)
+    if not default_path().is_file():
+        return list_history(None)
+    with HistoryStore(default_path(), read_only=True) as store:  # never created, migrated or written here
+        for warning in store.take_warnings():
+            warn(warning)
+        return list_history(store)
+
+
+def moment_of(when: str | None) -> float | None:
+    """`--at WHEN` as a POSIX time (None: now, the newest version of each list)."""
+    if when is None:
+        return None
+    moment = parse_when(when)
+    if moment is None:
+        fail(message("history.error.when", value=when))
+    return moment
+
+
+def in_force(history: ListHistory, moment: float, verdicts: Sequence[Verification]) -> list[tuple[str, str | None]]:
+    """The lists the claimed crawlers are checked against, each with the `creationTime` of its version in
+    force at `moment` (None: no version by then)."""
+    chosen = {found.name: found.creation_time for found in history.at(moment)}
+    methods = [method(v.token) for v in verdicts if v.token is not None]
+    names = sorted({name for found in methods if found is not None for name in found.lists})
+    return [(name, chosen.get(name)) for name in names]
+
+
+def _in_force_line(moment: float, used: list[tuple[str, str | None]]) -> Message:
+    shown = [
+        message("verify.cli.no-version", name=name)
+        if created is None
+        else message("verify.cli.version", name=name, created=created)
+        for name, created in used
+    ]
+    return message("verify.cli.in-force", when=iso(moment), lists=shown or [message("verify.cli.no-list")])
+
+
+def run_update(store_path: str | None, base: str | None, timeout: float, as_json: bool, lang: str) -> NoReturn:
+    """`verify --update`: fetch every list, keep the new versions, one line per list; exit 1 when any failed."""
+    from ..cache import RobotsCache
+    from ..verifying.updates import Outcome, update_lists
+
+    if base is not None:
+        parts = urlsplit(base)
+        if parts.scheme not in ("http", "https") or not parts.netloc:
+            fail(message("verify.error.update-from", url=base))
+    with HistoryStore(store_path) as store, RobotsCache() as cache:
+        for warning in store.take_warnings():
+            warn(warning)
+        if not store.writable:
+            fail(message("verify.error.store", path=str(store.path)))
+        updates = update_lists(store, base=base, timeout=timeout, cache=cache)
+        for warning in store.take_warnings() + cache.take_warnings():
+            warn(warning)
+    counts = {outcome: sum(1 for u in updates if u.outcome is outcome) for outcome in Outcome}
+    summary = message("verify.update.summary", count=len(updates), **{o.value: n for o, n in counts.items()})
+    if as_json:
+        lists = [u.as_dict(lang) for u in updates]
+        echo_json({"lists": lists, "summary": summary.render(lang), "complete": not counts[Outcome.FAILED]})
+    else:
+        for found in updates:
+            for problem in found.problems:
+                warn(problem.render(lang))
+        said = [u.reason.render(lang) for u in updates] + [summary.render(lang)]
+        if counts[Outcome.FAILED]:
+            said.append(message("verify.update.incomplete", failed=counts[Outcome.FAILED]).render(lang))
+        echo_text("\n".join(said))
+    sys.exit(1 if counts[Outcome.FAILED] else 0)
+
+
 def _lines(found: Verification, lang: str) -> list[str]:
     said = message(
         "verify.cli.line",
@@ -58,8 +146,8 @@ def _lines(found: Verification, lang: str) -> list[str]:
 
 
 @click.command("verify")
-@click.argument("addresses", nargs=-1, required=True, metavar="IP...")
-@click.option("--agent", required=True, metavar="UA", help="The User-Agent the requests claimed (a token or a string).")
+@click.argument("addresses", nargs=-1, metavar="IP...")
+@click.option("--agent", metavar="UA", help="The User-Agent the requests claimed (a token or a string).")
 @click.option(
     "--lists",
     "lists_dir",
@@ -73,14 +161,34 @@ def _lines(found: Verification, lang: str) -> list[str]:
     help="Ask this DNS server for reverse DNS (default: the system's resolver).",
 )
 @click.option("--no-dns", is_flag=True, help="Ask no DNS: reverse-DNS-only crawlers stay inconclusive.")
+@click.option(
+    "--at",
+    "when",
+    metavar="WHEN",
+    help="Judge with the lists in force then (ISO 8601 date or date and time, UTC unless it says): "
+    "the shipped snapshots and the versions --update stored, or the --lists folder's.",
+)
+@click.option("--update", is_flag=True, help="Fetch every list of the registry and store its new versions.")
+@click.option(
+    "--update-from",
+    metavar="URL",
+    help="With --update: fetch the lists from this mirror, each under its registry name.",
+)
+@store_option
+@timeout_option
 @json_option
 @lang_option
 def verify_command(
     addresses: tuple[str, ...],
-    agent: str,
+    agent: str | None,
     lists_dir: str | None,
     dns_server: str | None,
     no_dns: bool,
+    when: str | None,
+    update: bool,
+    update_from: str | None,
+    store_path: str | None,
+    timeout: float,
     as_json: bool,
     lang: str,
 ) -> None:
@@ -100,20 +208,41 @@ def verify_command(
     its sources. Exit code 0 when no claim is spoofed or inconclusive, 1
     otherwise, 2 for bad usage (an address that is not one, a bad --lists).
 
+    The lists are the snapshots shipped in the package and the versions
+    `--update` stored (the newest of each; --at WHEN: the one in force then,
+    named in the output), or with --lists DIR that folder's alone. A list
+    with no version by WHEN is not at hand: its claims are inconclusive.
+    `verify --update` fetches every list of the registry (or, with
+    --update-from URL, from a mirror holding each under its registry name)
+    and stores each new version in the history store (--store); one line
+    per list, exit code 1 when any failed.
+
     \b
     Examples:
       robotscope verify 66.249.66.1 --agent Googlebot
       robotscope verify 66.249.66.1 20.171.206.1 --agent "Mozilla/5.0 (compatible; GPTBot/1.2)" --json
+      robotscope verify --update
+      robotscope verify 66.249.66.1 --agent Googlebot --at 2026-11-03T14:05:00Z
     """
     from ..verifying.claims import verify_claim
     from ..verifying.resolvers import Resolver, resolver
 
+    if update_from is not None and not update:
+        fail(message("verify.error.update-alone"))
+    if update:
+        if addresses or agent is not None or when is not None or lists_dir is not None:
+            fail(message("verify.error.update-only"))
+        run_update(store_path, update_from, timeout, as_json, lang)
+    if not addresses or agent is None:
+        fail(message("verify.error.claim"))
     if no_dns and dns_server is not None:
         fail(message("verify.error.dns-both"))
-    lists = lists_from(lists_dir)
-    index = AddressIndex(lists)
-    # A list that could not be read at all (its problems were shown) is not at hand: never proof of spoofing.
-    available = {found.name for found in lists if found.networks}
+    moment = moment_of(when)
+    history = history_from(lists_dir, store_path)
+    index = history.index(moment)
+    # A list that could not be read at all (its problems were shown), or with no version by `moment`,
+    # is not at hand: never proof of spoofing.
+    available = history.available(moment)
     asking: Resolver | None = None
     if not no_dns:
         try:
@@ -128,8 +257,15 @@ def verify_command(
             fail(message("verify.error.address", address=address))
     counts = {status: sum(1 for v in verdicts if v.status is status) for status in Status}
     summary = message("verify.cli.summary", count=len(verdicts), **{s.value: n for s, n in counts.items()})
+    used = None if moment is None else in_force(history, moment, verdicts)
     if as_json:
-        echo_json({"agent": agent, "claims": [v.as_dict(lang) for v in verdicts], "summary": summary.render(lang)})
+        found = {"agent": agent, "claims": [v.as_dict(lang) for v in verdicts], "summary": summary.render(lang)}
+        if moment is not None and used is not None:
+            found |= {"at": iso(moment), "lists": [{"list": name, "creation_time": c} for name, c in used]}
+        echo_json(found)
     else:
-        echo_text("\n".join([line for v in verdicts for line in _lines(v, lang)] + [summary.render(lang)]))
+        said = [line for v in verdicts for line in _lines(v, lang)]
+        if moment is not None and used is not None:
+            said.insert(0, _in_force_line(moment, used).render(lang))
+        echo_text("\n".join([*said, summary.render(lang)]))
     sys.exit(1 if counts[Status.SPOOFED] or counts[Status.INCONCLUSIVE] else 0)
