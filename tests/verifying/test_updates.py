@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import json
 from pathlib import Path
 
@@ -13,7 +14,7 @@ from robotscope.syntax.listhistory import ListHistory
 from robotscope.syntax.verification import list_source
 from robotscope.verifying.updates import Outcome, list_history, list_url, update_lists
 from tests.clock import Clock
-from tests.conftest import Server
+from tests.conftest import Server, respond
 from tests.fuzz.fuzz_listupdate import SEEDS, check
 
 pytestmark = pytest.mark.usefixtures("isolated")
@@ -52,6 +53,27 @@ def test_a_body_that_is_no_dated_list_with_a_prefix_is_not_a_version(
         assert found.outcome is Outcome.FAILED and said in found.reason.render()
         assert found.reason.render().startswith(NAME) and store.list_versions() == []
         assert "openai-gptbot.json" in found.reason.render("ko")
+
+
+def test_a_download_that_breaks_is_reported_with_why(server: Server, tmp_path: Path) -> None:
+    assert SOURCE is not None
+    whole = gzip.compress(b'{"creationTime": "2030-01-01", "prefixes": [{"ipv4Prefix": "198.51.100.0/24"}]}')
+    cases = {
+        "/loop.json": "more than 5 redirects",
+        "/nowhere.json": "a redirect that cannot be followed",
+        "/garbled.json": "content coding cannot be decoded",
+        "/cut.json": "ended before its end marker",
+    }
+    server.redirect("/loop.json", "/loop.json")
+    server.routes["/nowhere.json"] = lambda h: respond(h, 302, b"", {"Location": "javascript:alert(1)"})
+    server.serve("/garbled.json", body=b"not gzip at all", headers={"Content-Encoding": "gzip"})
+    server.serve("/cut.json", body=whole[: len(whole) // 2], headers={"Content-Encoding": "gzip"})
+    with HistoryStore(tmp_path / "h.sqlite3") as store:
+        for path, said in cases.items():
+            mirrored = SOURCE._replace(url=server.url(path))
+            (found,) = update_lists(store, sources=[mirrored])
+            assert found.outcome is Outcome.FAILED and said in found.reason.render(), (path, found.reason.render())
+        assert store.list_versions() == []
 
 
 def test_a_kept_version_keeps_what_reading_it_found(server: Server, tmp_path: Path) -> None:

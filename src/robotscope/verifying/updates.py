@@ -91,43 +91,58 @@ def update_lists(
     `base`: a mirror's base URL, under which each list is found by its
     registry name. `timeout` bounds each list's whole fetch.
     """
+    chosen = list_sources() if sources is None else sources
+    urls = [list_url(source, base) for source in chosen]
+    kept = [cache.get(url).good if cache is not None else None for url in urls]
 
-    async def every() -> list[ListUpdate]:
-        chosen = list_sources() if sources is None else sources
+    async def every() -> list[Download]:
         return await asyncio.gather(
             *(
-                _update(source, list_url(source, base), store, cache, timeout, user_agent, transport)
-                for source in chosen
+                get_async(
+                    url,
+                    user_agent=user_agent,
+                    timeout=timeout,
+                    limit=MAX_BYTES,
+                    transport=transport,
+                    conditions=_conditions(copy),
+                )
+                for url, copy in zip(urls, kept, strict=True)
             )
         )
 
-    return tuple(run(every()))
+    # Stored once every download is done: a write waiting for another process's lock must not
+    # hold up the event loop while other lists' deadlines run.
+    got = run(every())
+    return tuple(
+        _keep(source, url, answer, copy, store, cache, timeout)
+        for source, url, answer, copy in zip(chosen, urls, got, kept, strict=True)
+    )
 
 
-async def _update(
+def _conditions(copy: Stored | None) -> dict[str, str]:
+    """The request fields that revalidate a cached copy: its validators, as If-None-Match / If-Modified-Since."""
+    return {} if copy is None else {_VALIDATORS[k]: v for k, v in copy.headers.items() if k in _VALIDATORS}
+
+
+def _keep(
     source: ListSource,
     url: str,
+    got: Download,
+    kept: Stored | None,
     store: HistoryStore,
     cache: RobotsCache | None,
     timeout: float,
-    user_agent: str,
-    transport: httpx.AsyncBaseTransport | None,
 ) -> ListUpdate:
+    """What one list's download gives: a version kept (new or not), or the reason it is none."""
     name = source.name
-    kept = cache.get(url).good if cache is not None else None
-    conditions = {} if kept is None else {_VALIDATORS[k]: v for k, v in kept.headers.items() if k in _VALIDATORS}
-    got = await get_async(
-        url, user_agent=user_agent, timeout=timeout, limit=MAX_BYTES, transport=transport, conditions=conditions
-    )
 
     def failed(reason: Message) -> ListUpdate:
-        return ListUpdate(
-            name, url, Outcome.FAILED, None, 0, message("verify.update.failed", name=name, url=url, reason=reason)
-        )
+        said = message("verify.update.failed", name=name, url=url, reason=reason)
+        return ListUpdate(name, url, Outcome.FAILED, None, 0, said)
 
     if got.error is not None:
         return failed(_transport(got, timeout))
-    revalidated = got.status == 304 and kept is not None and bool(conditions)
+    revalidated = got.status == 304 and kept is not None and bool(_conditions(kept))
     if not got.ok and not revalidated:
         return failed(message("verify.update.status", status=got.status))
     if got.cut:
@@ -135,9 +150,8 @@ async def _update(
     body = kept.body if revalidated and kept is not None else got.body
     read = read_list(body, name)
     if read.creation_time is None:  # the first problem says why: not JSON, no creationTime, ...
-        return ListUpdate(
-            name, url, Outcome.FAILED, None, 0, message("verify.update.refused", problem=read.problems[0], url=url)
-        )
+        said = message("verify.update.refused", problem=read.problems[0], url=url)
+        return ListUpdate(name, url, Outcome.FAILED, None, 0, said)
     if not read.networks:
         return failed(message("verify.update.empty"))
     version = store.record_list(name, read.creation_time, body, got.url)
