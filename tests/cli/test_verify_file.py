@@ -22,6 +22,7 @@ from robotscope.cli import verify as verify_cli
 from robotscope.cli.verify import _answered, verify_file
 from robotscope.integrations.pairs import MAX_LINE, Claim
 from robotscope.syntax.iplists import shipped, snapshot
+from robotscope.syntax.listhistory import ListHistory
 from robotscope.verifying import verifier
 from robotscope.verifying.resolvers import Answer, IPAddress
 from robotscope.verifying.resolvers import Status as Lookup
@@ -140,14 +141,33 @@ def test_bad_usage_is_one_line_and_exit_2(tmp_path: Path) -> None:
     for args, said in (
         (["--file", str(tmp_path / "missing.tsv")], "cannot be read: No such file or directory"),
         (["--file", str(tmp_path)], "cannot be read"),
-        (["--file", "-", "192.0.2.1"], "give IP addresses or --file PAIRS"),
-        ([], "give IP addresses or --file PAIRS"),
-        (["192.0.2.1"], "need --agent UA"),
+        (["--file", "-", "192.0.2.1"], "IP addresses and --file PAIRS exclude each other"),
+        ([], "give one or more IP addresses and --agent UA, or --file PAIRS"),
+        (["192.0.2.1"], "give one or more IP addresses and --agent UA, or --file PAIRS"),
+        (["--file", "-", "--update"], "takes no IP, --file"),
     ):
         code, _, err = run(*args, stdin=b"")
         assert code == 2 and said in err and len(err.strip().splitlines()) == 1, (args, err)
     code, _, err = run("--file", "-", "--jobs", "17", stdin=b"")  # more threads than lookups the system runs
     assert code == 2 and "'--jobs': 17 is not in the range 1<=x<=16" in err
+
+
+def test_at_judges_every_claim_by_the_lists_in_force_then(tmp_path: Path) -> None:
+    document = {"creationTime": "2030-01-01T00:00:00Z", "prefixes": [{"ipv4Prefix": "198.51.100.0/24"}]}
+    (tmp_path / "openai-gptbot.json").write_text(json.dumps(document))
+    data = b"198.51.100.7\tGPTBot/1.2\n192.0.2.1\tGPTBot/1.2\n"
+    folder = ("--lists", str(tmp_path), "--no-dns")
+    code, out, _ = run("--file", "-", *folder, "--at", "2030-01-15", stdin=data)
+    lines = out.splitlines()
+    assert lines[0] == "lists in force at 2030-01-15T00:00:00Z: openai-gptbot.json (creationTime 2030-01-01T00:00:00Z)"
+    assert lines[1].startswith("198.51.100.7: verified")
+    assert lines[-1].startswith("2 claims checked: 1 verified, 1 spoofed") and code == 1
+    # Before the list's first version it is not at hand: inconclusive, never spoofed.
+    code, out, _ = run("--file", "-", *folder, "--at", "2029-12-31", "--json", stdin=data)
+    claims, summary = json_lines(out)
+    assert [c["status"] for c in claims] == ["inconclusive", "inconclusive"] and code == 1
+    assert summary["at"] == "2029-12-31T00:00:00Z"
+    assert summary["lists"] == [{"list": "openai-gptbot.json", "creation_time": None}]
 
 
 # Yandex publishes reverse-DNS names only: each of its claims asks the DNS server on 127.0.0.1.
@@ -212,7 +232,7 @@ def test_a_run_stopped_early_drops_the_claims_not_yet_asked() -> None:
     # 200 distinct Yandex claims for 2 threads: the reader stops (Ctrl-C, a closed pipe) after the first.
     resolver = SlowResolver()
     claims = (Claim(n, f"5.255.{n >> 8}.{n & 255}", YANDEX) for n in range(1, 201))
-    answered = _answered(claims, Verifier(resolver=resolver), 2)
+    answered = _answered(claims, Verifier(resolver=resolver), None, 2)
     first, found = next(answered)
     assert first.number == 1 and found.status.value == "spoofed"
     answered.close()
@@ -268,7 +288,7 @@ def peak_memory(count: int) -> int:
         tracemalloc.start()
         try:
             with pytest.raises(SystemExit) as ended:
-                verify_file("-", lists, None, None, 1, True, "en")
+                verify_file("-", ListHistory(lists), None, None, None, 1, True, "en")
             peak: int = tracemalloc.get_traced_memory()[1]
         finally:
             tracemalloc.stop()
