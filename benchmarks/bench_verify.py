@@ -1,7 +1,7 @@
 """Which published lists cover an address: the index against a plain `ipaddress` loop, in one run;
 then whole claims, as a log audit asks them: `Verifier.verify` against a plain `verify_claim` loop.
 
-    python benchmarks/bench_verify.py                    # 200,000 addresses and requests, about 40 s
+    python benchmarks/bench_verify.py                    # 200,000 addresses and requests, about 45 s
     python benchmarks/bench_verify.py --addresses 50000 --requests 50000 --pairs 1000
 
 The lists are every snapshot shipped in the package (`robotscope.syntax.iplists.shipped()`). The
