@@ -75,7 +75,7 @@ THIRD_PARTY_ALLOWED: dict[str, frozenset[str]] = {
     "web": frozenset({"httpx", "anyio", "starlette", "uvicorn"}),
     "cli": frozenset({"click", "rich", "uvicorn", "pyspark", "pyarrow"}),
     "webbotauth": frozenset({"cryptography"}),
-    "verifying": frozenset({"dnslib"}),
+    "verifying": frozenset({"dnslib", "httpx"}),
 }
 THIRD_PARTY = frozenset(
     {
@@ -123,7 +123,7 @@ IO_ALLOWED: dict[str, frozenset[str]] = {
     "fetch": frozenset({"asyncio", "sqlite3", "ssl"}),  # sqlite3 for the cache's errors only; ssl: one TLS context
     "download": frozenset({"asyncio"}),
     "client": frozenset({"asyncio"}),
-    "verifying": frozenset({"socket", "threading"}),
+    "verifying": frozenset({"asyncio", "socket", "threading"}),
     "web": frozenset({"subprocess", "threading", "signal", "socket"}),
     "cli": frozenset({"asyncio", "socket", "sqlite3", "threading", "subprocess", "multiprocessing"}),
 }

@@ -125,4 +125,22 @@ class Recorded:
     previous: Version | None
 
 
+@dataclass(frozen=True)
+class ListVersion:
+    """One distinct version of an operator's IP list: its registry `name`, `creationTime` as written (None
+    when it has none), the body's `sha256`, where it was first fetched (`url`) and when it was first and
+    last fetched. `new`: first kept by the call that returned it. `id` is None when the store could not keep it.
+    """
+
+    id: int | None
+    name: str
+    creation_time: str | None
+    sha256: str
+    url: str
+    first_fetched: float
+    last_fetched: float
+    new: bool = False
+    body: bytes = field(default=b"", repr=False)
+
+
 NO_HEADERS: Mapping[str, str] = MappingProxyType({})

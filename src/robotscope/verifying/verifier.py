@@ -15,7 +15,10 @@ The selection is found by one bisection over the moments at which any list
 changes version: between two such moments the lists in force are the same.
 A verdict that reverse DNS left inconclusive (a timeout) is remembered too,
 for as long as the verifier keeps it: an audit does not wait on one silent
-server once per request. A new `Verifier` asks again.
+server once per request. A new `Verifier` asks again. The same claim under
+another selection of lists is judged again: its DNS answers then come from
+the resolver's own cache (`resolvers.resolver` keeps them for their TTL),
+but a timeout is asked once more.
 """
 
 from __future__ import annotations
@@ -88,8 +91,9 @@ class Verifier:
     """Verdicts on (address, User-Agent) claims by `history`'s lists (default: the shipped snapshots).
 
     `resolver` None: no DNS (reverse-DNS-only crawlers stay inconclusive);
-    each lookup within `timeout` seconds, a claim's within `deadline`. Safe
-    to share between threads.
+    each lookup within `timeout` seconds, a claim's within `deadline`. At
+    most `verdicts` verdicts and `agents` User-Agent strings are kept
+    (default `VERDICTS`, `AGENTS`). Safe to share between threads.
     """
 
     def __init__(
@@ -99,8 +103,8 @@ class Verifier:
         *,
         timeout: float = TIMEOUT,
         deadline: float = DEADLINE,
-        verdicts: int = VERDICTS,
-        agents: int = AGENTS,
+        verdicts: int | None = None,
+        agents: int | None = None,
     ) -> None:
         self.history = shipped_history() if history is None else history
         self.resolver, self.timeout, self.deadline = resolver, timeout, deadline
@@ -113,8 +117,8 @@ class Verifier:
                 and (found := creation_timestamp(version.creation_time)) is not None
             }
         )
-        self._verdicts: _Recent[tuple[str, str, bool, int], Verification] = _Recent(verdicts)
-        self._tokens: _Recent[str, tuple[str | None]] = _Recent(agents)
+        self._verdicts: _Recent[tuple[str, str, bool, int], Verification] = _Recent(verdicts or VERDICTS)
+        self._tokens: _Recent[str, tuple[str | None]] = _Recent(agents or AGENTS)
         self._selections: _Recent[int, tuple[AddressIndex, frozenset[str]]] = _Recent(SELECTIONS)
         self._asking: dict[tuple[str, str, bool, int], threading.Event] = {}
         self._lock = threading.Lock()
