@@ -29,7 +29,7 @@ from ..reports.audit.timeline import RobotsTimeline, RobotsVersion
 from ..reports.audit.views import CRAWLER_COLUMNS, crawler_rows, summary_view
 from ..reports.render import printable
 from ..reports.views import iso
-from ..syntax.iplists import IpList
+from ..syntax.listhistory import ListHistory
 from ..syntax.logformats import DETECT_LINES, FORMATS, BadLine, FormatError, detect, directive_kind, reader
 from ..syntax.urls import InvalidURL, origin_of
 from .history import open_store
@@ -37,7 +37,7 @@ from .options import json_option, lang_option, store_option
 from .output import console, current_lang, echo_json, fail, warn
 from .parallel import cores
 from .tables import RowsFile
-from .verify import lists_from
+from .verify import history_from
 
 CHUNK = 16_384  # lines a worker process audits per task (a few MB of log)
 _HEADERS = 16  # `#` lines of a file kept to give each chunk's reader (`#Fields:` says what the columns are)
@@ -58,7 +58,7 @@ class _Setup(NamedTuple):
 
     versions: tuple[RobotsVersion, ...]
     site: str | None
-    lists: tuple[IpList, ...] | None  # None: the snapshots shipped
+    lists: ListHistory  # the IP lists' versions, each claim judged by those in force at its time
     dns: bool
     rows: str | None  # `.csv` or `.parquet` when rows are written
 
@@ -76,12 +76,10 @@ class _Auditor:
     """Audits pieces: one judge (and its caches) per process."""
 
     def __init__(self, setup: _Setup) -> None:
-        from ..syntax.listhistory import ListHistory
         from ..verifying.resolvers import resolver
         from ..verifying.verifier import Verifier
 
-        history = None if setup.lists is None else ListHistory(setup.lists)
-        verifier = Verifier(history, resolver(None) if setup.dns else None)
+        verifier = Verifier(setup.lists, resolver(None) if setup.dns else None)
         self.judge = Judge(RobotsTimeline(setup.versions).in_force, verifier.verify, setup.site)
         self.rows = setup.rows
 
@@ -305,7 +303,12 @@ def _open_rows(path: str, kind: str) -> tuple[RowsFile, RowsFile]:
 @click.option(
     "--map", "mapping", metavar="SPEC", help="For --format jsonl: which JSON field holds what (see docs/logs.md)."
 )
-@click.option("--lists", "lists_dir", metavar="DIR", help="The operators' IP lists (default: the snapshots shipped).")
+@click.option(
+    "--lists",
+    "lists_dir",
+    metavar="DIR",
+    help="The operators' IP lists (default: the snapshots shipped, and the versions `verify --update` stored).",
+)
 @click.option("--no-dns", is_flag=True, help="Ask no DNS: crawlers checked by reverse DNS alone stay inconclusive.")
 @click.option(
     "--jobs",
@@ -385,7 +388,8 @@ def logs_command(
         except InvalidURL as error:
             fail(message("logs.error.site", site=site, problem=error.reason))
     versions = _versions(robots, history, store_path, robots_dir, robots_git, site)
-    lists = None if lists_dir is None else tuple(lists_from(lists_dir))
+    # The lists of --lists alone, or the shipped snapshots and every version a history store keeps.
+    lists = history_from(lists_dir, None if lists_dir is not None else store_path)
     kind = ".csv" if csv_out is not None else ".parquet" if parquet_out is not None else None
     files = None if kind is None else _open_rows(csv_out or parquet_out or "", kind)
     setup = _Setup(versions, site, lists, not no_dns, kind)
