@@ -417,7 +417,7 @@ def logs_command(
             for file in files:
                 file.close(keep=False)
     total.then(reading)
-    view = summary_view(total, lang, {version.ref: version.label for version in versions})
+    view = summary_view(total, lang, versions)
     if files is not None:
         files[1].write(crawler_rows(view))
         for file in files:
@@ -456,14 +456,16 @@ def _said_lines(view: dict[str, Any], lang: str) -> None:
 
 
 def _terminal(view: dict[str, Any], lang: str) -> None:
-    """The summary for people: totals, classes, purposes, violators, spoofers, crawlers, what was never read."""
+    """The summary for people: totals, classes, versions, purposes, violators, spoofers, crawlers, what was never
+    read. Each table under a line saying what it is (a title would wrap to the table's width)."""
     out = console()
 
     def say(code: str, **params: Any) -> None:
         out.print(printable(message(code, **params).render(lang)), markup=False, highlight=False)
 
     def table(title: str, *columns: str) -> Table:
-        made = Table(title=message(title).render(lang), title_justify="left")
+        say(title)
+        made = Table()
         for column in columns:
             made.add_column(message(f"logs.column.{column}").render(lang))
         return made
@@ -479,10 +481,12 @@ def _terminal(view: dict[str, Any], lang: str) -> None:
     )
     classes = view["classes"]
     say("logs.cli.classes", **{kind: classes[kind] for kind in classes})
-    versions = table("logs.cli.versions", "version", "source", "requests")
+    numbers = {found["ref"]: f"#{found['number']}" for found in view["versions"]}
+    versions = table("logs.cli.versions", "number", "source", "since", "requests")
     for found in view["versions"]:
-        label = found["label"] or message("logs.cli.no-version").render(lang)
-        versions.add_row(_shown(found["ref"] or "-"), _shown(label), f"{found['requests']:,}")
+        if found["requests"]:
+            since = found["since"] or message("logs.cli.always").render(lang)
+            versions.add_row(numbers[found["ref"]], _shown(found["label"]), since, f"{found['requests']:,}")
     out.print(versions)
     purposes = table("logs.cli.purposes", "purpose", "requests", "share")
     for found in view["purposes"]:
@@ -493,13 +497,13 @@ def _terminal(view: dict[str, Any], lang: str) -> None:
     out.print(purposes)
     say("logs.cli.ai", requests=view["ai"]["requests"], share=f"{view['ai']['share']:.1%}")
     if view["violators"]:
-        violators = table("logs.cli.violators", "crawler", "requests", "version", "line", "rule")
+        violators = table("logs.cli.violators", "crawler", "requests", "number", "line", "rule")
         for found in view["violators"]:
             for at, line in enumerate(found["lines"][:3]):
                 violators.add_row(
                     escape(found["token"]) if at == 0 else "",
                     f"{found['requests']:,}" if at == 0 else "",
-                    _shown(line["robots_version"] or "-"),
+                    numbers.get(line["robots_version"], "-"),
                     str(line["line"]) if line["line"] is not None else "-",
                     _shown(line["rule"] or "-") + f" (×{line['requests']:,})",
                 )
@@ -515,13 +519,10 @@ def _terminal(view: dict[str, Any], lang: str) -> None:
     crawlers = table("logs.cli.crawlers", "crawler", "purpose", "requests", "verified", "robots", "delay", "blocked")
     for found in view["crawlers"]:
         sessions = found["sessions"]
-        delay = (
-            "-"
-            if not sessions["delayed"]
-            else message(
-                "logs.cli.delay", delay=sessions["delay"], short=sessions["short"], gaps=sessions["delayed"]
-            ).render(lang)
-        )
+        delay = "-"
+        if sessions["delayed"]:
+            said = message("logs.cli.delay", delay=sessions["delay"], short=sessions["short"], gaps=sessions["delayed"])
+            delay = said.render(lang)
         crawlers.add_row(
             escape(found["token"]),
             found["purpose"],
@@ -537,11 +538,8 @@ def _terminal(view: dict[str, Any], lang: str) -> None:
     if view["blocked"]:
         say("logs.cli.blocked", crawlers=[f"{found['token']} ({found['requests']:,})" for found in view["blocked"]])
     if view["unjudged"]:
-        say(
-            "logs.cli.unjudged",
-            count=classes["unjudged"],
-            origins=[found["origin"] or "-" for found in view["unjudged"][:5]],
-        )
+        origins = [found["origin"] or "-" for found in view["unjudged"][:5]]
+        say("logs.cli.unjudged", count=classes["unjudged"], origins=origins)
 
 
 def _shown(text: str) -> str:

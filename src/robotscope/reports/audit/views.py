@@ -1,7 +1,7 @@
 """An audit's summary as JSON-ready data: what `robotscope logs --json` prints, the terminal summary shows and
 the HTML report draws. Pure.
 
-`summary_view(summary, lang, labels)` gives, times in UTC ISO 8601:
+`summary_view(summary, lang, versions)` gives, times in UTC ISO 8601:
 
 - `requests`, `audited`, `unaudited` (no catalogue crawler named), `classes` (audited requests by class);
 - `purposes` (requests by the crawler's purpose, share of all requests) and `ai` (the AI purposes together);
@@ -9,7 +9,8 @@ the HTML report draws. Pure.
 - `violators` ranked, each with its deciding lines ranked; `spoofers` ranked by claimed crawler, with the
   addresses that spoofed it most; `never_read_robots`; `blocked` (declared allow, enforced block: 403 to
   allowed requests); `too_fast` (median gap below the Crawl-delay);
-- `versions` (which robots.txt judged how many requests, with `labels`' text), `unjudged` origins;
+- `versions`: every robots.txt version given, numbered by origin and time, with where it came from, when it
+  came into force and how many requests it judged; `unjudged` origins;
 - `hours`: requests per hour by purpose and by class, for charts;
 - `bad_lines` (count, by reason, the first with their numbers), `dropped` (entries past a table's cap),
   `incomplete`.
@@ -17,23 +18,23 @@ the HTML report draws. Pure.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import math
+from collections.abc import Sequence
 from typing import Any
 
-from ...messages import DEFAULT_LANG, Message
+from ...messages import DEFAULT_LANG
 from ...syntax.crawlers import PURPOSES, SELECTIONS
 from ..verification import Status
 from ..views import iso
 from .classes import AuditClass
 from .summary import CrawlerSummary, Summary
+from .timeline import RobotsVersion
 
 TOP = 10  # deciding lines per violator, addresses per spoofed crawler
 AI = SELECTIONS["ai"]
 
 
-def summary_view(
-    summary: Summary, lang: str = DEFAULT_LANG, labels: Mapping[str, Message] | None = None
-) -> dict[str, Any]:
+def summary_view(summary: Summary, lang: str = DEFAULT_LANG, versions: Sequence[RobotsVersion] = ()) -> dict[str, Any]:
     """The whole summary (finished first: its sessions closed), as data."""
     summary.finish()
     crawlers = sorted(summary.crawlers.values(), key=lambda c: (-c.requests, c.token.lower()))
@@ -63,14 +64,7 @@ def summary_view(
         ],
         "blocked": [{"token": c.token, "requests": c.blocked} for c in crawlers if c.blocked],
         "too_fast": [{"token": c.token, **c.sessions.as_dict()} for c in crawlers if c.sessions.too_fast],
-        "versions": [
-            {
-                "ref": ref,
-                "label": None if ref is None or labels is None or ref not in labels else labels[ref].render(lang),
-                "requests": count,
-            }
-            for ref, count in sorted(summary.versions.items(), key=lambda item: (-item[1], item[0] or ""))
-        ],
+        "versions": _versions(summary, versions, lang),
         "unjudged": [
             {"origin": origin, "requests": count}
             for origin, count in sorted(summary.unjudged.items(), key=lambda item: (-item[1], item[0] or ""))
@@ -151,6 +145,27 @@ def crawler_rows(view: dict[str, Any]) -> list[dict[str, Any]]:
             }
         )
     return rows
+
+
+def _versions(summary: Summary, versions: Sequence[RobotsVersion], lang: str) -> list[dict[str, Any]]:
+    """Every version, numbered in order of origin and time, with the requests it judged. Versions of one file
+    for several origins (a snapshot folder's, for http and https) are one entry: rows name a file by its ref."""
+    ordered = sorted(versions, key=lambda v: (v.origin or "", -math.inf if v.since is None else v.since))
+    found: dict[str, dict[str, Any]] = {}
+    for version in ordered:
+        entry = found.get(version.ref)
+        if entry is None:
+            entry = found[version.ref] = {
+                "number": len(found) + 1,
+                "ref": version.ref,
+                "label": version.label.render(lang),
+                "origins": [],
+                "since": _time(version.since),
+                "sha256": version.sha256,
+                "requests": summary.versions.get(version.ref, 0),
+            }
+        entry["origins"].append(version.origin)
+    return list(found.values())
 
 
 def _time(moment: float | None) -> str | None:
