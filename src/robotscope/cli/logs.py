@@ -175,7 +175,9 @@ def _spec(format_name: str, log_format: str | None, mapping: str | None, source:
     found = detect(head)
     if found is None:
         fail(message("logs.error.undetected", source=source, formats=list(FORMATS)))
-    click.echo(message("logs.cli.detected", source=source, format=found).render(current_lang()), err=True)
+    click.echo(
+        f"robotscope: {message('logs.cli.detected', source=source, format=found).render(current_lang())}", err=True
+    )
     return _Spec(found, None, None)
 
 
