@@ -196,12 +196,16 @@ def test_a_request_before_any_known_file_is_unjudged_and_the_answer_incomplete(
     assert view["classes"]["unjudged"] == 1 and view["unjudged"] == [{"origin": SITE, "requests": 1}]
 
 
-def test_jobs_2_gives_what_jobs_1_gives(tmp_path: Path, robots_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    log = write(tmp_path / "access.log", "combined")
-    _, whole, _ = audited(log, robots_dir, "--jobs", "1")
-    monkeypatch.setattr(logs_module, "CHUNK", 3)  # many chunks: the sessions are stitched across them
-    _, one, _ = audited(log, robots_dir, "--jobs", "1", "--csv", str(tmp_path / "one.csv"))
-    _, two, _ = audited(log, robots_dir, "--jobs", "2", "--csv", str(tmp_path / "two.csv"))
+@pytest.mark.parametrize("kind", ["combined", "w3c"])
+def test_jobs_2_gives_what_jobs_1_gives(
+    tmp_path: Path, robots_dir: Path, monkeypatch: pytest.MonkeyPatch, kind: str
+) -> None:
+    log = write(tmp_path / "access.log", kind)
+    _, whole, _ = audited(log, robots_dir, "--jobs", "1", kind=kind)
+    # Many chunks: the sessions are stitched across them, and W3C's `#Fields:` header is given to each.
+    monkeypatch.setattr(logs_module, "CHUNK", 3)
+    _, one, _ = audited(log, robots_dir, "--jobs", "1", "--csv", str(tmp_path / "one.csv"), kind=kind)
+    _, two, _ = audited(log, robots_dir, "--jobs", "2", "--csv", str(tmp_path / "two.csv"), kind=kind)
     assert one == two == whole
     assert (tmp_path / "one.csv").read_text() == (tmp_path / "two.csv").read_text()
     assert (tmp_path / "one.crawlers.csv").read_text() == (tmp_path / "two.crawlers.csv").read_text()

@@ -41,6 +41,7 @@ from .verify import history_from
 
 CHUNK = 16_384  # lines a worker process audits per task (a few MB of log)
 _HEADERS = 16  # `#` lines of a file kept to give each chunk's reader (`#Fields:` says what the columns are)
+_FIELDED = frozenset({"w3c", "cloudfront"})  # the formats whose `#Fields:` header names the columns below it
 _SHOWN = 10  # bad lines listed one by one on stderr; all are counted
 FAIL_ON = ("violation", "spoofed")  # in order: --fail-on violation fails on spoofs too
 
@@ -200,7 +201,8 @@ def _pieces(
         rest = chain(head, lines)
         while chunk := list(islice(rest, CHUNK)):
             yield _Piece(source, spec, tuple(headers), chunk)
-            headers = (headers + [line for line in chunk if line[1].startswith("#")])[-_HEADERS:]
+            if spec.name in _FIELDED:
+                headers = (headers + [line for line in chunk if line[1].startswith("#")])[-_HEADERS:]
 
 
 def _parallel(setup: _Setup, pieces: Iterator[_Piece], jobs: int) -> Iterator[tuple[Summary, Any, int]]:

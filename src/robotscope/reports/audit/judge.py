@@ -89,16 +89,16 @@ class _Claimed(NamedTuple):
 
 
 class _Judged(NamedTuple):
-    """A verdict as rows carry it."""
+    """A verdict as rows carry it, with the Crawl-delay the same version gives the crawler."""
 
     allowed: bool
     line: int | None
     rule: str | None
+    delay: float | None
 
 
 _STATUS = {status: status.value for status in Status}  # plain strings in rows, found faster than `.value`
 _new_row = tuple.__new__  # NamedTuple's generated __new__ costs twice as much, on every row
-_UNKNOWN = object()
 
 
 class Judge:
@@ -124,9 +124,10 @@ class Judge:
         return None if found is None else found.crawler
 
     def _claim(self, user_agent: str) -> _Claimed | None:
-        found = self._claimed.get(user_agent, _UNKNOWN)
-        if found is not _UNKNOWN:
-            return found  # type: ignore[return-value]  # a _Claimed or None, as stored below
+        try:
+            return self._claimed[user_agent]
+        except KeyError:
+            pass
         crawler = recognise(user_agent)
         made = None if crawler is None else self._known(crawler)
         if len(user_agent) <= LONGEST_KEPT:
@@ -155,7 +156,10 @@ class Judge:
     def judge(self, request: Request, source: str = "") -> Row | None:
         """The row of `request` (read from `source`), or None when its User-Agent names no catalogue crawler."""
         user_agent = request.user_agent
-        claimed = self._claim(user_agent)
+        try:  # `_claim`'s look-up inlined: every request asks it
+            claimed = self._claimed[user_agent]
+        except KeyError:
+            claimed = self._claim(user_agent)
         if claimed is None:
             return None
         crawler = claimed.crawler
@@ -165,7 +169,8 @@ class Judge:
             status = self._verify(request.ip, user_agent, when).status
         except ValueError:  # the logged client is no IP address: nothing to check it against
             status = Status.INCONCLUSIVE
-        origin = self.origin(request.scheme, request.host)
+        host = request.host
+        origin = self.site if not host else self.origin(request.scheme, host)
         target = request.target
         exempt = ROBOTS_TXT if is_robots_txt(target) else claimed.exempt
         version = self._in_force(origin, when)
@@ -173,9 +178,10 @@ class Judge:
             ref = allowed = line = rule = delay = None
         else:
             ref = version.ref
-            judged = self._verdict(version, claimed, target)
-            allowed, line, rule = judged
-            delay = self._delay(version, claimed)
+            judged = self._verdicts.get((version, token, target))
+            if judged is None:
+                judged = self._judged(version, claimed, target)
+            allowed, line, rule, delay = judged
         # A Row, built without its generated __new__.
         return _new_row(
             Row,
@@ -204,20 +210,20 @@ class Judge:
             ),
         )
 
-    def _verdict(self, version: RobotsVersion, claimed: _Claimed, target: str) -> _Judged:
-        key = (version, claimed.crawler.token, target)
-        found = self._verdicts.get(key)
-        if found is None:
-            ruleset = self._ruleset(version, claimed)
-            if ruleset is None:
-                verdict = version.verdict(claimed.crawler.token, target, claimed.policy, claimed.engine)
-                found = _Judged(verdict.allowed, verdict.line, None if verdict.rule is None else verdict.rule.text)
-            else:
-                row = bulk_row(ruleset, target, claimed.engine)
-                found = _Judged(row.allowed, row.line, row.rule)
-            if len(self._verdicts) >= VERDICTS:
-                del self._verdicts[next(iter(self._verdicts))]
-            self._verdicts[key] = found
+    def _judged(self, version: RobotsVersion, claimed: _Claimed, target: str) -> _Judged:
+        """The verdict on `target` under `version`, and the crawler's Crawl-delay there: made, and kept."""
+        token = claimed.crawler.token
+        ruleset = self._ruleset(version, claimed)
+        if ruleset is None:
+            verdict = version.verdict(token, target, claimed.policy, claimed.engine)
+            rule = None if verdict.rule is None else verdict.rule.text
+            found = _Judged(verdict.allowed, verdict.line, rule, self._delay(version, claimed))
+        else:
+            row = bulk_row(ruleset, target, claimed.engine)
+            found = _Judged(row.allowed, row.line, row.rule, self._delay(version, claimed))
+        if len(self._verdicts) >= VERDICTS:
+            del self._verdicts[next(iter(self._verdicts))]
+        self._verdicts[(version, token, target)] = found
         return found
 
     def _ruleset(self, version: RobotsVersion, claimed: _Claimed) -> RuleSet | None:
