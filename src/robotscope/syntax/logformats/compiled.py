@@ -9,9 +9,9 @@ Every field matches possessively (what it took is never given back), so a line i
 linear in its length whatever the format: a field whose values are known (a status, a number, a
 time) matches those; any other matches up to the first character of the literal text after it (a
 field between double quotes: a quoted string, its escapes included). Two fields with nothing between
-them cannot be told apart unless the first one's values are known (`%U%q`, `$uri$is_args$args`): the
-format is refused. Text after the format's end is tolerated when it starts with white space (fields
-a later configuration appended).
+them cannot be told apart unless the first one's values are known (`%U%q`, `$uri$is_args$args`, or
+`$host$request_uri`: a host holds no `/`): the format is refused. Text after the format's end is
+tolerated when it starts with white space (fields a later configuration appended).
 
 A format is refused before any line when it cannot give what the reader is asked for: the time (a
 whole one: an Apache `%{...}t` without a UTC offset is local time nobody can place), the client
@@ -28,8 +28,8 @@ from ...messages import message
 from .model import BadLine, Request
 from .ncsa import QUOTED
 from .problems import MAX_LINE, FormatError, bad, preview, require, unreadable
-from .requests import request_line, split_target, unescape
-from .times import UNITS, clf, iso, seconds
+from .requests import request_line, split_target, status_code, unescape
+from .times import UNITS, clf, epoch, iso, seconds
 
 Parts = Mapping[str, float]  # parts of a time: epoch, or year ... second and offset; fraction
 CIVIL = frozenset({"year", "month", "day", "hour", "minute", "second", "offset"})
@@ -44,6 +44,7 @@ class Field(NamedTuple):
     pattern: str | None = None  # the values it takes, when known; else up to the text after it
     time: Callable[[str], Parts | None] | None = None  # for role "time": the parts its text gives
     gives: frozenset[str] = frozenset()  # for role "time": the parts it gives when read
+    stops: str = ""  # characters its values never hold, beyond the text after it (a host holds no `/`)
 
 
 Element = str | Field
@@ -91,13 +92,16 @@ def _field_pattern(field: Field, after: Element | None) -> str:
     """What `field` matches, possessively, given the element after it."""
     if field.pattern is not None:
         return f"(?>{field.pattern})"
+    stops = re.escape(field.stops)
     if isinstance(after, Field):
-        raise FormatError(message("logs.format.adjacent", first=field.name, second=after.name))
+        if not stops:
+            raise FormatError(message("logs.format.adjacent", first=field.name, second=after.name))
+        return f'[^\\s"{stops}]*+'
     if after is None:
         return ".*+"
     if after.startswith('"'):
         return QUOTED
-    return f"[^{re.escape(after[0])}]*+"
+    return f"[^{re.escape(after[0])}{stops}]*+"
 
 
 def _merged(elements: Sequence[Element]) -> list[Element]:
@@ -179,7 +183,7 @@ class CompiledReader:
             return bad(number, "too-long", limit=MAX_LINE)
         found = self._match(line)
         if found is None:
-            return bad(number, "shape", format=self.name)
+            return None if not line.strip() else bad(number, "shape", format=self.name)
         groups = self._groups
         when = None
         if self._times:
@@ -205,10 +209,10 @@ class CompiledReader:
             target,
             host or self._text(found, "host"),
             scheme or self._scheme(found),
-            self._number(found, "status"),
+            status_code(found[groups["status"]]) if "status" in groups else None,
             self._text(found, "user_agent") or "",
             self._text(found, "referer"),
-            0 if self._text(found, "size") is None and "size" in groups else self._number(found, "size"),
+            self._size(found),
         )
 
     def _time(self, found: re.Match[str]) -> float | None:
@@ -222,7 +226,7 @@ class CompiledReader:
                 parts.setdefault(key, value)
         fraction = parts.get("fraction", 0.0)
         if "epoch" in parts:
-            return parts["epoch"] + fraction
+            return epoch(parts["epoch"] + fraction, "s")
         whole = seconds(*(int(parts[key]) for key in ("year", "month", "day", "hour", "minute", "second", "offset")))
         return None if whole is None else whole + fraction
 
@@ -244,12 +248,10 @@ class CompiledReader:
         value = found[group]
         return None if value in ("-", "") else unescape(value)
 
-    def _number(self, found: re.Match[str], role: str) -> int | None:
-        group = self._groups.get(role)
-        if group is None:
-            return None
-        value = found[group]
-        return int(value) if value.isdigit() and value.isascii() and len(value) < 19 else None
+    def _size(self, found: re.Match[str]) -> int | None:
+        """The response's size: its digits, `-` for none sent (Apache's `%b`)."""
+        group = self._groups.get("size")
+        return None if group is None else 0 if found[group] == "-" else int(found[group])
 
     def _scheme(self, found: re.Match[str]) -> str | None:
         """`http` or `https`: from a scheme field, from nginx's `$https` or Apache's `%{HTTPS}e` (`on`, or
@@ -263,11 +265,15 @@ class CompiledReader:
         return _PORT_SCHEMES.get(found[groups["port"]]) if "port" in groups else None
 
 
+HOST_STOPS = "/"  # a host name or address, with its port, holds no slash
+
+
 __all__ = [
     "CIVIL",
     "CLF_PATTERN",
     "EPOCH",
     "EPOCH_PATTERN",
+    "HOST_STOPS",
     "ISO_PATTERN",
     "CompiledReader",
     "Element",

@@ -74,6 +74,11 @@ def request_line(line: str) -> Line | None:
     return Line(method, split_target(target))
 
 
+def status_code(text: str) -> int | None:
+    """A status of three digits as logged; None for none: `-`, or `000` (CloudFront's client that left first)."""
+    return None if text == "-" or text < "100" else int(text)
+
+
 def _escaped(code: str) -> bytes:
     """The bytes one escape (without its backslash) stands for."""
     if code[0] == "x" and len(code) == 3:
@@ -100,4 +105,4 @@ def unescape(text: str) -> str:
     return octets.decode("utf-8", "replace")
 
 
-__all__ = ["Line", "Target", "request_line", "split_target", "unescape"]
+__all__ = ["Line", "Target", "request_line", "split_target", "status_code", "unescape"]
