@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 import pytest
 
 from robotscope.syntax.logformats import BadLine, FormatError, Request, reader
-from tests.logs.cases import SAMPLES, codes, read
+from tests.logs.cases import SAMPLES, codes, lines, read
 
 GOOGLEBOT = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"
 GPTBOT = "GPTBot/1.1 (+https://openai.com/gptbot)"
@@ -213,3 +213,38 @@ def test_a_common_log_reads_when_no_user_agent_is_asked_for_and_the_audit_refuse
         "the common format does not log the User-Agent: the audit needs the time, the client address, "
         "the request and the User-Agent of every request"
     )
+
+
+def test_lines_of_other_formats_mixed_in_are_bad_lines_and_the_rest_reads() -> None:
+    mixed = [lines(name)[-1] for name in ("combined.log", "caddy.json", "alb.log", "cloudflare.json")]
+    mixed += [lines("combined.log")[1], "", lines("iis.log")[-1]]
+    for name, own in (("combined", [0, 4]), ("caddy", [1]), ("alb", [2]), ("cloudflare", [3])):
+        got = reader(name)
+        found = codes([got.read(number, line) for number, line in enumerate(mixed, 1)])
+        assert [i for i, code in enumerate(found) if code == "request"] == own
+        assert found[5] is None  # a blank line is nothing, in every format
+        assert all(code.startswith("logs.bad.") for i, code in enumerate(found) if i not in (*own, 5) and code)
+
+
+def test_a_fields_header_in_force_names_the_columns_and_one_lacking_some_is_said() -> None:
+    w3c = reader("w3c")
+    row = "2026-08-19 18:06:38 GET / 192.0.2.1 Bot/1.0"
+    before = w3c.read(1, row)
+    assert isinstance(before, BadLine) and before.reason.render() == (
+        "a line before any #Fields: header, which names the columns"
+    )
+    lacking = w3c.read(2, "#Fields: date time cs-method cs-uri-stem")
+    assert isinstance(lacking, BadLine) and lacking.reason.render() == (
+        "this #Fields: header has no column for the client address or the User-Agent, which the audit needs"
+    )
+    under = w3c.read(3, row)
+    assert isinstance(under, BadLine) and under.reason.render() == (
+        "under the #Fields: header of line 2, which lacks columns the audit needs"
+    )
+    assert w3c.read(4, "#Fields: date time cs-method cs-uri-stem c-ip cs(User-Agent)") is None
+    assert isinstance(w3c.read(5, row), Request)
+    short = w3c.read(6, "2026-08-19 18:06:38 GET /")
+    assert isinstance(short, BadLine) and short.reason.render() == "4 columns where the #Fields: header needs 6"
+    # CloudFront's lines before any header are read by its documented columns.
+    cloudfront = reader("cloudfront")
+    assert isinstance(cloudfront.read(1, lines("cloudfront.log")[2]), Request)
