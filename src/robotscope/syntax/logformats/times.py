@@ -84,6 +84,7 @@ def clf(text: str) -> float | None:
     return seconds(int(year), month, int(day), int(hour), int(minute), int(second), offset)
 
 
+@lru_cache(maxsize=_REMEMBERED)
 def iso(text: str, naive_utc: bool = False) -> float | None:
     """An ISO 8601 / RFC 3339 date and time; one without an offset only when `naive_utc` (the format says UTC)."""
     found = _ISO.fullmatch(text)
