@@ -170,3 +170,9 @@ def test_a_date_that_does_not_exist_is_a_bad_line() -> None:
         2, '192.0.2.1 [31/Feb/2026 20:06:38 +0200] "GET / HTTP/1.1" "B"'
     )
     assert isinstance(later, BadLine) and later.reason.code == "logs.bad.value"
+
+
+def test_a_method_of_dash_is_no_request() -> None:
+    parts = reader("nginx", '$remote_addr [$msec] "$request_method $request_uri" "$http_user_agent"')
+    found = parts.read(4, '192.0.2.1 [1787162798] "- /" "-"')
+    assert isinstance(found, BadLine) and found.reason.code == "logs.bad.no-request"

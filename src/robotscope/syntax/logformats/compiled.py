@@ -85,6 +85,7 @@ def time_field(name: str, pattern: str, parse: Callable[[str], Parts | None], gi
 
 
 EPOCH = frozenset({"epoch"})
+HOST_STOPS = "/"  # a host name or address, with its port, holds no slash
 _PORT_SCHEMES = {"443": "https", "80": "http"}
 
 
@@ -130,7 +131,7 @@ def _rank(element: Element) -> int:
     return element.rank if isinstance(element, Field) else 0
 
 
-def provided(roles: frozenset[str], time_parts: frozenset[str]) -> set[str]:
+def _provided(roles: frozenset[str], time_parts: frozenset[str]) -> set[str]:
     """The audit's fields that a format's roles give."""
     given = set()
     if "epoch" in time_parts or time_parts >= CIVIL:
@@ -176,7 +177,7 @@ class CompiledReader:
         if times and "epoch" not in gives and "offset" not in gives and gives >= CIVIL - {"offset"}:
             names = " ".join(field.name for field in merged if isinstance(field, Field) and field.role == "time")
             raise FormatError(message("logs.format.local-time", directive=names))
-        require(name, provided(frozenset(chosen), gives), needs)
+        require(name, _provided(frozenset(chosen), gives), needs)
 
     def read(self, number: int, line: str) -> Request | BadLine | None:
         if len(line) > MAX_LINE:
@@ -199,7 +200,9 @@ class CompiledReader:
                 return bad(number, "request-line", line=preview(text))
             method, (target, host, scheme) = split
         else:
-            method = found[groups["method"]] if "method" in groups else ""
+            method = found[groups["method"]]
+            if method == "-":
+                return bad(number, "no-request")
             target, host, scheme = split_target(unescape(self._target(found)))
         return Request(
             number,
@@ -265,9 +268,6 @@ class CompiledReader:
         return _PORT_SCHEMES.get(found[groups["port"]]) if "port" in groups else None
 
 
-HOST_STOPS = "/"  # a host name or address, with its port, holds no slash
-
-
 __all__ = [
     "CIVIL",
     "CLF_PATTERN",
@@ -283,6 +283,5 @@ __all__ = [
     "epoch_time",
     "fraction_time",
     "iso_time",
-    "provided",
     "time_field",
 ]
