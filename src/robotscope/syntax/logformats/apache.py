@@ -25,14 +25,12 @@ from collections.abc import Callable
 from ...messages import message
 from .compiled import (
     CLF_PATTERN,
-    EPOCH,
-    EPOCH_PATTERN,
     HOST_STOPS,
     Element,
     Field,
     Parts,
-    clf_time,
-    epoch_time,
+    clf_field,
+    epoch_field,
     fraction_time,
     time_field,
 )
@@ -60,7 +58,7 @@ _HEADERS = {
 _LETTERS = {
     "a": Field("%a", "ip"),
     "h": Field("%h", "ip", 1),
-    "t": time_field("%t", r"\[" + CLF_PATTERN + r"\]", clf_time, EPOCH),
+    "t": clf_field("%t", r"\[" + CLF_PATTERN + r"\]"),
     "r": Field("%r", "request"),
     "m": Field("%m", "method", pattern="[A-Za-z]++|-"),
     "U": Field("%U", "path", pattern=r'[^\s?"]*+'),
@@ -198,7 +196,7 @@ def _time(name: str, argument: str | None) -> Field:
         return _LETTERS["t"]
     spec = argument.removeprefix("begin:").removeprefix("end:")
     if spec in ("sec", "msec", "usec"):
-        return time_field(name, EPOCH_PATTERN, epoch_time({"sec": "s", "msec": "ms", "usec": "us"}[spec]), EPOCH)
+        return epoch_field(name, {"sec": "s", "msec": "ms", "usec": "us"}[spec])
     if spec in ("msec_frac", "usec_frac"):
         return time_field(name, "[0-9]{3}" if spec == "msec_frac" else "[0-9]{6}", fraction_time, frozenset())
     return _strftime(name, spec)

@@ -19,16 +19,12 @@ import re
 from ...messages import message
 from .compiled import (
     CLF_PATTERN,
-    EPOCH,
-    EPOCH_PATTERN,
     HOST_STOPS,
-    ISO_PATTERN,
     Element,
     Field,
-    clf_time,
-    epoch_time,
-    iso_time,
-    time_field,
+    clf_field,
+    epoch_field,
+    iso_field,
 )
 from .problems import FormatError, preview
 
@@ -39,9 +35,9 @@ _DIGITS = "[0-9]{1,18}+|-"  # 18 digits at most: a number, not a hostile run
 _VARIABLES = {
     "remote_addr": Field("$remote_addr", "ip"),
     "realip_remote_addr": Field("$realip_remote_addr", "ip", 1),
-    "time_local": time_field("$time_local", CLF_PATTERN, clf_time, EPOCH),
-    "time_iso8601": time_field("$time_iso8601", ISO_PATTERN, iso_time, EPOCH),
-    "msec": time_field("$msec", EPOCH_PATTERN, epoch_time("s"), EPOCH),
+    "time_local": clf_field("$time_local", CLF_PATTERN),
+    "time_iso8601": iso_field("$time_iso8601"),
+    "msec": epoch_field("$msec", "s"),
     "request": Field("$request", "request"),
     "request_method": Field("$request_method", "method", pattern="[A-Za-z]++|-"),
     "request_uri": Field("$request_uri", "uri", pattern=r'[^\s"]*+'),
