@@ -73,7 +73,7 @@ THIRD_PARTY_ALLOWED: dict[str, frozenset[str]] = {
     "web": frozenset({"httpx", "anyio", "starlette", "uvicorn"}),
     "cli": frozenset({"click", "rich", "uvicorn", "pyspark", "pyarrow"}),
     "webbotauth": frozenset({"cryptography"}),
-    "verifying": frozenset({"dnslib"}),
+    "verifying": frozenset({"dnslib", "httpx"}),
 }
 THIRD_PARTY = frozenset(
     {
