@@ -8,7 +8,7 @@ addresses are text, as a log holds them: a third inside the lists (a random addr
 prefix), the rest random IPv4 addresses, one in ten of all IPv6. Three ways, on one core:
 
 - `index (text)`: `AddressIndex.covering(text)`, parsing included (IPv4 by a regular expression,
-  IPv6 by `ipaddress`, which costs most of an IPv6 lookup), on all addresses and per family;
+  IPv6 groups split and joined, which costs most of an IPv6 lookup), on all addresses and per family;
 - `index (integer)`: `AddressIndex.find(version, n)`, for a caller that already holds integers;
 - `ipaddress loop`: `ip_address(text)`, then `address in network` over every list's networks, the
   plain way; run on a tenth of the addresses (it is slow) and reported per second all the same.

@@ -54,6 +54,7 @@ LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
                 "watching",
                 "webbotauth",
                 "verifying",
+                "auditing",
             }
         ),
     ),
@@ -65,6 +66,7 @@ CORE = ("foundation", "syntax", "access", "reports")
 
 # Third-party packages each top-level name outside the core may import (the core may import none).
 THIRD_PARTY_ALLOWED: dict[str, frozenset[str]] = {
+    "auditing": frozenset({"httpx"}),  # the type of a transport handed to the fetcher
     "fetch": frozenset({"httpx", "anyio"}),
     "watching": frozenset({"httpx", "anyio"}),
     "download": frozenset({"httpx", "anyio"}),
@@ -113,6 +115,7 @@ IO_STDLIB = frozenset(
     }
 )
 IO_ALLOWED: dict[str, frozenset[str]] = {
+    "auditing": frozenset({"subprocess", "threading"}),  # git, stopped at its deadline by a timer
     "sqlite_file": frozenset({"sqlite3", "threading"}),
     "cache": frozenset({"sqlite3"}),
     "history": frozenset({"sqlite3"}),
@@ -121,7 +124,7 @@ IO_ALLOWED: dict[str, frozenset[str]] = {
     "fetch": frozenset({"asyncio", "sqlite3", "ssl", "socket"}),
     "download": frozenset({"asyncio"}),
     "client": frozenset({"asyncio"}),
-    "verifying": frozenset({"socket", "threading"}),
+    "verifying": frozenset({"asyncio", "socket", "threading"}),
     "web": frozenset({"subprocess", "threading", "signal", "socket"}),
     "cli": frozenset({"asyncio", "socket", "sqlite3", "threading", "subprocess", "multiprocessing"}),
 }

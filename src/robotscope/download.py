@@ -14,6 +14,8 @@ data, never raised.
 from __future__ import annotations
 
 import zlib
+from collections.abc import Mapping
+from types import MappingProxyType
 from typing import NamedTuple
 
 import anyio
@@ -23,6 +25,8 @@ from .access.policy import MAX_REDIRECTS
 from .fetch import location_of, redirect_target, run, take_location
 from .fetch.tls import tls_context
 from .syntax.inflate import Bounded, Incomplete, Undecodable
+
+NO_CONDITIONS: Mapping[str, str] = MappingProxyType({})
 
 
 class Download(NamedTuple):
@@ -44,13 +48,20 @@ class Download(NamedTuple):
 
 
 async def get_async(
-    url: str, *, user_agent: str, timeout: float, limit: int, transport: httpx.AsyncBaseTransport | None = None
+    url: str,
+    *,
+    user_agent: str,
+    timeout: float,
+    limit: int,
+    transport: httpx.AsyncBaseTransport | None = None,
+    conditions: Mapping[str, str] = NO_CONDITIONS,
 ) -> Download:
+    """`conditions`: request header fields such as If-None-Match, to revalidate a cached copy (a 304 has no body)."""
     hops: list[str] = []
     current = url
     async with httpx.AsyncClient(
         # Only the codings the inflater undoes (httpx would offer br and zstd when they are installed).
-        headers={"User-Agent": user_agent, "Accept-Encoding": "gzip, deflate"},
+        headers={**conditions, "User-Agent": user_agent, "Accept-Encoding": "gzip, deflate"},
         timeout=timeout,
         follow_redirects=False,
         transport=transport,

@@ -6,7 +6,10 @@ page through `robotscope.download` (one deadline, 1 MiB of HTML), each
 crawler's documented User-Agent string sent; the verdicts are those of every
 front end (`Robots.answer`, or the fetch decision's: `FetchResult.answer`), the
 findings `robotscope.reports.indexing`'s. `transport` carries the web server's SSRF
-guard where it has one.
+guard where it has one. `fetched_as` says, once per User-Agent string sent
+(robotscope's own for robots.txt, each crawler's for the page), whether a
+site that verifies crawlers would take the fetch for the crawler it claims
+(`robotscope.reports.verification.own_fetches`).
 """
 
 from __future__ import annotations
@@ -19,8 +22,9 @@ import httpx
 
 from .access.engines.registry import PROFILED, resolve
 from .download import Download, get_async
-from .fetch import FetchResult, fetch_robots_async
+from .fetch import DEFAULT_UA, FetchResult, fetch_robots_async
 from .reports.indexing import MAX_HTML, PageFacts, findings, page_facts
+from .reports.verification import own_fetches
 from .syntax.crawlers import get as crawler
 from .syntax.model import LineKind, Verdict
 from .syntax.urls import InvalidURL, checked_url, robots_url
@@ -49,7 +53,12 @@ class _Origins:
         origin = robots_url(url)
         if origin not in self.fetched:
             self.fetched[origin] = await fetch_robots_async(
-                origin, policy=self.policy, timeout=self.timeout, cache=self.cache, transport=self.transport
+                origin,
+                user_agent=DEFAULT_UA,
+                policy=self.policy,
+                timeout=self.timeout,
+                cache=self.cache,
+                transport=self.transport,
             )
         return self.fetched[origin]
 
@@ -79,7 +88,7 @@ async def check_page(
     user_agent: str | None = None,
     read: FactsReader = _in_thread,
 ) -> dict[str, Any]:
-    """The page's check as JSON-ready data: `{url, robots_url, crawlers: [...]}`; raises InvalidURL for a bad URL.
+    """The page's check as JSON-ready data: `{url, robots_url, fetched_as, crawlers}`; raises InvalidURL for a bad URL.
 
     `read` reads each page's facts: in a thread by default; the web server
     passes its worker pool, so the HTML is read under the pool's budgets.
@@ -93,11 +102,14 @@ async def check_page(
     )
     pages: dict[str, Download] = {}
     crawlers = []
+    # (agent, User-Agent) of each fetch: robots.txt goes out as robotscope itself, the page as each crawler.
+    claims = [(DEFAULT_UA, DEFAULT_UA)]
     for agent in agents:
         name = resolve(engine, agent)
         found = await origins.verdict(agent, url, name)
         known = crawler(agent)
         sent = user_agent or (known.request_user_agent if known is not None and known.user_agent else agent)
+        claims.append((user_agent or agent, sent))
         if sent not in pages:
             pages[sent] = await get_async(url, user_agent=sent, timeout=timeout, limit=MAX_HTML, transport=transport)
         got = pages[sent]
@@ -141,7 +153,8 @@ async def check_page(
                 ],
             }
         )
-    return {"url": url, "robots_url": home, "crawlers": crawlers}
+    fetched_as = [fetch.as_dict(lang) for fetch in own_fetches(claims)]
+    return {"url": url, "robots_url": home, "fetched_as": fetched_as, "crawlers": crawlers}
 
 
 def has_problem(result: dict[str, Any]) -> bool:

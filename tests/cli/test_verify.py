@@ -7,6 +7,7 @@ from ipaddress import ip_address
 from pathlib import Path
 from typing import Any
 
+import pytest
 from click.testing import CliRunner
 
 from robotscope.cli import cli
@@ -15,6 +16,9 @@ from robotscope.reports.verification import ReverseDns, Status, judge
 from robotscope.syntax.ipindex import AddressIndex
 from robotscope.syntax.iplists import MAX_BYTES, read_list, shipped, snapshot
 from tests.verifying.dns_server import dns_server, zone
+
+# The lists of the default history store count too: the tests' is a fresh one per test.
+pytestmark = pytest.mark.usefixtures("isolated")
 
 GOOGLEBOT = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"
 GOOGLE_ADDRESS = "66.249.66.1"  # in google-common-crawlers.json's 66.249.64.0/19 ranges

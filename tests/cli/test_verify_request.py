@@ -19,6 +19,7 @@ from tests.conftest import Server
 
 pytestmark = pytest.mark.usefixtures("isolated")
 
+CLAIM = "give one or more IP addresses and --agent UA"
 GOOGLEBOT = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"
 
 
@@ -51,25 +52,23 @@ def key(server: Server) -> Ed25519PrivateKey:
 
 def test_a_signed_request_verifies_and_says_who_signed(server: Server, key: Ed25519PrivateKey, tmp_path: Path) -> None:
     path = capture(signed(key, agent=f'sig1="{server.url("")}"'), tmp_path / "request.http")
-    code, out, _ = verify("--request", path, "--at-time", str(NOW), "--allow-local-directory")
+    code, out, _ = verify("--request", path, "--at", str(NOW), "--allow-local-directory")
     assert code == 0 and out.startswith("Web Bot Auth: verified: signed by key")
     assert f"signed by http://127.0.0.1:{server.port} (key directory {server.url(WELL_KNOWN)})" in out
     assert "created 2026-05-28T20:26:30Z, expires 2026-05-28T20:31:40Z" in out
     assert "not judged without --ip" in out
-    code, out, _ = verify(
-        "--request", path, "--at-time", "2026-05-28T20:27:00Z", "--allow-local-directory", "--lang", "ko"
-    )
+    code, out, _ = verify("--request", path, "--at", "2026-05-28T20:27:00Z", "--allow-local-directory", "--lang", "ko")
     assert code == 0 and out.startswith("Web Bot Auth: 검증됨")
 
 
 def test_expired_and_refused_directories_exit_1(server: Server, key: Ed25519PrivateKey, tmp_path: Path) -> None:
     path = capture(signed(key, agent=f'sig1="{server.url("")}"'), tmp_path / "request.http")
-    code, found = as_json("--request", path, "--at-time", str(NOW + 3600), "--allow-local-directory")
+    code, found = as_json("--request", path, "--at", str(NOW + 3600), "--allow-local-directory")
     assert code == 1 and found["signature"]["reason"] == "expired" and found["claim"] is None
-    code, found = as_json("--request", path, "--at-time", str(NOW))  # loopback not allowed by default
+    code, found = as_json("--request", path, "--at", str(NOW))  # loopback not allowed by default
     assert code == 1 and found["signature"]["reason"] == "no-directory"
     assert found["signature"]["problem"]["code"] == "signature.directory.refused"
-    code, out, _ = verify("--request", path, "--at-time", str(NOW))
+    code, out, _ = verify("--request", path, "--at", str(NOW))
     assert code == 1 and f"names http://127.0.0.1:{server.port} as its signer" in out and "signed by" not in out
     assert server.hits[WELL_KNOWN] == 0
 
@@ -78,7 +77,7 @@ def test_with_an_address_the_claim_is_judged_with_the_signature(
     server: Server, key: Ed25519PrivateKey, tmp_path: Path
 ) -> None:
     path = capture(signed(key, agent=f'sig1="{server.url("")}"'), tmp_path / "request.http")
-    common = ("--request", path, "--at-time", str(NOW), "--allow-local-directory", "--no-dns")
+    common = ("--request", path, "--at", str(NOW), "--allow-local-directory", "--no-dns")
     code, found = as_json(*common, "--ip", "66.249.66.1")
     claim = found["claim"]
     assert code == 0 and (claim["status"], claim["method"], claim["token"]) == ("verified", "ip-list", "Googlebot")
@@ -90,17 +89,30 @@ def test_with_an_address_the_claim_is_judged_with_the_signature(
     assert f"the valid signature proves its signer http://127.0.0.1:{server.port}, not YandexBot" in out
 
 
+def test_at_with_an_address_names_the_lists_in_force(server: Server, key: Ed25519PrivateKey, tmp_path: Path) -> None:
+    path = capture(signed(key, agent=f'sig1="{server.url("")}"'), tmp_path / "request.http")
+    common = ("--request", path, "--allow-local-directory", "--no-dns", "--ip", "66.249.66.1")
+    code, out, _ = verify(*common, "--at", str(NOW))
+    assert code == 0 and out.splitlines()[2].startswith("lists in force at 2026-05-28T20:26:40Z: google-common")
+    code, found = as_json(*common, "--at", str(NOW))
+    assert found["at"] == "2026-05-28T20:26:40Z" and found["lists"][0]["list"] == "google-common-crawlers.json"
+    # In 2024 the signature was not made yet, and no version of Google's list was out: the claim is open.
+    code, found = as_json(*common, "--at", "2024-01-01")
+    assert code == 1 and found["signature"]["reason"] == "not-yet-valid"
+    assert found["claim"]["status"] == "inconclusive" and found["lists"][0]["creation_time"] is None
+
+
 def test_bad_lines_are_reported_and_the_rest_read(server: Server, key: Ed25519PrivateKey, tmp_path: Path) -> None:
     path = Path(capture(signed(key, agent=f'sig1="{server.url("")}"'), tmp_path / "request.http"))
     path.write_bytes(path.read_bytes().replace(b"Host:", b"X Bad: 1\r\n  folded\r\nHost:", 1))
-    code, out, err = verify("--request", str(path), "--at-time", str(NOW), "--allow-local-directory")
+    code, out, err = verify("--request", str(path), "--at", str(NOW), "--allow-local-directory")
     assert code == 0 and "verified" in out
     assert f"{path}: line 2 is not a header field" in err and "line 3 continues the previous field" in err
 
 
 def test_stdin_is_read_too(server: Server, key: Ed25519PrivateKey, tmp_path: Path) -> None:
     path = capture(signed(key, agent=f'sig1="{server.url("")}"'), tmp_path / "request.http")
-    args = ["verify", "--request", "-", "--at-time", str(NOW), "--allow-local-directory"]
+    args = ["verify", "--request", "-", "--at", str(NOW), "--allow-local-directory"]
     result = CliRunner().invoke(cli, args, input=Path(path).read_bytes())
     assert result.exit_code == 0 and "verified" in result.stdout
 
@@ -112,9 +124,10 @@ def test_stdin_is_read_too(server: Server, key: Ed25519PrivateKey, tmp_path: Pat
         (b"", (), "no request line"),
         (b"GET /a HTTP/1.1\r\nAccept: */*\r\n\r\n", (), "0 Host fields"),
         (b"HELLO\r\n", (), "line 1 is not a request line"),
-        (b"GET / HTTP/1.1\r\nHost: a\r\n\r\n", ("--at-time", "yesterday"), "--at-time takes UNIX seconds"),
+        (b"GET / HTTP/1.1\r\nHost: a\r\n\r\n", ("--at", "yesterday"), "--at takes UNIX seconds"),
         (b"GET / HTTP/1.1\r\nHost: a\r\n\r\n", ("--ip", "not-an-ip"), "is not an IP address"),
         (b"GET / HTTP/1.1\r\nHost: a\r\n\r\n", ("192.0.2.1",), "give its address with --ip"),
+        (b"GET / HTTP/1.1\r\nHost: a\r\n\r\n", ("--update",), "and no --update"),
     ],
 )
 def test_bad_usage_is_one_line_and_exit_2(content: bytes, args: tuple[str, ...], said: str, tmp_path: Path) -> None:
@@ -126,8 +139,8 @@ def test_bad_usage_is_one_line_and_exit_2(content: bytes, args: tuple[str, ...],
 
 def test_usage_without_a_request(tmp_path: Path) -> None:
     for args, said in (
-        (("192.0.2.1",), "give one or more IP addresses with --agent"),
-        ((), "give one or more IP addresses with --agent"),
+        (("192.0.2.1",), CLAIM),
+        ((), CLAIM),
         (("192.0.2.1", "--agent", "Googlebot", "--ip", "192.0.2.1"), "go with --request"),
         (("--request", str(tmp_path / "missing.http")), "--request"),
     ):

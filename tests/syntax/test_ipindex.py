@@ -133,3 +133,16 @@ def test_dotted_numbers_are_read_as_ipaddress_reads_them(text: str) -> None:
     except ValueError:
         expected = None
     assert parse_address(text) == expected
+
+
+@given(
+    st.lists(st.from_regex(r"[0-9a-fA-F]{0,5}", fullmatch=True), min_size=1, max_size=10).map(":".join)
+    | st.builds(ipaddress.IPv6Address, st.integers(0, 2**128 - 1)).map(lambda a: a.compressed)
+)
+def test_colon_groups_are_read_as_ipaddress_reads_them(text: str) -> None:
+    # Near-IPv6 addresses: groups of 0-5 digits, empty ones making `::` (once, twice, at either end).
+    try:
+        expected = parse_address(ipaddress.ip_address(text))
+    except ValueError:
+        expected = None
+    assert parse_address(text) == expected

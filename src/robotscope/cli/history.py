@@ -52,7 +52,7 @@ def _numbered(versions: list[Version], number: int, origin: str) -> Version:
     return versions[number - 1]
 
 
-def _open(store_path: str | None) -> HistoryStore:
+def open_store(store_path: str | None) -> HistoryStore:
     """The store to read: one that is not there is an error, never created empty."""
     path = Path(store_path) if store_path is not None else default_path()
     if not path.is_file():
@@ -124,7 +124,7 @@ def history_command(
         origin = origin_of(url)
     except InvalidURL as error:
         fail(str(error))
-    with _open(store_path) as store:
+    with open_store(store_path) as store:
         # Numbered over every agent, so a number means one version whichever --agent is given.
         numbered = list(enumerate(store.versions(origin), 1))
         failures = [f for f in store.fetches(origin) if f.failure is not None]

@@ -56,7 +56,11 @@ def page_command(
     robots.txt blocks it; the Content-Usage header. Findings name what
     cancels out (a noindex the crawler never sees, a canonical it may not
     fetch, a server that refuses what robots.txt allows). Exit code 1 when a
-    finding is a problem.
+    finding is a problem. It also says, for each User-Agent string sent,
+    whether a site that verifies crawlers would take the fetch for the
+    crawler it claims: the fetches come from this machine, so a claim its
+    operator publishes IP lists or host names for fails there, and the
+    site's answer may differ from what the real crawler gets.
 
     \b
     Examples:
@@ -86,16 +90,17 @@ def page_command(
     if as_json:
         click.echo(json.dumps(result, ensure_ascii=False, indent=2))
     else:
-        click.echo(_as_text(result["url"], result["robots_url"], result["crawlers"], lang))
+        click.echo(_as_text(result, lang))
     sys.exit(1 if has_problem(result) else 0)
 
 
-def _as_text(url: str, home: str, results: list[dict[str, Any]], lang: str) -> str:
+def _as_text(result: dict[str, Any], lang: str) -> str:
     def text(code: str, **params: Any) -> str:
         return message(code, **params).render(lang)
 
-    out = [text("pagecheck.heading", url=url, robots=home)]
-    for r in results:
+    out = [text("pagecheck.heading", url=result["url"], robots=result["robots_url"]), text("verify.own.heading")]
+    out.extend(f"  {fetch['agent']}: {fetch['text']}" for fetch in result["fetched_as"])
+    for r in result["crawlers"]:
         v, resp, page = r["verdict"], r["response"], r["page"]
         out.append(f"{r['agent']} ({r['user_agent']})")
         word = text("verdict.allowed") if v["allowed"] else text("verdict.disallowed")

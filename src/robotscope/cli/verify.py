@@ -4,21 +4,24 @@ from __future__ import annotations
 
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
+from urllib.parse import urlsplit
 
 import click
 
 from ..access.signatures.head import MAX_HEAD, Head, read_head
 from ..access.signatures.model import SignatureVerdict
-from ..messages import message
-from ..reports.verification import Status, Verification, moment
-from ..syntax.ipindex import AddressIndex
+from ..history import HistoryStore, default_path
+from ..history.views import iso
+from ..messages import Message, message
+from ..reports.verification import Status, Verification, utc_text
 from ..syntax.iplists import MAX_BYTES, IpList, read_list, shipped, snapshot
-from ..syntax.verification import list_sources
-from .history import parse_when
-from .options import json_option, lang_option
+from ..syntax.listhistory import ListHistory
+from ..syntax.verification import list_sources, method
+from .history import open_store, parse_when
+from .options import json_option, lang_option, store_option, timeout_option
 from .output import current_lang, echo_json, echo_text, fail, warn
 
 if TYPE_CHECKING:
@@ -53,6 +56,88 @@ def lists_from(folder: str | None) -> list[IpList]:
     return found
 
 
+def history_from(lists_dir: str | None, store_path: str | None) -> ListHistory:
+    """The versions to judge with: a folder's lists alone (`--lists`), or the shipped snapshots and the
+    versions a history store keeps (`--store`, else the default store when there is one)."""
+    from ..verifying.updates import list_history
+
+    if lists_dir is not None:
+        if store_path is not None:
+            fail(message("verify.error.lists-store"))
+        return ListHistory(lists_from(lists_dir))
+    if store_path is not None:  # named: it must be there and readable
+        with open_store(store_path) as store:
+            return list_history(store)
+    if not default_path().is_file():
+        return list_history(None)
+    with HistoryStore(default_path(), read_only=True) as store:  # never created, migrated or written here
+        for warning in store.take_warnings():
+            warn(warning)
+        return list_history(store)
+
+
+def moment_of(when: str | None) -> float | None:
+    """`--at WHEN` as a POSIX time (None: now, the newest version of each list)."""
+    if when is None:
+        return None
+    moment = parse_when(when)
+    if moment is None:
+        fail(message("history.error.when", value=when))
+    return moment
+
+
+def in_force(history: ListHistory, moment: float, verdicts: Sequence[Verification]) -> list[tuple[str, str | None]]:
+    """The lists the claimed crawlers are checked against, each with the `creationTime` of its version in
+    force at `moment` (None: no version by then)."""
+    chosen = {found.name: found.creation_time for found in history.at(moment)}
+    methods = [method(v.token) for v in verdicts if v.token is not None]
+    names = sorted({name for found in methods if found is not None for name in found.lists})
+    return [(name, chosen.get(name)) for name in names]
+
+
+def _in_force_line(moment: float, used: list[tuple[str, str | None]]) -> Message:
+    shown = [
+        message("verify.cli.no-version", name=name)
+        if created is None
+        else message("verify.cli.version", name=name, created=created)
+        for name, created in used
+    ]
+    return message("verify.cli.in-force", when=iso(moment), lists=shown or [message("verify.cli.no-list")])
+
+
+def run_update(store_path: str | None, base: str | None, timeout: float, as_json: bool, lang: str) -> NoReturn:
+    """`verify --update`: fetch every list, keep the new versions, one line per list; exit 1 when any failed."""
+    from ..cache import RobotsCache
+    from ..verifying.updates import Outcome, update_lists
+
+    if base is not None:
+        parts = urlsplit(base)
+        if parts.scheme not in ("http", "https") or not parts.netloc:
+            fail(message("verify.error.update-from", url=base))
+    with HistoryStore(store_path) as store, RobotsCache() as cache:
+        for warning in store.take_warnings():
+            warn(warning)
+        if not store.writable:
+            fail(message("verify.error.store", path=str(store.path)))
+        updates = update_lists(store, base=base, timeout=timeout, cache=cache)
+        for warning in store.take_warnings() + cache.take_warnings():
+            warn(warning)
+    counts = {outcome: sum(1 for u in updates if u.outcome is outcome) for outcome in Outcome}
+    summary = message("verify.update.summary", count=len(updates), **{o.value: n for o, n in counts.items()})
+    if as_json:
+        lists = [u.as_dict(lang) for u in updates]
+        echo_json({"lists": lists, "summary": summary.render(lang), "complete": not counts[Outcome.FAILED]})
+    else:
+        for found in updates:
+            for problem in found.problems:
+                warn(problem.render(lang))
+        said = [u.reason.render(lang) for u in updates] + [summary.render(lang)]
+        if counts[Outcome.FAILED]:
+            said.append(message("verify.update.incomplete", failed=counts[Outcome.FAILED]).render(lang))
+        echo_text("\n".join(said))
+    sys.exit(1 if counts[Outcome.FAILED] else 0)
+
+
 def _lines(found: Verification, lang: str) -> list[str]:
     said = message(
         "verify.cli.line",
@@ -76,15 +161,10 @@ def request_options(command: _F) -> _F:
             "request_file",
             metavar="FILE",
             help="A captured HTTP/1.1 request head (request line and header fields; - for stdin): its Web Bot "
-            "Auth signature is checked against the key directory its Signature-Agent names.",
+            "Auth signature is checked against the key directory its Signature-Agent names, at --at (UNIX "
+            "seconds or ISO 8601; default now).",
         ),
         click.option("--ip", metavar="ADDRESS", help="With --request: the address it came from, to judge its claim."),
-        click.option(
-            "--at-time",
-            metavar="WHEN",
-            help="With --request: when it was received (UNIX seconds or ISO 8601; default now), for its "
-            "signature's validity window.",
-        ),
         click.option(
             "--allow-local-directory",
             is_flag=True,
@@ -117,7 +197,22 @@ def request_options(command: _F) -> _F:
     help="Ask this DNS server for reverse DNS (default: the system's resolver).",
 )
 @click.option("--no-dns", is_flag=True, help="Ask no DNS: reverse-DNS-only crawlers stay inconclusive.")
+@click.option(
+    "--at",
+    "when",
+    metavar="WHEN",
+    help="Judge with the lists in force then (ISO 8601 date or date and time, UTC unless it says): "
+    "the shipped snapshots and the versions --update stored, or the --lists folder's.",
+)
+@click.option("--update", is_flag=True, help="Fetch every list of the registry and store its new versions.")
+@click.option(
+    "--update-from",
+    metavar="URL",
+    help="With --update: fetch the lists from this mirror, each under its registry name.",
+)
 @request_options
+@store_option
+@timeout_option
 @json_option
 @lang_option
 def verify_command(
@@ -126,10 +221,14 @@ def verify_command(
     lists_dir: str | None,
     dns_server: str | None,
     no_dns: bool,
+    when: str | None,
+    update: bool,
+    update_from: str | None,
     request_file: str | None,
     ip: str | None,
-    at_time: str | None,
     allow_local_directory: bool,
+    store_path: str | None,
+    timeout: float,
     as_json: bool,
     lang: str,
 ) -> None:
@@ -149,31 +248,54 @@ def verify_command(
     its sources. Exit code 0 when no claim is spoofed or inconclusive, 1
     otherwise, 2 for bad usage (an address that is not one, a bad --lists).
 
+    The lists are the snapshots shipped in the package and the versions
+    `--update` stored (the newest of each; --at WHEN: the one in force then,
+    named in the output), or with --lists DIR that folder's alone. A list
+    with no version by WHEN is not at hand: its claims are inconclusive.
+    `verify --update` fetches every list of the registry (or, with
+    --update-from URL, from a mirror holding each under its registry name)
+    and stores each new version in the history store (--store); one line
+    per list, exit code 1 when any failed.
+
     --request FILE judges one captured request instead: its Web Bot Auth
     signature (RFC 9421; the key directory at the Signature-Agent's origin,
     https only, fetched within 5 s and 64 KiB, cached, never from a private
-    address unless --allow-local-directory) and, with --ip, its User-Agent's
-    claim, where a valid signature by the origin the crawler's operator signs
-    from verifies it. Exit code 0 when the claim (without --ip: the
-    signature) is verified or unverifiable, 1 otherwise.
+    address unless --allow-local-directory) at --at (default now) and, with
+    --ip, its User-Agent's claim, where a valid signature by the origin the
+    crawler's operator signs from verifies it. Exit code 0 when the claim
+    (without --ip: the signature) is verified or unverifiable, 1 otherwise.
 
     \b
     Examples:
       robotscope verify 66.249.66.1 --agent Googlebot
       robotscope verify 66.249.66.1 20.171.206.1 --agent "Mozilla/5.0 (compatible; GPTBot/1.2)" --json
+      robotscope verify --update
+      robotscope verify 66.249.66.1 --agent Googlebot --at 2026-11-03T14:05:00Z
       robotscope verify --request captured.http --ip 66.249.66.1
     """
     from ..verifying.claims import verify_claim
 
+    if update_from is not None and not update:
+        fail(message("verify.error.update-alone"))
     if request_file is not None:
-        if addresses:
+        if addresses or update:
             fail(message("verify.error.request-only"))
-        verify_captured(request_file, ip, at_time, allow_local_directory, agent, lists_dir, dns_server, no_dns, as_json)
-    if ip is not None or at_time is not None or allow_local_directory:
+        verify_captured(
+            request_file, ip, when, allow_local_directory, agent, lists_dir, store_path, dns_server, no_dns, as_json
+        )
+    if ip is not None or allow_local_directory:
         fail(message("verify.error.request-options"))
+    if update:
+        if addresses or agent is not None or when is not None or lists_dir is not None:
+            fail(message("verify.error.update-only"))
+        run_update(store_path, update_from, timeout, as_json, lang)
     if not addresses or agent is None:
-        fail(message("verify.error.what"))
-    index, available, asking = claim_methods(lists_dir, dns_server, no_dns)
+        fail(message("verify.error.claim"))
+    moment = moment_of(when)
+    history, asking = claim_methods(lists_dir, store_path, dns_server, no_dns)
+    # A list that could not be read at all (its problems were shown), or with no version by `moment`,
+    # is not at hand: never proof of spoofing.
+    index, available = history.index(moment), history.available(moment)
     verdicts = []
     for address in addresses:
         try:
@@ -182,28 +304,33 @@ def verify_command(
             fail(message("verify.error.address", address=address))
     counts = {status: sum(1 for v in verdicts if v.status is status) for status in Status}
     summary = message("verify.cli.summary", count=len(verdicts), **{s.value: n for s, n in counts.items()})
+    used = None if moment is None else in_force(history, moment, verdicts)
     if as_json:
-        echo_json({"agent": agent, "claims": [v.as_dict(lang) for v in verdicts], "summary": summary.render(lang)})
+        found = {"agent": agent, "claims": [v.as_dict(lang) for v in verdicts], "summary": summary.render(lang)}
+        if moment is not None and used is not None:
+            found |= {"at": iso(moment), "lists": [{"list": name, "creation_time": c} for name, c in used]}
+        echo_json(found)
     else:
-        echo_text("\n".join([line for v in verdicts for line in _lines(v, lang)] + [summary.render(lang)]))
+        said = [line for v in verdicts for line in _lines(v, lang)]
+        if moment is not None and used is not None:
+            said.insert(0, _in_force_line(moment, used).render(lang))
+        echo_text("\n".join([*said, summary.render(lang)]))
     sys.exit(1 if counts[Status.SPOOFED] or counts[Status.INCONCLUSIVE] else 0)
 
 
 def claim_methods(
-    lists_dir: str | None, dns_server: str | None, no_dns: bool
-) -> tuple[AddressIndex, set[str], Resolver | None]:
-    """The lists in force, their names at hand, and the resolver to ask (None: no DNS)."""
+    lists_dir: str | None, store_path: str | None, dns_server: str | None, no_dns: bool
+) -> tuple[ListHistory, Resolver | None]:
+    """The lists' versions to judge with, and the resolver to ask (None: no DNS)."""
     from ..verifying.resolvers import resolver
 
     if no_dns and dns_server is not None:
         fail(message("verify.error.dns-both"))
-    lists = lists_from(lists_dir)
-    # A list that could not be read at all (its problems were shown) is not at hand: never proof of spoofing.
-    available = {found.name for found in lists if found.networks}
+    history = history_from(lists_dir, store_path)
     if no_dns:
-        return AddressIndex(lists), available, None
+        return history, None
     try:
-        return AddressIndex(lists), available, resolver(dns_server)
+        return history, resolver(dns_server)
     except ValueError as error:
         fail(message("verify.error.dns-server", server=dns_server or "", problem=str(error)))
 
@@ -211,15 +338,17 @@ def claim_methods(
 def verify_captured(
     path: str,
     ip: str | None,
-    at_time: str | None,
+    when: str | None,
     allow_local: bool,
     agent: str | None,
     lists_dir: str | None,
+    store_path: str | None,
     dns_server: str | None,
     no_dns: bool,
     as_json: bool,
 ) -> NoReturn:
-    """`verify --request FILE`: the captured request's signature, and its claim when --ip gives its address."""
+    """`verify --request FILE`: the captured request's signature at --at (default now), and its claim when
+    --ip gives its address, by the lists in force then."""
     try:
         from ..verifying.keydirectory import KeyDirectories
         from ..verifying.signatures import verify_signed
@@ -227,47 +356,56 @@ def verify_captured(
         fail(message("verify.error.crypto"))
     from ..verifying.claims import verify_claim
 
-    now = _received(at_time)
+    now = _received(when)
     head = _captured(path)
     assert head.request is not None  # _captured made sure
     signature = verify_signed(head.request, now, KeyDirectories(local_addresses=allow_local))
     claimant = agent if agent is not None else head.user_agent
     claim: Verification | None = None
+    used: list[tuple[str, str | None]] = []
+    at = None if when is None else float(now)  # without --at, each list's newest version
     if ip is not None:
-        index, available, asking = claim_methods(lists_dir, dns_server, no_dns)
+        history, asking = claim_methods(lists_dir, store_path, dns_server, no_dns)
+        index, available = history.index(at), history.available(at)
         try:
             claim = verify_claim(ip, claimant or "", index, available, asking, signature=signature)
         except ValueError:
             fail(message("verify.error.address", address=ip))
+        used = [] if at is None else in_force(history, at, [claim])
     lang = current_lang()
     if as_json:
         echo_json(
             {
                 "request": {"method": head.request.method, "target_uri": head.request.target_uri},
                 "agent": claimant,
+                "at": iso(now),
                 "signature": signature.as_dict(lang),
                 "claim": None if claim is None else claim.as_dict(lang),
+                "lists": [{"list": name, "creation_time": created} for name, created in used],
                 "problems": [problem.as_dict(lang) for problem in head.problems],
             }
         )
     else:
-        echo_text("\n".join(_signature_lines(signature, claim, claimant, lang)))
+        said = _signature_lines(signature, claim, claimant, lang)
+        if at is not None and claim is not None:
+            said.insert(1 if signature.agent is None else 2, _in_force_line(at, used).render(lang))
+        echo_text("\n".join(said))
     if claim is not None:
         sys.exit(1 if claim.status in (Status.SPOOFED, Status.INCONCLUSIVE) else 0)
     sys.exit(0 if signature.verified else 1)
 
 
-def _received(at_time: str | None) -> int:
-    """--at-time as seconds since the epoch (UNIX seconds or ISO 8601), or now."""
-    if at_time is None:
+def _received(when: str | None) -> int:
+    """--at as seconds since the epoch (UNIX seconds or ISO 8601), or now."""
+    if when is None:
         return int(time.time())
-    text = at_time.strip()
+    text = when.strip()
     if text.lstrip("-").isdigit() and len(text) <= 12:
         return int(text)
-    when = parse_when(text)
-    if when is None:
-        fail(message("verify.error.at-time", value=at_time))
-    return int(when)
+    found = parse_when(text)
+    if found is None:
+        fail(message("verify.error.request-at", value=when))
+    return int(found)
 
 
 def _captured(path: str) -> Head:
@@ -297,8 +435,8 @@ def _signature_lines(
             "verify.cli.signer" if signature.verified else "verify.cli.named",
             agent=signature.agent,
             directory=signature.directory,
-            created=moment(signature.created),
-            expires=moment(signature.expires),
+            created=utc_text(signature.created),
+            expires=utc_text(signature.expires),
         )
         lines.append(signer.render(lang))
     if claim is not None:

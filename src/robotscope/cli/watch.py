@@ -15,10 +15,11 @@ import click
 from ..history import HistoryStore, default_path, origin_of
 from ..history.views import iso
 from ..messages import Message, message
+from ..reports.verification import OwnFetch, own_fetches
 from ..reports.watch.alerts import Alert, Severity
 from ..reports.watch.payload import json_payload, slack_payload
 from ..syntax.urls import InvalidURL
-from ..watching.agents import DEFAULT_AGENTS
+from ..watching.agents import DEFAULT_AGENTS, user_agent
 from .expect import read_expectations
 from .options import lang_option, store_option, timeout_option
 from .output import echo_text, fail, warn
@@ -164,7 +165,9 @@ def watch_command(
     and usage-preference changes, failed expectations; docs/watch-alerts.md
     lists the codes. A run that finds nothing new says so. Exit code 1 when
     an alert at or above --fail-on fires or the webhook did not take the
-    alerts, 2 for bad usage.
+    alerts, 2 for bad usage. The first run also says, per agent, whether a
+    site that verifies crawlers would take the fetches for the crawler
+    they claim (they come from this machine); --json says it every run.
 
     \b
     Examples:
@@ -189,6 +192,7 @@ def watch_command(
     if every is not None and (interval is None or interval < SHORTEST_EVERY):
         fail(message("watch.cli.error.every", value=every, shortest=int(SHORTEST_EVERY)))
     expectations = None if expect_file is None else read_expectations(expect_file)
+    fetched_as = own_fetches((label, user_agent(label)) for label in labels)
     store = HistoryStore(Path(store_path) if store_path is not None else default_path())
     runs = 0
     code = 0
@@ -204,7 +208,7 @@ def watch_command(
             for warning in store.take_warnings():
                 warn(warning)
             undelivered = notify(found, webhook, webhook_format, lang, timeout) if webhook else []
-            _show(found, undelivered, runs, as_json, lang)
+            _show(found, fetched_as, undelivered, runs, as_json, lang)
             code = 1 if fails(found, fail_on) or undelivered else 0
             if interval is None:
                 break
@@ -216,7 +220,14 @@ def watch_command(
     sys.exit(code)
 
 
-def _show(found: Sequence[OriginWatch], undelivered: list[str], runs: int, as_json: bool, lang: str) -> None:
+def _show(
+    found: Sequence[OriginWatch],
+    fetched_as: Sequence[OwnFetch],
+    undelivered: list[str],
+    runs: int,
+    as_json: bool,
+    lang: str,
+) -> None:
     for reason in undelivered:
         warn(reason)
     top = worst(found)
@@ -226,6 +237,7 @@ def _show(found: Sequence[OriginWatch], undelivered: list[str], runs: int, as_js
             "at": iso(time.time()),
             "worst": None if top is None else top.value,
             "origins": [origin.as_dict(lang) for origin in found],
+            "fetched_as": [fetch.as_dict(lang) for fetch in fetched_as],
             "webhook_failures": undelivered,
         }
         click.echo(json.dumps(document, ensure_ascii=False))
@@ -237,4 +249,8 @@ def _show(found: Sequence[OriginWatch], undelivered: list[str], runs: int, as_js
         alerts=alerts,
         worst=message("watch.cli.none") if top is None else top.value,
     )
-    echo_text(render(found, lang) + "\n" + summary.render(lang))
+    lines = [render(found, lang), summary.render(lang)]
+    if runs == 1:  # what the agents claim does not change between runs: said once
+        lines.append(message("verify.own.heading").render(lang))
+        lines.extend(f"  {fetch.agent}: {fetch.reason.render(lang)}" for fetch in fetched_as)
+    echo_text("\n".join(lines))

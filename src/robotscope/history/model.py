@@ -9,7 +9,7 @@ from types import MappingProxyType
 
 from ..fetch.body import KEEP
 from ..fetch.result import FetchResult
-from ..syntax.urls import robots_url
+from ..syntax.urls import origin_of as origin_of  # re-exported: spelt in syntax.urls, pure, for the log audit
 
 # Bytes of a body kept at most: what the fetcher keeps (`fetch.body.KEEP`), whatever the caller hands in.
 MAX_BODY = KEEP
@@ -22,11 +22,6 @@ CLIENT_ERROR = "4xx"
 REDIRECT = "redirect"  # the chain ended on a redirect: a loop, too many hops, a Location that cannot be followed
 NO_RESPONSE = "no-response"
 OTHER_STATUS = "status"  # 1xx or another status no class covers
-
-
-def origin_of(url: str) -> str:
-    """`scheme://host[:port]` of `url`, as the fetcher's `robots_url` spells it; raises `InvalidURL`."""
-    return robots_url(url).removesuffix("/robots.txt")
 
 
 def failure_of(result: FetchResult) -> str | None:
@@ -128,6 +123,24 @@ class Recorded:
     version: Version | None
     new: bool
     previous: Version | None
+
+
+@dataclass(frozen=True)
+class ListVersion:
+    """One distinct version of an operator's IP list: its registry `name`, `creationTime` as written (None
+    when it has none), the body's `sha256`, where it was first fetched (`url`) and when it was first and
+    last fetched. `new`: first kept by the call that returned it. `id` is None when the store could not keep it.
+    """
+
+    id: int | None
+    name: str
+    creation_time: str | None
+    sha256: str
+    url: str
+    first_fetched: float
+    last_fetched: float
+    new: bool = False
+    body: bytes = field(default=b"", repr=False)
 
 
 NO_HEADERS: Mapping[str, str] = MappingProxyType({})

@@ -50,6 +50,21 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE versions ADD COLUMN headers TEXT NOT NULL DEFAULT '{}';
     CREATE INDEX fetches_by_version ON fetches (version_id, agent);
     """,
+    # 3: the operators' IP lists (`robotscope verify --update`): one row per distinct version of a
+    # list, by registry name, `creationTime` as written and body; when it was first and last fetched.
+    """
+    CREATE TABLE list_versions (
+        id INTEGER PRIMARY KEY,
+        name TEXT NOT NULL,
+        creation_time TEXT NOT NULL,
+        sha256 TEXT NOT NULL,
+        body BLOB NOT NULL,
+        url TEXT NOT NULL,  -- where it was first fetched
+        first_fetched REAL NOT NULL,
+        last_fetched REAL NOT NULL,
+        UNIQUE (name, creation_time, sha256)
+    );
+    """,
 )
 LATEST = len(MIGRATIONS)
 

@@ -23,7 +23,8 @@ from typing import Any
 from ..cache import default_path as cache_path
 from ..fetch.result import FetchResult, kept_headers
 from ..sqlite_file import SqliteFile, Unusable
-from .model import MAX_BODY, MAX_DETAIL, Fetch, Recorded, Version, digest, failure_of, origin_of
+from ..syntax.iplists import IpList, read_list
+from .model import MAX_BODY, MAX_DETAIL, Fetch, ListVersion, Recorded, Version, digest, failure_of, origin_of
 from .schema import LATEST, migrate, version_of
 
 
@@ -38,6 +39,7 @@ _VERSION_COLUMNS = (
     "WHERE f.version_id = v.id ORDER BY agent))"
 )
 _FETCH_COLUMNS = "id, at, origin, agent, version_id, failure, status, truncated, size, detail"
+_LIST_COLUMNS = "id, name, creation_time, sha256, url, first_fetched, last_fetched, body"
 
 
 def _version(row: Sequence[Any]) -> Version:
@@ -57,6 +59,11 @@ def _version(row: Sequence[Any]) -> Version:
         agents=tuple(agents.split("\n")) if agents else (),
         body=bytes(body),
     )
+
+
+def _list_version(row: Sequence[Any], new: bool = False) -> ListVersion:
+    lid, name, created, sha, url, first, last, body = row
+    return ListVersion(lid, name, created or None, sha, url, first, last, new, bytes(body))
 
 
 def _fetch(row: Sequence[Any]) -> Fetch:
@@ -87,7 +94,7 @@ class HistoryStore(SqliteFile):
     def _check_readable(self, db: sqlite3.Connection) -> None:
         if version_of(db) != LATEST:  # an older file cannot be migrated read-only; a newer one is not ours
             raise Unusable(f"its schema version {version_of(db)} is not this robotscope's ({LATEST})")
-        for table in ("versions", "fetches"):
+        for table in ("versions", "fetches", "list_versions"):
             db.execute(f"SELECT 1 FROM {table} LIMIT 1").fetchall()
 
     def record(self, origin: str, agent: str, result: FetchResult) -> Recorded:
@@ -240,3 +247,52 @@ class HistoryStore(SqliteFile):
         query = "SELECT DISTINCT origin FROM fetches ORDER BY origin"
         rows = self._run(lambda db: db.execute(query).fetchall(), write=False)
         return [origin for (origin,) in rows or ()]
+
+    def record_list(self, name: str, creation_time: str | None, body: bytes, url: str) -> ListVersion:
+        """Keep one fetch of the IP list `name` (its registry name) read from `body`, fetched from `url`.
+
+        The same name, `creation_time` and body as a version kept before
+        only moves that version's `last_fetched`; anything else is a new
+        version. The caller decides what is a list worth keeping: the store
+        keeps what it is given. When the store cannot write, the version
+        returned is the one it would have made, its `id` None.
+        """
+        at = self.now()
+        sha = digest(body)
+        key = (name, creation_time or "", sha)
+
+        def write(db: sqlite3.Connection) -> ListVersion:
+            with db:  # commit, or roll back on error
+                db.execute("BEGIN IMMEDIATE")
+                where = " WHERE name = ? AND creation_time = ? AND sha256 = ?"
+                row = db.execute(f"SELECT id FROM list_versions{where}", key).fetchone()
+                if row is None:
+                    db.execute(
+                        "INSERT INTO list_versions (name, creation_time, sha256, body, url, first_fetched,"
+                        " last_fetched) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                        (*key, body, url, at, at),
+                    )
+                else:
+                    db.execute(
+                        "UPDATE list_versions SET last_fetched = max(last_fetched, ?) WHERE id = ?", (at, row[0])
+                    )
+                kept = db.execute(f"SELECT {_LIST_COLUMNS} FROM list_versions{where}", key).fetchone()
+            return _list_version(kept, new=row is None)
+
+        kept = self._run(write, write=True)
+        if kept is not None:
+            return kept
+        before = [v for v in self.list_versions(name) if (v.creation_time or "", v.sha256) == key[1:]]
+        first = before[0].first_fetched if before else at
+        return ListVersion(None, name, creation_time, sha, url, first, at, not before, body)
+
+    def list_versions(self, name: str | None = None) -> list[ListVersion]:
+        """The IP list versions kept (of `name`, if given), by name, then oldest first (by first fetched)."""
+        where = "" if name is None else " WHERE name = ?"
+        query = f"SELECT {_LIST_COLUMNS} FROM list_versions{where} ORDER BY name, first_fetched, id"
+        rows = self._run(lambda db: db.execute(query, () if name is None else (name,)).fetchall(), write=False)
+        return [_list_version(row) for row in rows or ()]
+
+    def ip_lists(self) -> list[IpList]:
+        """Every IP list version kept, read (`syntax.iplists.read_list`), in `list_versions` order."""
+        return [read_list(v.body, v.name) for v in self.list_versions()]

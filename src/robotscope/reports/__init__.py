@@ -9,6 +9,7 @@ themselves, so every front end says the same thing.
 - `compare`: verdicts side by side (matrix, diff, bulk rows, readings).
 - `views`, `render`: JSON views and text (SARIF too) for every front end.
 - `analysis`, `api`: what the tester page shows, and its JSON API as pure functions.
+- `audit`: server-log audits (`audit.timeline`: the robots.txt in force at each request's time).
 - `generator`, `selftest`, `survey`, `indexing`: robots.txt from a spec; the
   RFC 9309 reference cases; survey rows; a page's indexing directives.
 """

@@ -43,12 +43,18 @@ Every verdict carries its evidence as a message, the signature's own
 verdict when one was given, and the lists of any operator that cover the
 address (a "Googlebot" from OpenAI's ranges). Pure: reverse DNS and the
 signature's key directory, when there are any, are asked by the caller.
+
+`own_fetches` turns the question on robotscope itself: `page` and `watch`
+fetch with User-Agent strings that may claim a crawler, from the user's
+machine, not the operator's addresses. A site that verifies crawlers sees
+a claim it can check fail (and may answer it otherwise than the real
+crawler), and cannot tell a claim of an operator that publishes nothing.
 """
 
 from __future__ import annotations
 
 import enum
-from collections.abc import Collection
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, NamedTuple
@@ -57,7 +63,8 @@ from ..access.signatures.model import Reason, SignatureVerdict
 from ..messages import DEFAULT_LANG, Message, message
 from ..syntax.crawlers import recognise
 from ..syntax.ipindex import AddressIndex, Covering, parse_address
-from ..syntax.verification import list_source, method, signing_origins
+from ..syntax.tokens import product_token
+from ..syntax.verification import Method, list_source, method, signing_origins
 
 
 class Status(enum.StrEnum):
@@ -184,12 +191,12 @@ def _signed(signature: SignatureVerdict, token: str) -> Message:
         agent=signature.agent,
         keyid=signature.keyid,
         directory=signature.directory,
-        created=moment(signature.created),
-        expires=moment(signature.expires),
+        created=utc_text(signature.created),
+        expires=utc_text(signature.expires),
     )
 
 
-def moment(seconds: int | None) -> str:
+def utc_text(seconds: int | None) -> str:
     """Seconds since the epoch as ISO 8601 in UTC (`2026-05-28T20:26:40Z`), `-` for none or out of range."""
     try:
         return datetime.fromtimestamp(seconds, UTC).strftime("%Y-%m-%dT%H:%M:%SZ") if seconds is not None else "-"
@@ -204,3 +211,81 @@ def _families(name: str) -> tuple[str, ...]:
 
 def _when(covering: Covering) -> Message | str:
     return covering.creation_time or message("verify.undated")
+
+
+class WouldVerify(enum.StrEnum):
+    """What a site that verifies crawlers makes of a fetch robotscope sent from this machine."""
+
+    NO = "no"  # the operator publishes a method, and a fetch from here fails it
+    INDISTINGUISHABLE = "indistinguishable"  # the operator publishes nothing: no site can tell
+    NO_CLAIM = "no-claim"  # robotscope's own User-Agent claims no crawler
+    UNKNOWN = "unknown"  # no crawler of the catalogue, or one the registry has no row for
+
+
+# The product token of the User-Agent robotscope sends when no crawler's is asked for (`robotscope/VERSION`).
+OWN_TOKEN = "robotscope"
+
+
+@dataclass(frozen=True)
+class OwnFetch:
+    """One User-Agent a command fetched as, and whether a site's crawler verification would pass it."""
+
+    agent: str  # the label the command fetched as (`browser`, `Googlebot`, the string itself)
+    user_agent: str
+    would_verify: WouldVerify
+    token: str | None  # the catalogue crawler the string claims
+    operator: str | None
+    methods: tuple[str, ...]  # what the operator publishes to check it: ip-list, reverse-dns, signature
+    reason: Message
+
+    def as_dict(self, lang: str = DEFAULT_LANG) -> dict[str, Any]:
+        return {
+            "agent": self.agent,
+            "user_agent": self.user_agent,
+            "would_verify": self.would_verify.value,
+            "token": self.token,
+            "operator": self.operator,
+            "methods": list(self.methods),
+            "text": self.reason.render(lang),
+            "message": self.reason.as_dict(lang),
+        }
+
+
+def own_fetch(agent: str, user_agent: str) -> OwnFetch:
+    """What a site that verifies crawlers makes of `user_agent` sent from this machine (fetched as `agent`).
+
+    The machine's address is not asked: robotscope runs on the user's
+    machine, which is not in a crawler operator's network.
+    """
+    if product_token(user_agent).lower() == OWN_TOKEN:
+        return OwnFetch(agent, user_agent, WouldVerify.NO_CLAIM, None, None, (), message("verify.own.robotscope"))
+    crawler = recognise(user_agent)
+    if crawler is None:
+        return OwnFetch(agent, user_agent, WouldVerify.UNKNOWN, None, None, (), message("verify.own.unknown"))
+    token, operator = crawler.token, crawler.operator or crawler.token
+    found = method(token)
+
+    def said(would: WouldVerify, reason: Message, methods: tuple[str, ...] = ()) -> OwnFetch:
+        return OwnFetch(agent, user_agent, would, token, operator, methods, reason)
+
+    if found is None:
+        return said(WouldVerify.UNKNOWN, message("verify.own.unrecorded", token=token))
+    if found.unverifiable:
+        return said(WouldVerify.INDISTINGUISHABLE, message("verify.own.nothing", token=token, operator=operator))
+    methods = _published(found)
+    named = [message(f"verify.method.{m}") for m in methods]
+    return said(WouldVerify.NO, message("verify.own.fails", token=token, operator=operator, methods=named), methods)
+
+
+def own_fetches(sent: Iterable[tuple[str, str]]) -> tuple[OwnFetch, ...]:
+    """`own_fetch` of each (agent, User-Agent) a command fetched as, each User-Agent string once, in order."""
+    first: dict[str, str] = {}
+    for agent, user_agent in sent:
+        first.setdefault(user_agent, agent)
+    return tuple(own_fetch(agent, user_agent) for user_agent, agent in first.items())
+
+
+def _published(found: Method) -> tuple[str, ...]:
+    """The methods a site can check the token by (a signature only where the operator signs for certain)."""
+    published = {"ip-list": bool(found.lists), "reverse-dns": bool(found.rdns), "signature": found.signs == "yes"}
+    return tuple(name for name, given in published.items() if given)

@@ -90,12 +90,40 @@ def _ipv4(text: str) -> int | None:
     return int(a) << 24 | int(b) << 16 | int(c) << 8 | int(d)
 
 
+# IPv6 written in hexadecimal groups and colons only; dotted IPv4 tails and zones go to `ipaddress`.
+_HEXTETS = re.compile(r"[0-9A-Fa-f:]{2,39}").fullmatch
+
+
+def _ipv6(text: str) -> int | None:
+    """An IPv6 address of groups and colons only, as `ipaddress` reads it; None for anything else."""
+    if _HEXTETS(text) is None:
+        return None
+    head, shortened, tail = text.partition("::")
+    groups = head.split(":") if head else []
+    rest = tail.split(":") if tail else []
+    if shortened:
+        if len(groups) + len(rest) > 7 or "::" in tail:  # `::` stands for one group at least, and once
+            return None
+        groups += ["0"] * (8 - len(groups) - len(rest)) + rest
+    elif len(groups) != 8:
+        return None
+    for group in groups:
+        if not 0 < len(group) <= 4:  # an empty group: a colon alone at either end, or `:::`
+            return None
+    return int("".join(group.rjust(4, "0") for group in groups), 16)
+
+
 def parse_address(address: str | ipaddress.IPv4Address | ipaddress.IPv6Address) -> tuple[int, int] | None:
     """`(version, integer)` of an address, IPv4-mapped IPv6 as IPv4; None when it is not an IP address."""
     if isinstance(address, str):
         number = _ipv4(address)
         if number is not None:
             return 4, number
+        number = _ipv6(address)
+        if number is not None:
+            if _MAPPED <= number <= _MAPPED_LAST:
+                return 4, number - _MAPPED
+            return 6, number
         try:
             address = ipaddress.ip_address(address)
         except ValueError:

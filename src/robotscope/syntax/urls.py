@@ -183,6 +183,15 @@ def robots_url(url: str) -> str:
     return f"{scheme}://{authority}/robots.txt"
 
 
+def origin_of(url: str) -> str:
+    """`scheme://host[:port]` of `url`, as `robots_url` spells it (default ports dropped); raises `InvalidURL`.
+
+    >>> origin_of("HTTPS://Example.com:443/a?q=1")
+    'https://example.com'
+    """
+    return robots_url(url).removesuffix("/robots.txt")
+
+
 def checked_url(url: str) -> str:
     """`url` itself if it can be checked: a path starting with `/`, or an absolute http(s) URL with a host.
 

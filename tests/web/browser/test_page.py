@@ -624,6 +624,10 @@ def test_the_page_panel_checks_a_live_page_for_each_crawler(page: Any, server: S
     assert cards.count() == 2 and cards.nth(0).locator("h3").inner_text() == "Googlebot"
     assert "line 2 (Disallow: /private/)" in cards.nth(0).inner_text()
     assert cards.nth(0).locator("li[data-code='blockedNoindex']").count() == 1
+    # Once per User-Agent the server sent: robotscope's own for robots.txt, then each crawler's.
+    claims = page.locator("#page-result ul.fetched-as li")
+    assert [claims.nth(i).get_attribute("data-verify") for i in range(claims.count())] == ["no-claim", "no", "no"]
+    assert claims.nth(1).inner_text().startswith("Googlebot: would verify: no, since Google publishes")
     page.select_option("#lang", "ko")  # the panel asks again, in Korean
     page.wait_for_function(
         "() => /[\\uac00-\\ud7a3]/.test(document.querySelector('#page-result li')?.textContent || '')"

@@ -2,7 +2,9 @@
  * user names: the robots.txt verdict and its line, the HTTP answer to the
  * crawler's documented User-Agent string, the robots directives aimed at it,
  * the canonical, and the findings, whose texts are the server's in the
- * language asked for (a new language asks again). */
+ * language asked for (a new language asks again). Above them, once per
+ * User-Agent sent: whether a site that verifies crawlers would take the
+ * server's fetch for the crawler it claims. */
 import { $, clear, el } from "../dom.js";
 import { lang, t } from "../i18n.js";
 
@@ -39,6 +41,9 @@ async function run(body) {
 
 function render(result) {
   const out = clear($("page-result"));
+  const claims = el("ul", { cls: "fetched-as" }, result.fetched_as.map((f) =>
+    el("li", { data: { verify: f.would_verify }, text: `${f.agent}: ${f.text}` })));
+  out.append(el("p", { cls: "hint", text: t("pagecheck.fetchedAs") }), claims);
   for (const c of result.crawlers) {
     const v = c.verdict;
     const decided = v.line ? t("pagecheck.line", { line: v.line, rule: v.rule }) : "";

@@ -1,0 +1,93 @@
+"""The IP list versions a history store keeps: one row per (name, creationTime, body), fetched times moving."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+from robotscope.history import HistoryStore
+from robotscope.history.schema import LATEST, migrate
+from robotscope.syntax.iplists import read_list
+from tests.clock import Clock
+
+from .results import ORIGIN
+from .test_migrations import BODIES, v1_store
+
+NAME = "openai-gptbot.json"
+URL = "https://openai.com/gptbot.json"
+
+
+def body(created: str, *prefixes: str) -> bytes:
+    return json.dumps({"creationTime": created, "prefixes": [{"ipv4Prefix": p} for p in prefixes]}).encode()
+
+
+FIRST = body("2030-01-01T00:00:00Z", "198.51.100.0/24")
+SECOND = body("2030-02-01T00:00:00Z", "203.0.113.0/24")
+
+
+def rows(path: Path) -> int:
+    db = sqlite3.connect(path)
+    try:
+        (count,) = db.execute("SELECT count(*) FROM list_versions").fetchone()
+        return int(count)
+    finally:
+        db.close()
+
+
+def test_an_unchanged_list_fetched_twice_is_one_row_whose_last_fetch_moves(tmp_path: Path) -> None:
+    path = tmp_path / "history.sqlite3"
+    clock = Clock(100.0)
+    with HistoryStore(path, now=clock) as store:
+        first = store.record_list(NAME, "2030-01-01T00:00:00Z", FIRST, URL)
+        clock.now = 200.0
+        again = store.record_list(NAME, "2030-01-01T00:00:00Z", FIRST, URL)
+        assert first.new and not again.new and first.id == again.id is not None
+        assert (again.first_fetched, again.last_fetched) == (100.0, 200.0)
+        (kept,) = store.list_versions(NAME)
+        assert (kept.sha256, kept.url, kept.body, kept.last_fetched) == (first.sha256, URL, FIRST, 200.0)
+    assert rows(path) == 1
+
+
+def test_a_new_creation_time_or_body_is_a_new_version_read_back_as_a_list(tmp_path: Path) -> None:
+    clock = Clock(100.0)
+    with HistoryStore(tmp_path / "history.sqlite3", now=clock) as store:
+        store.record_list(NAME, "2030-01-01T00:00:00Z", FIRST, URL)
+        clock.now = 200.0
+        assert store.record_list(NAME, "2030-02-01T00:00:00Z", SECOND, URL).new
+        # The same creationTime with another body (the operator fixed it in place): kept too.
+        fixed = body("2030-02-01T00:00:00Z", "203.0.113.0/25")
+        assert store.record_list(NAME, "2030-02-01T00:00:00Z", fixed, URL).new
+        store.record_list("openai-searchbot.json", "2030-01-01T00:00:00Z", FIRST, URL)
+        times = ["2030-01-01T00:00:00Z", "2030-02-01T00:00:00Z", "2030-02-01T00:00:00Z"]
+        assert [v.creation_time for v in store.list_versions(NAME)] == times
+        expected = [(FIRST, NAME), (SECOND, NAME), (fixed, NAME), (FIRST, "openai-searchbot.json")]
+        assert store.ip_lists() == [read_list(data, name) for data, name in expected]
+
+
+def test_a_store_that_cannot_write_says_what_it_would_have_kept(tmp_path: Path) -> None:
+    path = tmp_path / "history.sqlite3"
+    with HistoryStore(path, now=Clock(100.0)) as store:
+        store.record_list(NAME, "2030-01-01T00:00:00Z", FIRST, URL)
+    with HistoryStore(path, now=Clock(300.0), read_only=True) as store:
+        seen = store.record_list(NAME, "2030-01-01T00:00:00Z", FIRST, URL)
+        unseen = store.record_list(NAME, "2030-02-01T00:00:00Z", SECOND, URL)
+        assert (seen.id, seen.new, seen.first_fetched, seen.last_fetched) == (None, False, 100.0, 300.0)
+        assert (unseen.id, unseen.new) == (None, True)
+    assert rows(path) == 1
+
+
+def test_a_store_of_the_previous_schema_keeps_its_rows_and_takes_list_versions(tmp_path: Path) -> None:
+    path = tmp_path / "history.sqlite3"
+    v1_store(path)
+    db = sqlite3.connect(path, isolation_level=None)
+    migrate(db, upto=LATEST - 1)  # the schema just before list versions
+    db.close()
+    with HistoryStore(path, now=Clock(1000.0)) as store:
+        assert store.warnings == [] and store.writable
+        assert [v.body for v in store.versions(ORIGIN)] == BODIES
+        assert len(store.fetches(ORIGIN)) == 5
+        assert store.ip_lists() == []
+        assert store.record_list(NAME, "2030-01-01T00:00:00Z", FIRST, URL).new
+    with HistoryStore(path, read_only=True) as store:
+        assert store.ip_lists() == [read_list(FIRST, NAME)] and [v.body for v in store.versions(ORIGIN)] == BODIES
