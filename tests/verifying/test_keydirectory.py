@@ -11,12 +11,16 @@ from __future__ import annotations
 import ipaddress
 import json
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
-from robotscope.access.signatures.agent import WELL_KNOWN
-from robotscope.access.signatures.model import MAX_DIRECTORY, Reason, SignatureVerdict, SignedRequest
+from robotscope.access.signatures.agent import WELL_KNOWN, signature_agent
+from robotscope.access.signatures.model import MAX_DIRECTORY, Reason, Refusal, SignatureVerdict, SignedRequest
+from robotscope.fetch.guard import is_forbidden
 from robotscope.messages import LANGS
 from robotscope.verifying.keydirectory import CEILING, DEFAULT_TTL, FLOOR, KeyDirectories, local, max_age
 from robotscope.verifying.signatures import MAX_AGENTS, verify_signed
@@ -24,6 +28,9 @@ from tests.access.signatures.signing import NOW, countersigned, directory, keyid
 from tests.clock import Clock
 from tests.conftest import Server
 from tests.hostile import SlowServer, finishes, trickle
+
+# What an sf-string may hold (RFC 9651, Section 3.3.3): printable ASCII, quotes and backslashes escaped.
+HOSTS = st.text(st.characters(min_codepoint=0x20, max_codepoint=0x7E, exclude_characters='"\\'), max_size=40)
 
 pytestmark = pytest.mark.usefixtures("isolated")
 
@@ -310,3 +317,31 @@ def test_verdicts_with_a_directory_read_in_json(
     for lang in LANGS:
         data = json.loads(json.dumps(verdict.as_dict(lang)))
         assert data["verified"] and data["agent"] == verdict.agent and data["keyid"] == keyid(key)
+
+
+@settings(max_examples=150, deadline=None)
+@given(HOSTS, st.sampled_from(["https://", "http://", "https://[", "http://127.0.0."]))
+def test_any_agent_host_is_a_verdict_and_reaches_no_network(host: str, scheme: str) -> None:
+    async def nowhere(name: str, port: int) -> list[str]:
+        raise OSError("no resolver in this test")
+
+    key = Ed25519PrivateKey.generate()
+    request = signed(key, agent=f'sig1="{scheme}{host}"')
+    assume(not _public_literal(request))  # names reach the resolver above, which answers nothing; literals would not
+    directories = KeyDirectories(resolve=nowhere, timeout=1.0)
+    verdict = verify_signed(request, NOW, directories)
+    assert not verdict.verified and verdict.reason in (Reason.BAD_AGENT, Reason.NO_DIRECTORY, Reason.MALFORMED)
+    if verdict.reason is Reason.NO_DIRECTORY:
+        assert verdict.problem is not None and verdict.problem.code in (
+            "signature.directory.network",
+            "signature.directory.refused",
+            "signature.directory.bad-url",
+        )
+
+
+def _public_literal(request: SignedRequest) -> bool:
+    try:
+        host = urlsplit(signature_agent(request, "sig1").origin).hostname or ""
+        return not is_forbidden(ipaddress.ip_address(host))
+    except (Refusal, ValueError):
+        return False

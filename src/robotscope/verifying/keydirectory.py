@@ -188,9 +188,11 @@ class KeyDirectories:
 
     def _download(self, url: str) -> tuple[Keys | None, Message | None, float]:
         guard = GuardedTransport(resolve=self.resolve, permit=self.permit)
-        transport = _SameOrigin(guard, url)
         try:
+            transport = _SameOrigin(guard, url)
             got = get(url, user_agent=self.user_agent, timeout=self.timeout, limit=MAX_DIRECTORY, transport=transport)
+        except httpx.InvalidURL:  # an origin the core accepted that httpx cannot request
+            return None, message("signature.directory.bad-url"), FLOOR
         except RefusedTarget as refused:
             return None, message("signature.directory.refused", host=refused.host, address=refused.address), FLOOR
         except _OffOrigin as off:
