@@ -1,7 +1,8 @@
-"""Which published lists cover an address: the index against a plain `ipaddress` loop, in one run.
+"""Which published lists cover an address: the index against a plain `ipaddress` loop, in one run;
+then whole claims, as a log audit asks them: `Verifier.verify` against a plain `verify_claim` loop.
 
-    python benchmarks/bench_verify.py                    # 200,000 addresses, about 20 s
-    python benchmarks/bench_verify.py --addresses 50000
+    python benchmarks/bench_verify.py                    # 200,000 addresses and requests, about 45 s
+    python benchmarks/bench_verify.py --addresses 50000 --requests 50000 --pairs 1000
 
 The lists are every snapshot shipped in the package (`robotscope.syntax.iplists.shipped()`). The
 addresses are text, as a log holds them: a third inside the lists (a random address of a random
@@ -13,8 +14,22 @@ prefix), the rest random IPv4 addresses, one in ten of all IPv6. Three ways, on 
 - `ipaddress loop`: `ip_address(text)`, then `address in network` over every list's networks, the
   plain way; run on a tenth of the addresses (it is slow) and reported per second all the same.
 
-Both answer the same on every address the loop sees (checked before timing). The garbage collector
-is off while timing; each figure is the best of three.
+Both answer the same on every address the loop sees (checked before timing).
+
+Claims: `--requests` requests drawn from `--pairs` distinct (address, User-Agent) pairs, the pair of
+rank r drawn with weight 1/r (a few pairs make most of a log): Googlebot, GPTBot and bingbot from
+their own ranges and from elsewhere, browsers from anywhere; each request has its own time, within
+the snapshots' dates. No DNS. Four ways, on one core:
+
+- `verify_claim loop (now)`: `verify_claim(address, agent, index, available, None)` per request, the
+  lists of now indexed once beforehand (what a caller without the Verifier writes);
+- `verify_claim loop (each request's time)`: the same with `ListHistory.index(t)` and
+  `available(t)` per request, the lists in force at its moment (the history keeps the indexes);
+- `Verifier.verify` for each: repeats answered from its caches.
+
+Each pair of ways gives the same verdicts (checked over the whole stream). A fresh Verifier each
+run, so every distinct claim is judged once in every figure. The garbage
+collector is off while timing; each figure is the best of three.
 """
 
 from __future__ import annotations
@@ -25,9 +40,14 @@ import ipaddress
 import random
 import time
 from collections.abc import Callable, Sequence
+from functools import partial
 
+from robotscope.reports.verification import Verification
 from robotscope.syntax.ipindex import AddressIndex, parse_address
-from robotscope.syntax.iplists import IpList, shipped, snapshot
+from robotscope.syntax.iplists import IpList, creation_timestamp, shipped, snapshot
+from robotscope.syntax.listhistory import ListHistory
+from robotscope.verifying.claims import verify_claim
+from robotscope.verifying.verifier import Verifier
 
 TARGET = 500_000  # lookups per second the issue asks of one core
 
@@ -73,9 +93,59 @@ def rate(run: Callable[[], object], count: int) -> float:
     return count / best
 
 
+AGENTS = (
+    "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)",
+    "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)",
+    "Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)",
+)
+BROWSER = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/{n}.0 Safari/537.36"
+Request = tuple[str, str, float]
+
+
+def requests(lists: Sequence[IpList], pairs: int, count: int, seed: int = 25) -> list[Request]:
+    """`count` requests from `pairs` distinct (address, agent) pairs, weighted 1/rank, each with its own time."""
+    rng = random.Random(seed)
+    inside = addresses(lists, pairs, seed)  # a third inside a list
+    distinct = [
+        (address, rng.choice(AGENTS) if rank % 2 else BROWSER.format(n=100 + rank % 30))
+        for rank, address in enumerate(inside)
+    ]
+    moments = [m for one in lists if one.creation_time and (m := creation_timestamp(one.creation_time)) is not None]
+    start, end = min(moments), max(moments) + 86_400.0
+    drawn = rng.choices(distinct, weights=[1 / rank for rank in range(1, pairs + 1)], k=count)
+    return [(address, agent, rng.uniform(start, end)) for address, agent in drawn]
+
+
+def claims(lists: Sequence[IpList], stream: list[Request]) -> list[tuple[str, float, float]]:
+    """The claims table: each way's claims per second, and that over its plain loop's, in one run."""
+    history = ListHistory(lists)
+    index, available = history.index(), history.available()
+
+    def loop(with_time: bool) -> list[Verification]:
+        if with_time:  # the lists in force at each request's moment, looked up each time
+            return [verify_claim(a, u, history.index(t), history.available(t), None) for a, u, t in stream]
+        return [verify_claim(a, u, index, available, None) for a, u, _ in stream]
+
+    def cached(with_time: bool) -> list[Verification]:
+        verify = Verifier(history).verify  # a fresh one: each distinct claim judged once per run
+        if with_time:
+            return [verify(a, u, t) for a, u, t in stream]
+        return [verify(a, u) for a, u, _ in stream]
+
+    rows = []
+    for with_time, kind in ((False, "now"), (True, "each request's time")):
+        assert [v.status for v in loop(with_time)] == [v.status for v in cached(with_time)]
+        plain = rate(partial(loop, with_time), len(stream))
+        fast = rate(partial(cached, with_time), len(stream))
+        rows += [(f"verify_claim loop ({kind})", plain, 1.0), (f"Verifier.verify ({kind})", fast, fast / plain)]
+    return rows
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--addresses", type=int, default=200_000)
+    parser.add_argument("--requests", type=int, default=200_000)
+    parser.add_argument("--pairs", type=int, default=2_000)
     options = parser.parse_args()
     lists = [snapshot(name) for name in shipped()]
     started = time.perf_counter()
@@ -108,6 +178,12 @@ def main() -> None:
     for name, per_second in rows:
         met = "met" if per_second >= TARGET else "not met"
         print(f"| {name} | {per_second:,.0f} | ×{per_second / rows[-1][1]:,.0f} | {met} |")
+    stream = requests(lists, options.pairs, options.requests)
+    print(f"\n{len(stream):,} requests from {options.pairs:,} distinct (address, User-Agent) pairs, no DNS\n")
+    print("| way | claims/s | × its loop |")
+    print("|---|---:|---:|")
+    for name, per_second, ratio in claims(lists, stream):
+        print(f"| {name} | {per_second:,.0f} | ×{ratio:,.1f} |")
 
 
 if __name__ == "__main__":

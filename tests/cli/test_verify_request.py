@@ -127,7 +127,7 @@ def test_stdin_is_read_too(server: Server, key: Ed25519PrivateKey, tmp_path: Pat
         (b"GET / HTTP/1.1\r\nHost: a\r\n\r\n", ("--at", "yesterday"), "--at takes UNIX seconds"),
         (b"GET / HTTP/1.1\r\nHost: a\r\n\r\n", ("--ip", "not-an-ip"), "is not an IP address"),
         (b"GET / HTTP/1.1\r\nHost: a\r\n\r\n", ("192.0.2.1",), "give its address with --ip"),
-        (b"GET / HTTP/1.1\r\nHost: a\r\n\r\n", ("--update",), "and no --update"),
+        (b"GET / HTTP/1.1\r\nHost: a\r\n\r\n", ("--update",), "no --file or --update"),
     ],
 )
 def test_bad_usage_is_one_line_and_exit_2(content: bytes, args: tuple[str, ...], said: str, tmp_path: Path) -> None:

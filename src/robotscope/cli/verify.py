@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections import Counter, deque
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 from urllib.parse import urlsplit
@@ -15,17 +18,27 @@ from ..access.signatures.head import MAX_HEAD, Head, read_head
 from ..access.signatures.model import SignatureVerdict
 from ..history import HistoryStore, default_path
 from ..history.views import iso
+from ..integrations.pairs import Claim, opened, read_pairs
 from ..messages import Message, message
+from ..reports.render import printable
 from ..reports.verification import Status, Verification, utc_text
 from ..syntax.iplists import MAX_BYTES, IpList, read_list, shipped, snapshot
 from ..syntax.listhistory import ListHistory
 from ..syntax.verification import list_sources, method
+from . import records
 from .history import open_store, parse_when
 from .options import json_option, lang_option, store_option, timeout_option
 from .output import current_lang, echo_json, echo_text, fail, warn
 
 if TYPE_CHECKING:
     from ..verifying.resolvers import Resolver
+    from ..verifying.verifier import Verifier
+
+# Claims read ahead of the one printed next, with --file: memory stays flat whatever the file's length.
+READ_AHEAD = 1024
+# Threads asking DNS at once: the system resolver runs at most 16 lookups (more would read as timeouts).
+MAX_JOBS = 16
+SHOWN_KEPT = 1024  # verdicts kept rendered: those a log repeats most are rendered once
 
 _F = TypeVar("_F", bound=Callable[..., Any])
 
@@ -86,13 +99,17 @@ def moment_of(when: str | None) -> float | None:
     return moment
 
 
-def in_force(history: ListHistory, moment: float, verdicts: Sequence[Verification]) -> list[tuple[str, str | None]]:
-    """The lists the claimed crawlers are checked against, each with the `creationTime` of its version in
-    force at `moment` (None: no version by then)."""
+def in_force(history: ListHistory, moment: float, names: Iterable[str]) -> list[tuple[str, str | None]]:
+    """The lists `names`, sorted, each with the `creationTime` of its version in force at `moment` (None: no
+    version by then)."""
     chosen = {found.name: found.creation_time for found in history.at(moment)}
+    return [(name, chosen.get(name)) for name in sorted(set(names))]
+
+
+def claimed_lists(verdicts: Sequence[Verification]) -> set[str]:
+    """The lists the claimed crawlers are checked against."""
     methods = [method(v.token) for v in verdicts if v.token is not None]
-    names = sorted({name for found in methods if found is not None for name in found.lists})
-    return [(name, chosen.get(name)) for name in names]
+    return {name for found in methods if found is not None for name in found.lists}
 
 
 def _in_force_line(moment: float, used: list[tuple[str, str | None]]) -> Message:
@@ -178,11 +195,28 @@ def request_options(command: _F) -> _F:
 
 
 @click.command("verify")
-@click.argument("addresses", nargs=-1, metavar="IP...")
+@click.argument("addresses", nargs=-1, metavar="[IP...]")
 @click.option(
     "--agent",
     metavar="UA",
-    help="The User-Agent the requests claimed (a token or a string); with --request, instead of its own.",
+    help="The User-Agent the requests claimed (a token or a string); with --file, that of lines with an address "
+    "alone; with --request, instead of its own.",
+)
+@click.option(
+    "--file",
+    "pairs",
+    metavar="PAIRS|-",
+    help="Claims to verify, one a line (`-`: standard input; gzip read as its text): IP, a tab and the "
+    "User-Agent; or CSV with a header naming ip and user_agent; or JSON lines with ip and user_agent.",
+)
+@click.option(
+    "--jobs",
+    type=click.IntRange(1, MAX_JOBS),
+    default=4,
+    show_default=True,
+    metavar="N",
+    help=f"With --file, claims that need reverse DNS are asked N at a time (at most {MAX_JOBS}); "
+    "output order is input order.",
 )
 @click.option(
     "--lists",
@@ -218,6 +252,8 @@ def request_options(command: _F) -> _F:
 def verify_command(
     addresses: tuple[str, ...],
     agent: str | None,
+    pairs: str | None,
+    jobs: int,
     lists_dir: str | None,
     dns_server: str | None,
     no_dns: bool,
@@ -257,6 +293,12 @@ def verify_command(
     and stores each new version in the history store (--store); one line
     per list, exit code 1 when any failed.
 
+    With --file, the claims of a file, one a line, streamed: each printed
+    as it is decided, in input order (--json: one JSON object a line, with
+    its line number), then a summary. A bad line is reported on stderr with
+    its number and skipped, and makes the exit code 1 (the answer is
+    incomplete); a file that cannot be read, 2.
+
     --request FILE judges one captured request instead: its Web Bot Auth
     signature (RFC 9421; the key directory at the Signature-Agent's origin,
     https only, fetched within 5 s and 64 KiB, cached, never from a private
@@ -271,6 +313,8 @@ def verify_command(
       robotscope verify 66.249.66.1 20.171.206.1 --agent "Mozilla/5.0 (compatible; GPTBot/1.2)" --json
       robotscope verify --update
       robotscope verify 66.249.66.1 --agent Googlebot --at 2026-11-03T14:05:00Z
+      robotscope verify --file claims.tsv --dns-server 127.0.0.53:53 --jobs 8
+      robotscope verify --file claims.jsonl.gz --no-dns --json > verdicts.jsonl
       robotscope verify --request captured.http --ip 66.249.66.1
     """
     from ..verifying.claims import verify_claim
@@ -278,7 +322,7 @@ def verify_command(
     if update_from is not None and not update:
         fail(message("verify.error.update-alone"))
     if request_file is not None:
-        if addresses or update:
+        if addresses or pairs is not None or update:
             fail(message("verify.error.request-only"))
         verify_captured(
             request_file, ip, when, allow_local_directory, agent, lists_dir, store_path, dns_server, no_dns, as_json
@@ -286,25 +330,34 @@ def verify_command(
     if ip is not None or allow_local_directory:
         fail(message("verify.error.request-options"))
     if update:
-        if addresses or agent is not None or when is not None or lists_dir is not None:
+        if addresses or pairs is not None or agent is not None or when is not None or lists_dir is not None:
             fail(message("verify.error.update-only"))
         run_update(store_path, update_from, timeout, as_json, lang)
-    if not addresses or agent is None:
+    if addresses and pairs is not None:
+        fail(message("verify.error.file-or-ip"))
+    if pairs is None and (not addresses or agent is None):
         fail(message("verify.error.claim"))
+    if no_dns and dns_server is not None:
+        fail(message("verify.error.dns-both"))
     moment = moment_of(when)
-    history, asking = claim_methods(lists_dir, store_path, dns_server, no_dns)
+    history = history_from(lists_dir, store_path)
+    asking = _resolver(no_dns, dns_server)
+    if pairs is not None:
+        verify_file(pairs, history, moment, asking, agent, jobs, as_json, lang)
+    assert agent is not None  # checked above: IP arguments need it
+    index = history.index(moment)
     # A list that could not be read at all (its problems were shown), or with no version by `moment`,
     # is not at hand: never proof of spoofing.
-    index, available = history.index(moment), history.available(moment)
+    available = history.available(moment)
     verdicts = []
     for address in addresses:
         try:
             verdicts.append(verify_claim(address, agent, index, available, asking))
         except ValueError:
             fail(message("verify.error.address", address=address))
-    counts = {status: sum(1 for v in verdicts if v.status is status) for status in Status}
-    summary = message("verify.cli.summary", count=len(verdicts), **{s.value: n for s, n in counts.items()})
-    used = None if moment is None else in_force(history, moment, verdicts)
+    counts = Counter(v.status for v in verdicts)
+    summary = _summary(counts)
+    used = None if moment is None else in_force(history, moment, claimed_lists(verdicts))
     if as_json:
         found = {"agent": agent, "claims": [v.as_dict(lang) for v in verdicts], "summary": summary.render(lang)}
         if moment is not None and used is not None:
@@ -315,24 +368,138 @@ def verify_command(
         if moment is not None and used is not None:
             said.insert(0, _in_force_line(moment, used).render(lang))
         echo_text("\n".join([*said, summary.render(lang)]))
-    sys.exit(1 if counts[Status.SPOOFED] or counts[Status.INCONCLUSIVE] else 0)
+    sys.exit(1 if _undone(counts) else 0)
 
 
-def claim_methods(
-    lists_dir: str | None, store_path: str | None, dns_server: str | None, no_dns: bool
-) -> tuple[ListHistory, Resolver | None]:
-    """The lists' versions to judge with, and the resolver to ask (None: no DNS)."""
+def _resolver(no_dns: bool, dns_server: str | None) -> Resolver | None:
+    """The resolver the options name: none with --no-dns, else --dns-server's or the system's (cached)."""
     from ..verifying.resolvers import resolver
 
-    if no_dns and dns_server is not None:
-        fail(message("verify.error.dns-both"))
-    history = history_from(lists_dir, store_path)
     if no_dns:
-        return history, None
+        return None
     try:
-        return history, resolver(dns_server)
+        return resolver(dns_server)
     except ValueError as error:
         fail(message("verify.error.dns-server", server=dns_server or "", problem=str(error)))
+
+
+def _summary(counts: Counter[Status]) -> Message:
+    return message("verify.cli.summary", count=counts.total(), **{s.value: counts[s] for s in Status})
+
+
+def _undone(counts: Counter[Status]) -> bool:
+    """Whether a claim is spoofed or left inconclusive: exit code 1."""
+    return bool(counts[Status.SPOOFED] or counts[Status.INCONCLUSIVE])
+
+
+def verify_file(
+    pairs: str,
+    history: ListHistory,
+    moment: float | None,
+    asking: Resolver | None,
+    agent: str | None,
+    jobs: int,
+    as_json: bool,
+    lang: str,
+) -> NoReturn:
+    """`--file PAIRS`: each line's claim judged by the lists in force at `moment` (None: now) and printed in
+    input order, as text or JSON lines, then a summary (and first, with --at, the lists in force then).
+
+    Exit code 1 when a claim is spoofed or inconclusive, or a line was skipped (the answer is incomplete).
+    """
+    from ..verifying.verifier import Verifier
+
+    source = "<stdin>" if pairs == "-" else pairs
+    try:
+        stream = sys.stdin.buffer if pairs == "-" else open(pairs, "rb")  # noqa: SIM115 - closed below
+    except OSError as error:
+        fail(message("records.unreadable", source=pairs, reason=error.strerror or str(error)))
+    skipped = records.tally()
+    counts: Counter[Status] = Counter()
+    out = sys.stdout
+    shown = _Shown(as_json, lang)
+    used = None if moment is None else in_force(history, moment, history.names())
+    if moment is not None and used is not None and not as_json:
+        out.write(_in_force_line(moment, used).render(lang) + "\n")
+    try:
+        claims = read_pairs(opened(stream), source, skipped, agent)
+        for claim, found in _answered(claims, Verifier(history, asking), moment, jobs):
+            counts[found.status] += 1
+            out.write(shown(claim, found))
+    finally:
+        if stream is not sys.stdin.buffer:
+            stream.close()
+    summary = _summary(counts)
+    if as_json:
+        said: dict[str, Any] = {"summary": summary.render(lang), "counts": {s.value: counts[s] for s in Status}}
+        if moment is not None and used is not None:
+            said |= {"at": iso(moment), "lists": [{"list": name, "creation_time": c} for name, c in used]}
+        out.write(json.dumps({**said, "records": skipped.as_dict(lang)}, ensure_ascii=False) + "\n")
+    else:
+        out.write(summary.render(lang) + "\n")
+    out.flush()
+    incomplete = records.incomplete(skipped)
+    sys.exit(1 if _undone(counts) or incomplete else 0)
+
+
+class _Shown:
+    """Each claim's output; a verdict's rendered once while kept (a repeated claim gets the same verdict object)."""
+
+    def __init__(self, as_json: bool, lang: str) -> None:
+        self.as_json, self.lang = as_json, lang
+        self._kept: dict[int, tuple[Verification, str]] = {}  # by id: the verdict is kept alive beside its text
+
+    def __call__(self, claim: Claim, found: Verification) -> str:
+        kept = self._kept.get(id(found))
+        if kept is not None and kept[0] is found:
+            text = kept[1]
+        else:
+            text = self._render(found)
+            if len(self._kept) >= SHOWN_KEPT:
+                del self._kept[next(iter(self._kept))]
+            self._kept[id(found)] = (found, text)
+        # JSON: the line number first, then the verdict's own object (its opening brace dropped).
+        return f'{{"line": {claim.number}, {text[1:]}' if self.as_json else text
+
+    def _render(self, found: Verification) -> str:
+        if self.as_json:
+            return json.dumps(found.as_dict(self.lang), ensure_ascii=False) + "\n"
+        return "".join(printable(line) + "\n" for line in _lines(found, self.lang))
+
+
+def _answered(
+    claims: Iterator[Claim], verifier: Verifier, moment: float | None, jobs: int
+) -> Generator[tuple[Claim, Verification], None, None]:
+    """Each claim with its verdict, in input order; claims not already known are judged by `jobs` threads.
+
+    Without DNS a verdict costs no waiting: judged here, one after the other.
+    """
+    if verifier.resolver is None or jobs == 1:
+        for claim in claims:
+            yield claim, verifier.verify(claim.address, claim.agent, moment)
+        return
+    pool = ThreadPoolExecutor(jobs, thread_name_prefix="verify")
+    try:
+        waiting: deque[tuple[Claim, Verification | Future[Verification]]] = deque()
+        for claim in claims:
+            known = verifier.known(claim.address, claim.agent, moment)
+            waiting.append((claim, known or pool.submit(verifier.verify, claim.address, claim.agent, moment)))
+            while waiting and (len(waiting) >= READ_AHEAD or _ready(waiting[0][1])):
+                yield _result(waiting.popleft())
+        while waiting:
+            yield _result(waiting.popleft())
+    finally:
+        # Stopped early (Ctrl-C, a closed pipe): the claims not yet asked are dropped, not waited for.
+        pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _ready(found: Verification | Future[Verification]) -> bool:
+    return not isinstance(found, Future) or found.done()
+
+
+def _result(entry: tuple[Claim, Verification | Future[Verification]]) -> tuple[Claim, Verification]:
+    claim, found = entry
+    return claim, found.result() if isinstance(found, Future) else found
 
 
 def verify_captured(
@@ -365,13 +532,16 @@ def verify_captured(
     used: list[tuple[str, str | None]] = []
     at = None if when is None else float(now)  # without --at, each list's newest version
     if ip is not None:
-        history, asking = claim_methods(lists_dir, store_path, dns_server, no_dns)
+        if no_dns and dns_server is not None:
+            fail(message("verify.error.dns-both"))
+        history = history_from(lists_dir, store_path)
+        asking = _resolver(no_dns, dns_server)
         index, available = history.index(at), history.available(at)
         try:
             claim = verify_claim(ip, claimant or "", index, available, asking, signature=signature)
         except ValueError:
             fail(message("verify.error.address", address=ip))
-        used = [] if at is None else in_force(history, at, [claim])
+        used = [] if at is None else in_force(history, at, claimed_lists([claim]))
     lang = current_lang()
     if as_json:
         echo_json(
