@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
+from datetime import UTC, datetime
 
 from ...syntax.structured import InnerList, Item, Member, Token, parse_dictionary
 from .base import field_value, identifier, signature_base
@@ -149,6 +150,14 @@ def _judge(
     return replace(judged, verified=True)
 
 
+def _moment(seconds: int) -> str:
+    """A signature's `created` or `expires` as people read it: UTC, to the second (the number past year 9999)."""
+    try:
+        return datetime.fromtimestamp(seconds, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    except (OverflowError, ValueError, OSError):
+        return str(seconds)
+
+
 def _is_time(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
@@ -173,9 +182,9 @@ def _prechecked(
             raise Refusal(Reason.MALFORMED, name)
     created, expires = int(params["created"]), int(params["expires"])
     if created > now + skew:
-        raise Refusal(Reason.NOT_YET_VALID, str(created))
+        raise Refusal(Reason.NOT_YET_VALID, _moment(created))
     if expires < now - skew:
-        raise Refusal(Reason.EXPIRED, str(expires))
+        raise Refusal(Reason.EXPIRED, _moment(expires))
     alg = params.get("alg", "ed25519")
     if alg != "ed25519":
         raise Refusal(Reason.UNSUPPORTED, str(alg))
