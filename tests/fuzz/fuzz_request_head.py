@@ -12,25 +12,18 @@ starts from a head that verifies). Add each input a fuzzer finds there.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from pathlib import Path
 
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
-
 from tests.fuzz.harness import fuzz, instrumented
+from tests.fuzz.signing import NOW, signing_key
 
 with instrumented(__name__):
     from robotscope.access.signatures.head import MAX_FIELDS, MAX_HEAD, read_head
-    from robotscope.access.signatures.keys import b64url
     from robotscope.webbotauth import verify_request
 
 SEEDS = Path(__file__).parent / "seeds_request_head"
-NOW = 1_780_000_000  # the signed seed is valid from NOW - 10 to NOW + 300
-KEY = Ed25519PrivateKey.from_private_bytes(hashlib.sha256(b"robotscope fuzz_request_head").digest())
-PUBLIC = KEY.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw)
-DIRECTORY = json.dumps({"keys": [{"kty": "OKP", "crv": "Ed25519", "x": b64url(PUBLIC)}]}).encode()
+KEY, PUBLIC, DIRECTORY = signing_key("fuzz_request_head")
 
 
 def check(data: bytes) -> None:
