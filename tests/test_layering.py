@@ -115,7 +115,8 @@ IO_STDLIB = frozenset(
     }
 )
 IO_ALLOWED: dict[str, frozenset[str]] = {
-    "auditing": frozenset({"subprocess", "threading"}),  # git, stopped at its deadline by a timer
+    # git, stopped at its deadline by a timer; log pieces audited in worker processes (`--jobs`).
+    "auditing": frozenset({"subprocess", "threading", "multiprocessing"}),
     "sqlite_file": frozenset({"sqlite3", "threading"}),
     "cache": frozenset({"sqlite3"}),
     "history": frozenset({"sqlite3"}),

@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
+from robotscope.auditing import pieces as pieces_module
 from robotscope.cli import cli
-from robotscope.cli import logs as logs_module
 from robotscope.syntax.logformats import MAX_LINE
 from tests.reports.audit.builders import (
     ANYWHERE,
@@ -202,8 +202,9 @@ def test_jobs_2_gives_what_jobs_1_gives(
 ) -> None:
     log = write(tmp_path / "access.log", kind)
     _, whole, _ = audited(log, robots_dir, "--jobs", "1", kind=kind)
-    # Many chunks: the sessions are stitched across them, and W3C's `#Fields:` header is given to each.
-    monkeypatch.setattr(logs_module, "CHUNK", 3)
+    # Many pieces of a few lines (some shorter than a line): the sessions are stitched across them, and
+    # W3C's `#Fields:` header is given to each.
+    monkeypatch.setattr(pieces_module, "BLOCK", 100)
     _, one, _ = audited(log, robots_dir, "--jobs", "1", "--csv", str(tmp_path / "one.csv"), kind=kind)
     _, two, _ = audited(log, robots_dir, "--jobs", "2", "--csv", str(tmp_path / "two.csv"), kind=kind)
     assert one == two == whole

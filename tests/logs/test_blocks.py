@@ -10,6 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from robotscope.auditing.pieces import pieces
+from robotscope.integrations.logfiles import block_lines
+from robotscope.integrations.records import Tally
 from tests.fuzz.fuzz_log_blocks import check, read, reference
 from tests.fuzz.harness import run_briefly
 
@@ -52,3 +55,16 @@ def test_one_endless_line_is_reported_once_and_never_held_whole(tmp_path: Path) 
     kept, long, largest = read(str(path), 4096, 1024)
     assert kept == [(1, "first"), (3, "last")] and long == [2]
     assert largest < 2 * 4096 + 1024
+
+
+def test_a_big_log_is_many_pieces_each_with_the_fields_header_before_it(tmp_path: Path) -> None:
+    header = "#Fields: date time c-ip cs-method cs-uri-stem sc-status cs(User-Agent)"
+    lines = [header] + [f"2026-11-02 10:00:{n % 60:02d} 192.0.2.1 GET /{n} 200 Googlebot" for n in range(200)]
+    path = tmp_path / "u_ex.log"
+    path.write_text("\n".join(lines) + "\n")
+    found = list(pieces([str(path)], Tally(), "w3c", size=500))
+    assert len(found) > 10
+    assert found[0].headers == () and all(piece.headers == ((1, header),) for piece in found[1:])
+    numbers = [number for piece in found for number, _ in block_lines(piece.block, Tally())]
+    assert numbers == list(range(1, 202))  # every line once, in order, numbered as in the file
+    assert all(piece.spec.name == "w3c" for piece in found)

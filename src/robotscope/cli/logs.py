@@ -2,35 +2,24 @@
 
 from __future__ import annotations
 
-import csv
-import io
-import multiprocessing
 import sys
-from collections import deque
-from collections.abc import Iterable, Iterator
-from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from functools import lru_cache
-from itertools import chain, islice
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 import click
 from rich.markup import escape
 from rich.table import Table
 
-from ..integrations.logfiles import log_lines
-from ..integrations.records import Tally, Unreadable
-from ..messages import Message, message
-from ..reports.audit.judge import COLUMNS, Judge, Row
-from ..reports.audit.run import audit
+from ..auditing.pieces import Counted, Setup, pieces, results
+from ..integrations.records import Unreadable
+from ..messages import message
+from ..reports.audit.judge import COLUMNS
 from ..reports.audit.summary import Summary
-from ..reports.audit.timeline import RobotsTimeline, RobotsVersion
+from ..reports.audit.timeline import RobotsVersion
 from ..reports.audit.views import CRAWLER_COLUMNS, crawler_rows, summary_view
 from ..reports.render import printable
-from ..reports.views import iso
-from ..syntax.listhistory import ListHistory
-from ..syntax.logformats import DETECT_LINES, FORMATS, BadLine, FormatError, detect, directive_kind, reader
+from ..syntax.logformats import FORMATS, FormatError
 from ..syntax.urls import InvalidURL, origin_of
 from .history import open_store
 from .options import json_option, lang_option, store_option
@@ -39,186 +28,13 @@ from .parallel import cores
 from .tables import RowsFile
 from .verify import history_from
 
-CHUNK = 16_384  # lines a worker process audits per task (a few MB of log)
-_HEADERS = 16  # `#` lines of a file kept to give each chunk's reader (`#Fields:` says what the columns are)
-_FIELDED = frozenset({"w3c", "cloudfront"})  # the formats whose `#Fields:` header names the columns below it
 _SHOWN = 10  # bad lines listed one by one on stderr; all are counted
 FAIL_ON = ("violation", "spoofed")  # in order: --fail-on violation fails on spoofs too
 
 
-class _Spec(NamedTuple):
-    """How to read one log: the format's name, its directive (`--log-format`), its mapping (`--map`)."""
-
-    name: str
-    log_format: str | None
-    mapping: str | None
-
-
-class _Setup(NamedTuple):
-    """What each process auditing chunks needs, sent once to a worker process (picklable)."""
-
-    versions: tuple[RobotsVersion, ...]
-    site: str | None
-    lists: ListHistory  # the IP lists' versions, each claim judged by those in force at its time
-    dns: bool
-    rows: str | None  # `.csv` or `.parquet` when rows are written
-
-
-class _Piece(NamedTuple):
-    """A chunk of one log's lines, with the `#` lines before it that its reader must see first."""
-
-    source: str
-    spec: _Spec
-    headers: tuple[tuple[int, str], ...]
-    lines: list[tuple[int, str]]
-
-
-class _Auditor:
-    """Audits pieces: one judge (and its caches) per process."""
-
-    def __init__(self, setup: _Setup) -> None:
-        from ..verifying.resolvers import resolver
-        from ..verifying.verifier import Verifier
-
-        verifier = Verifier(setup.lists, resolver(None) if setup.dns else None)
-        self.judge = Judge(RobotsTimeline(setup.versions).in_force, verifier.verify, setup.site)
-        self.rows = setup.rows
-
-    def piece(self, piece: _Piece) -> tuple[Summary, Any]:
-        """The piece's summary, and its rows rendered for the rows file (None when none is written)."""
-        read = reader(*piece.spec)
-        for number, line in piece.headers:
-            read.read(number, line)
-        summary = Summary()
-        rows = audit(piece.lines, read, self.judge, summary, piece.source)
-        if self.rows is None:
-            for _ in rows:
-                pass
-            return summary, None
-        return summary, _arrow(list(rows)) if self.rows == ".parquet" else _csv(rows)
-
-
-@lru_cache(maxsize=1)
-def _iso_second(second: int) -> str:
-    return iso(second)  # one string per second of the log: consecutive rows share it
-
-
-_TIME = COLUMNS.index("time")
-
-
-def _cells(row: Row) -> list[Any]:
-    """A row as CSV cells: its time in ISO 8601."""
-    cells = list(row)
-    when = row.time
-    cells[_TIME] = "" if when is None else _iso_second(int(when))
-    return cells
-
-
-def _csv(rows: Iterable[Row]) -> str:
-    out = io.StringIO()
-    csv.writer(out, lineterminator="\n").writerows(_cells(row) for row in rows)
-    return out.getvalue()
-
-
-def _arrow(rows: list[Row]) -> Any:
-    import pyarrow as pa
-
-    from ..integrations.arrow import arrow_schema
-
-    schema = arrow_schema(COLUMNS)
-    columns = list(zip(*rows, strict=True)) if rows else [() for _ in COLUMNS]
-    arrays = []
-    for field, values in zip(schema, columns, strict=True):
-        if field.name == "time":
-            micros = [None if value is None else round(value * 1_000_000) for value in values]
-            arrays.append(pa.array(micros, pa.int64()).cast(field.type))
-        else:
-            arrays.append(pa.array(values, field.type))
-    return pa.RecordBatch.from_arrays(arrays, schema=schema)
-
-
-# The worker side of `--jobs`: each worker process audits with its own judge.
-_worker: _Auditor | None = None
-
-
-def _start_worker(setup: _Setup) -> None:
-    global _worker  # one per worker process, set once by the pool's initializer
-    _worker = _Auditor(setup)
-
-
-def _audit_piece(piece: _Piece) -> tuple[Summary, Any]:
-    assert _worker is not None  # set by _start_worker
-    return _worker.piece(piece)
-
-
-class _Reading(Tally):
-    """The lines `log_lines` could not hold, and the logs it could not read to the end, counted in `summary`."""
-
-    def __init__(self, summary: Summary) -> None:
-        super().__init__()
-        self.into = summary
-
-    def skip(self, source: str, unit: str, number: int, reason: Message, count: int = 1) -> None:
-        self.into.bad(source, BadLine(number, reason))
-
-    def stop(self, source: str, unit: str, number: int, reason: Message) -> None:
-        self.into.stop(source, number, reason)
-
-
-def _spec(format_name: str, log_format: str | None, mapping: str | None, source: str, head: list[str]) -> _Spec:
-    """The format to read `source` in: the one given, else the directive's server, else the one detected."""
-    if format_name != "auto":
-        return _Spec(format_name, log_format, mapping)
-    if log_format is not None:
-        kind = directive_kind(log_format)
-        if kind is None:
-            fail(message("logs.error.directive"))
-        return _Spec(kind, log_format, None)
-    if mapping is not None:
-        return _Spec("jsonl", None, mapping)
-    found = detect(head)
-    if found is None:
-        fail(message("logs.error.undetected", source=source, formats=list(FORMATS)))
-    click.echo(
-        f"robotscope: {message('logs.cli.detected', source=source, format=found).render(current_lang())}", err=True
-    )
-    return _Spec(found, None, None)
-
-
-def _pieces(
-    logs: Iterable[str], reading: Tally, format_name: str, log_format: str | None, mapping: str | None
-) -> Iterator[_Piece]:
-    """Each log's lines in chunks of `CHUNK`, in order; a log's format checked before its first chunk."""
-    for source in logs:
-        lines = log_lines(source, reading)
-        try:
-            head = list(islice(lines, DETECT_LINES * 4))
-        except Unreadable as error:
-            fail(error.reason)
-        spec = _spec(format_name, log_format, mapping, source, [text for _, text in head])
-        try:
-            reader(*spec)  # refused here, once, before any line is read
-        except FormatError as error:
-            fail(error.reason)
-        headers: list[tuple[int, str]] = []
-        rest = chain(head, lines)
-        while chunk := list(islice(rest, CHUNK)):
-            yield _Piece(source, spec, tuple(headers), chunk)
-            if spec.name in _FIELDED:
-                headers = (headers + [line for line in chunk if line[1].startswith("#")])[-_HEADERS:]
-
-
-def _parallel(setup: _Setup, pieces: Iterator[_Piece], jobs: int) -> Iterator[tuple[Summary, Any]]:
-    """Each piece's result, in input order, from `jobs` worker processes; at most two pieces per worker wait."""
-    context = multiprocessing.get_context("spawn")  # a fresh interpreter per worker, never a fork
-    with ProcessPoolExecutor(jobs, mp_context=context, initializer=_start_worker, initargs=(setup,)) as pool:
-        pending: deque[Future[tuple[Summary, Any]]] = deque()
-        for piece in pieces:
-            pending.append(pool.submit(_audit_piece, piece))
-            if len(pending) >= 2 * jobs:
-                yield pending.popleft().result()
-        while pending:
-            yield pending.popleft().result()
+def _told(source: str, name: str) -> None:
+    said = message("logs.cli.detected", source=source, format=name).render(current_lang())
+    click.echo(f"robotscope: {said}", err=True)
 
 
 def _versions(
@@ -399,24 +215,18 @@ def logs_command(
     lists = history_from(lists_dir, None if lists_dir is not None else store_path)
     kind = ".csv" if csv_out is not None else ".parquet" if parquet_out is not None else None
     files = None if kind is None else _open_rows(csv_out or parquet_out or "", kind)
-    setup = _Setup(versions, site, lists, not no_dns, kind)
+    setup = Setup(versions, site, lists, not no_dns, None if kind is None else "csv" if kind == ".csv" else "arrow")
     total, reading = Summary(), Summary()
-    pieces = _pieces(logs, _Reading(reading), format_name, log_format, mapping)
-    workers = jobs or cores()
+    given = pieces(logs, Counted(reading), format_name, log_format, mapping, _told)
     done = False
     try:
-        first = next(pieces, None)
-        rest = chain([] if first is None else [first], pieces)
-        if workers > 1 and first is not None and len(first.lines) == CHUNK:
-            results = _parallel(setup, rest, workers)  # worth the workers' start-up: more than one chunk
-        else:
-            auditor = _Auditor(setup)
-            results = (auditor.piece(piece) for piece in rest)
-        for summary, rendered in results:
+        for summary, rendered in results(setup, given, jobs or cores()):
             total.then(summary)
             if files is not None:
                 files[0].write_rendered(rendered)
         done = True
+    except (Unreadable, FormatError) as error:
+        fail(error.reason)
     except BrokenProcessPool:
         fail(message("logs.error.worker"))
     finally:
