@@ -23,6 +23,7 @@ line costs time linear in its length. The time parse is remembered per distinct 
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from .model import BadLine, Request
 from .problems import MAX_LINE, bad, preview, unreadable
@@ -53,6 +54,13 @@ def _virtual(vhost: str, host: str | None, scheme: str | None) -> tuple[str, str
     return host or name, scheme or _PORT_SCHEMES.get(port)
 
 
+@lru_cache(maxsize=4096)
+def _host_of(vhost: str) -> tuple[str, str | None]:
+    """`_virtual` for a request line that names no host: asked on every line of a `vhost_combined` log, whose
+    few virtual hosts repeat."""
+    return _virtual(vhost, None, None)
+
+
 class NcsaReader:
     """Common or combined lines (`name` says which): one match for a common line, another for any other."""
 
@@ -81,7 +89,7 @@ class NcsaReader:
             return unreadable(number, "time", stamp)
         host = scheme = None
         if before_time is not None:  # a virtual host first: the address is the second word
-            host, scheme = _virtual(first, None, None)
+            host, scheme = _host_of(first)
             first = second
         return _make(
             (
