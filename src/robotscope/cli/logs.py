@@ -11,7 +11,7 @@ import click
 from rich.markup import escape
 from rich.table import Table
 
-from ..auditing.pieces import Counted, Setup, pieces, results
+from ..auditing.pieces import Counted, Setup, pieces, results, settle
 from ..integrations.records import Unreadable
 from ..messages import message
 from ..reports.audit.judge import COLUMNS
@@ -219,6 +219,7 @@ def logs_command(
     total, reading = Summary(), Summary()
     given = pieces(logs, Counted(reading), format_name, log_format, mapping, _told)
     done = False
+    settle()  # this process runs the audit to its end, or hands it to workers
     try:
         for summary, rendered in results(setup, given, jobs or cores()):
             total.then(summary)
