@@ -13,10 +13,25 @@ distinct body of a batch is parsed once. The verdict is the one every front
 end gives (RFC 9309 with the operator's documented profile, the default
 reading; `robots_verdict_by(engine, body, agent, url)` reads by another
 engine). A NULL body, agent or URL gives NULL.
+
+Server logs: `audit(connection, logs, versions)` registers a view of the
+log audit's rows, one per request of a known crawler, as `robotscope logs
+--parquet` writes them (`reports.audit.judge.COLUMNS`), read from the log
+files as DuckDB scans the view (once; `CREATE TABLE ... AS` to keep them),
+by the same code as the command (`auditing.pieces`):
+
+    from robotscope.logs import from_dir
+    summary = audit(con, ["access.log", "access.log.1.gz"], from_dir("snapshots/").versions)
+    con.sql("SELECT token, class, count(*) FROM audit GROUP BY ALL ORDER BY 3 DESC")
+
+It returns the audit's `Summary`, which the scan fills: complete once the
+view has been read to its end (`reports.audit.views.summary_view` then
+gives what `robotscope logs --json` prints).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import duckdb
@@ -24,7 +39,14 @@ import pyarrow as pa
 
 from ..access.engines.registry import PROFILED
 from ..access.robots import Robots, parse
+from ..auditing.pieces import Counted, Setup, pieces, results
+from ..reports.audit.summary import Summary
+from ..reports.audit.timeline import RobotsVersion
+from ..syntax.listhistory import ListHistory
 from ..syntax.model import Verdict
+from ..syntax.urls import origin_of
+from .arrow import AUDIT_SCHEMA
+from .records import Tally
 
 VERDICT_FIELDS = {"allowed": "BOOLEAN", "reason": "VARCHAR", "line": "INTEGER", "rule": "VARCHAR", "token": "VARCHAR"}
 _ARROW_FIELDS = pa.struct(
@@ -92,3 +114,38 @@ def register(connection: duckdb.DuckDBPyConnection) -> None:
     connection.create_function("robots_allowed", _allowed, text, "BOOLEAN", **options)
     connection.create_function("robots_verdict", _verdict, text, verdict_type, **options)
     connection.create_function("robots_verdict_by", _verdict_by, ["VARCHAR", *text], verdict_type, **options)
+
+
+def audit(
+    connection: duckdb.DuckDBPyConnection,
+    logs: Sequence[str],
+    versions: Sequence[RobotsVersion],
+    *,
+    name: str = "audit",
+    site: str | None = None,
+    lists: ListHistory | None = None,
+    dns: bool = False,
+    format_name: str = "auto",
+    log_format: str | None = None,
+    mapping: str | None = None,
+    jobs: int = 1,
+) -> Summary:
+    """Register view `name` of the audit of `logs` (paths) against the robots.txt `versions`; the arguments are
+    `robotscope logs`'s (`lists` None: the snapshots shipped; `dns` off: no reverse DNS). The logs' formats are
+    checked here, each log's first block read: `FormatError` and `integrations.records.Unreadable` are raised
+    before any row. Returns the summary the scan fills. With `jobs` over 1 the pieces are audited in worker
+    processes (`multiprocessing`'s spawn: a script must guard its own code with `if __name__ == "__main__"`)."""
+    setup = Setup(tuple(versions), None if site is None else origin_of(site), lists, dns, "arrow")
+    for log in logs:
+        next(pieces([log], Tally(), format_name, log_format, mapping), None)
+    summary, reading = Summary(), Summary()
+    given = pieces(logs, Counted(reading), format_name, log_format, mapping)
+
+    def batches() -> Iterator[pa.RecordBatch]:
+        for found, batch in results(setup, given, jobs):
+            summary.then(found)
+            yield batch
+        summary.then(reading)  # the lines no block held, and the logs cut short
+
+    connection.register(name, pa.RecordBatchReader.from_batches(AUDIT_SCHEMA, batches()))
+    return summary
