@@ -1,24 +1,31 @@
-"""Spark in local mode: verdicts and the survey on executors equal the plain library's, on the whole corpus.
+"""Spark in local mode: verdicts and the survey on executors equal the plain library's, on the whole corpus; the
+log audit on executors gives the rows and counts of `robotscope logs`.
 
 Needs a Java runtime (Debian: default-jre-headless) and PySpark; the tests never skip.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import pyarrow.parquet as pq
 import pytest
 from click.testing import CliRunner
 
 from robotscope.cli import cli
+from robotscope.reports.audit.views import summary_view
 from robotscope.reports.survey import HostFile, survey_rows
 from robotscope.syntax.crawlers import select
+from tests.cli.test_logs import BAD, HITS, NEW, OLD, SITE, snapshots
 from tests.corpus_files import corpus_files
 from tests.paths import CORPUS
+from tests.reports.audit.builders import log_text
 
 pytestmark = pytest.mark.slow  # Spark in local mode
 
@@ -128,3 +135,103 @@ def test_the_readmes_cluster_recipe_reads_and_writes_through_spark(spark: Any, t
         for r in survey_rows(HostFile(h, 200, b), AGENTS)
     }
     assert {(r["host"], r["agent"]): r["classification"] for r in rows} == expected
+
+
+# The log audit on the executors: the rows and counts of `robotscope logs` on the same generated log.
+
+
+def _log(tmp_path: Path) -> tuple[Path, Path, list[str]]:
+    """A log in time order (every class, a robots.txt changed at noon, bad lines), its snapshots, its lines."""
+    ordered = sorted(HITS, key=lambda hit: hit.when)
+    later = [hit._replace(when=hit.when + 86_400) for hit in ordered]  # the same a day later: new sessions
+    text = log_text("combined", ordered + later, BAD["combined"])
+    log = tmp_path / "access.log"
+    log.write_text(text)
+    robots_dir = snapshots(tmp_path, ("2026-11-02T00:00Z.txt", OLD), ("2026-11-02T12:00Z.txt", NEW))
+    return log, robots_dir, text.splitlines()
+
+
+def _versions_df(spark: Any, robots_dir: Path) -> Any:
+    """The snapshots of `robots_dir` as a versions table, each named (`ref`) as `--robots-dir` names it."""
+    folder = robots_dir / "shop.example"
+    return spark.createDataFrame(
+        [
+            (
+                "https://shop.example",
+                datetime(2026, 11, 2, tzinfo=UTC),
+                OLD.encode(),
+                str(folder / "2026-11-02T00:00Z.txt"),
+            ),
+            (
+                "https://shop.example",
+                datetime(2026, 11, 2, 12, tzinfo=UTC),
+                NEW.encode(),
+                str(folder / "2026-11-02T12:00Z.txt"),
+            ),
+        ],
+        "origin string, since timestamp, body binary, ref string",
+    )
+
+
+def _cli(log: Path, robots_dir: Path, *more: str) -> dict[str, Any]:
+    args = ["logs", str(log), "--robots-dir", str(robots_dir), "--site", SITE, "--no-dns", "--json", *more]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 0, result.stderr
+    view: dict[str, Any] = json.loads(result.stdout)
+    return view
+
+
+def test_the_audit_on_spark_gives_the_clis_rows_and_counts(spark: Any, tmp_path: Path) -> None:
+    from robotscope.integrations.spark import audit, audit_summary
+
+    log, robots_dir, lines = _log(tmp_path)
+    view = _cli(log, robots_dir, "--parquet", str(tmp_path / "cli.parquet"))
+    # Three partitions, in order: each one piece of the command's input.
+    logs = spark.createDataFrame(
+        spark.sparkContext.parallelize([(str(log), n, line) for n, line in enumerate(lines, 1)], 3),
+        "source string, number long, line string",
+    )
+    assert logs.rdd.getNumPartitions() == 3
+    robots = _versions_df(spark, robots_dir)
+    got = audit(logs, robots, site=SITE).toArrow().to_pylist()
+    assert got == pq.read_table(tmp_path / "cli.parquet").to_pylist()
+    assert len(got) == view["audited"] == 28
+    summary = summary_view(audit_summary(logs, robots, site=SITE))
+    for key in ("requests", "audited", "unaudited", "classes", "purposes", "violators", "spoofers", "bad_lines"):
+        assert summary[key] == view[key], key
+    drop = ("sessions",)
+    assert [{k: v for k, v in c.items() if k not in drop} for c in summary["crawlers"]] == [
+        {k: v for k, v in c.items() if k not in drop} for c in view["crawlers"]
+    ]
+    # Sessions stitched across the partitions as the command stitches its pieces.
+    assert [c["sessions"] for c in summary["crawlers"]] == [c["sessions"] for c in view["crawlers"]]
+    assert summary["too_fast"] == view["too_fast"] and summary["never_read_robots"] == view["never_read_robots"]
+
+
+def test_spark_read_text_and_a_detected_format_give_the_same_counts(spark: Any, tmp_path: Path) -> None:
+    from robotscope.integrations.spark import audit, audit_summary
+
+    log, robots_dir, _ = _log(tmp_path)
+    view = _cli(log, robots_dir)
+    logs = spark.read.text(str(log))  # one `value` column, no numbers
+    robots = _versions_df(spark, robots_dir)
+    summary = summary_view(audit_summary(logs, robots, site=SITE))
+    assert (summary["requests"], summary["classes"]) == (view["requests"], view["classes"])
+    assert audit(logs, robots, site=SITE).where("class = 'violation'").count() == view["classes"]["violation"] == 5
+
+
+def test_hostile_lines_and_versions_on_spark(spark: Any, tmp_path: Path) -> None:
+    from robotscope.integrations.spark import audit_summary
+    from robotscope.syntax.logformats import FormatError
+
+    logs = spark.createDataFrame(
+        [(None,), ("\x00\xff" * 1000,), ('"' * 5000,), ("x" * 40_000,), ("1.2.3.4 - - [bad] GET",)], "line string"
+    )
+    robots = _versions_df(spark, tmp_path)
+    summary = audit_summary(logs, robots, format_name="combined")
+    assert (summary.requests, summary.bad_count) == (0, 4)  # the null line is a blank one
+    with pytest.raises(FormatError, match="give --format"):
+        audit_summary(logs, robots)  # nothing to detect a format from
+    bad_origin = spark.createDataFrame([("ftp://x", None, "")], "origin string, since double, body string")
+    with pytest.raises(ValueError, match="ftp"):
+        audit_summary(logs, bad_origin, format_name="combined")

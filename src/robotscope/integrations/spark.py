@@ -1,8 +1,10 @@
-"""robots.txt verdicts and the research survey on Apache Spark (PySpark, the `spark` extra).
+"""robots.txt verdicts, the research survey and the server-log audit on Apache Spark (PySpark, the `spark` extra).
 
-    from robotscope.integrations.spark import verdicts, survey
+    from robotscope.integrations.spark import verdicts, survey, audit, audit_summary
     rows = verdicts(urls_df, robots_df, agents=["GPTBot", "Googlebot"])   # a DataFrame
     table = survey(hosts_df, agents=["GPTBot", "CCBot"])
+    requests = audit(logs_df, versions_df, site="https://example.com")   # a row per request of a crawler
+    summary = audit_summary(logs_df, versions_df)                       # the counts, merged on the driver
 
 `urls_df` has a `url` column (and `origin`, the robots.txt URL of its origin,
 or it is derived); `robots_df` has `origin` and `body` (string or binary)
@@ -14,21 +16,70 @@ collected to the driver. An origin with no robots.txt row is read as a
 fetch that failed (disallow all). The rows are those of
 `robotscope.reports.survey.verdict_rows` and `survey_rows`, the same as the local
 job's. Works on any cluster whose executors have robotscope installed.
+
+The log audit (`audit`, `audit_summary`) runs `robotscope logs`'s code on the
+executors, each partition of the log's lines read, judged and counted as one
+piece of the command's input:
+
+- `logs_df`: the raw lines, `line` (or `value`, as `spark.read.text` names
+  it), and optionally `source` (the file, e.g. `input_file_name()`) and
+  `number` (the line's number in it; 0 in the rows when absent). One format
+  for every line: the one given, else the one detected from the first lines
+  (a `#Fields:` header of W3C and CloudFront logs is found on the driver and
+  given to every partition).
+- `versions_df`: the robots.txt versions, `origin` (`https://example.com`;
+  null for every origin without versions of its own), `since` (a timestamp,
+  or POSIX seconds; null: in force always), `body` (string or binary) and
+  optionally `status` (the fetch's HTTP status, null for a fetch that failed;
+  200 when absent) and `ref` (how rows name the version). It is collected to
+  the driver and sent to every executor: a timeline of some thousands of
+  files, not millions.
+
+`audit` gives a row per request of a known crawler (`AUDIT_SCHEMA`, the
+columns of `robotscope logs --parquet`). `audit_summary` gives the audit's
+`Summary`: each partition's, made on its executor, merged on the driver in
+order of their first request (`reports.audit.views.summary_view` and
+`crawler_rows` make the per-crawler table of it); sessions are exact within a
+partition and stitched across partitions in time order. The IP lists are the
+snapshots shipped with robotscope (or `lists`), without DNS.
 """
 
 from __future__ import annotations
 
+import pickle
 from collections.abc import Iterator, Sequence
-from typing import Any
+from datetime import datetime
+from typing import Any, NamedTuple
 
 import pyarrow as pa
 from pyspark.sql import DataFrame
-from pyspark.sql.types import BooleanType, IntegerType, StringType, StructField, StructType
+from pyspark.sql import functions as F
+from pyspark.sql.types import (
+    BooleanType,
+    DoubleType,
+    IntegerType,
+    LongType,
+    StringType,
+    StructField,
+    StructType,
+    TimestampType,
+)
 
 from ..access.engines.registry import PROFILED
+from ..auditing.pieces import FIELDED, Spec, spec_for
+from ..messages import message
+from ..reports.audit.judge import COLUMNS, Judge, Row
+from ..reports.audit.run import audit as audit_lines
+from ..reports.audit.summary import Summary
+from ..reports.audit.timeline import RobotsTimeline, RobotsVersion, version
 from ..reports.survey import SURVEY_COLUMNS, VERDICT_COLUMNS, HostFile, survey_rows, verdict_rows
-from ..syntax.urls import InvalidURL, robots_url
-from .arrow import arrow_schema
+from ..reports.views import iso
+from ..reports.watch.observation import Observation
+from ..syntax.listhistory import ListHistory
+from ..syntax.logformats import DETECT_LINES, reader
+from ..syntax.urls import InvalidURL, origin_of, robots_url
+from ..verifying.verifier import Verifier
+from .arrow import arrow_schema, audit_batch
 
 _TYPES = {"allowed": BooleanType(), "line": IntegerType(), "status": IntegerType()}
 VERDICT_SCHEMA = StructType([StructField(name, _TYPES.get(name, StringType())) for name in VERDICT_COLUMNS])
@@ -95,3 +146,171 @@ def survey(hosts: DataFrame, agents: Sequence[str], engine: str = PROFILED, poli
             yield from _table(found, SURVEY_COLUMNS).to_batches()
 
     return hosts.select(*columns).mapInArrow(rows, SURVEY_SCHEMA)
+
+
+_AUDIT_TYPES = {
+    "time": TimestampType(),
+    "number": LongType(),
+    "allowed": BooleanType(),
+    "line": IntegerType(),
+    "status": IntegerType(),
+    "crawl_delay": DoubleType(),
+}
+AUDIT_SCHEMA = StructType([StructField(name, _AUDIT_TYPES.get(name, StringType())) for name in COLUMNS])
+# One row per partition of `audit_summary`: its index, its first request's time, its Summary pickled.
+_PIECES = pa.schema([("partition", pa.int32()), ("first", pa.float64()), ("summary", pa.binary())])
+
+
+class _Plan(NamedTuple):
+    """What every executor needs to audit its partitions (sent with the function)."""
+
+    versions: tuple[RobotsVersion, ...]
+    site: str | None
+    lists: ListHistory | None
+    spec: Spec
+    headers: tuple[tuple[int, str], ...]
+    line: str  # the column of the lines
+    source: bool  # whether a `source` column names each line's file
+    number: bool  # whether a `number` column gives each line's number
+
+
+def _versions(robots: DataFrame) -> tuple[RobotsVersion, ...]:
+    """`versions_df`'s rows as versions (collected here, on the driver); a bad origin raises `ValueError`."""
+    found = []
+    for row in robots.collect():
+        data = row.asDict()
+        since = data.get("since")
+        moment = since.timestamp() if isinstance(since, datetime) else None if since is None else float(since)
+        body = data.get("body") or b""
+        status = data.get("status", 200)
+        origin = data.get("origin")
+        ref = data.get("ref") or f"{origin or '*'}@{'always' if moment is None else iso(moment)}"
+        label = message("audit.source.table", ref=ref)
+        seen = Observation(
+            agent="",
+            status=status,
+            body=body.encode() if isinstance(body, str) else bytes(body),
+            failure="network" if status is None else None,
+        )
+        try:
+            found.append(version(origin, moment, label, ref, seen))
+        except InvalidURL as error:
+            raise ValueError(error.reason.render()) from error
+    return tuple(found)
+
+
+def _plan(
+    logs: DataFrame,
+    robots: DataFrame,
+    site: str | None,
+    lists: ListHistory | None,
+    format_name: str,
+    log_format: str | None,
+    mapping: str | None,
+) -> _Plan:
+    """The versions, the format (detected from the first lines here when `format_name` is auto) and the
+    columns; raises `FormatError` for a format that cannot be read."""
+    line = "line" if "line" in logs.columns else "value"
+    head = [row[0] or "" for row in logs.select(line).limit(DETECT_LINES * 4).collect()]
+    spec, _ = spec_for(format_name, log_format, mapping, "logs_df", head)
+    headers: tuple[tuple[int, str], ...] = ()
+    if spec.name in FIELDED:
+        first = logs.select(line).where(F.col(line).startswith("#Fields:")).limit(1).collect()
+        headers = tuple((0, row[0]) for row in first)
+    return _Plan(
+        _versions(robots),
+        None if site is None else origin_of(site),
+        lists,
+        spec,
+        headers,
+        line,
+        "source" in logs.columns,
+        "number" in logs.columns,
+    )
+
+
+def _audited(plan: _Plan, batches: Iterator[pa.RecordBatch], summary: Summary) -> Iterator[list[Row]]:
+    """Each batch's rows, the lines read, judged and counted into `summary` (a piece of the command's input)."""
+    judge = Judge(RobotsTimeline(plan.versions).in_force, Verifier(plan.lists).verify, plan.site)
+    read = reader(*plan.spec)
+    for number, header in plan.headers:
+        read.read(number, header)
+    for batch in batches:
+        texts = [text or "" for text in batch.column(plan.line).to_pylist()]
+        numbers = batch.column("number").to_pylist() if plan.number else [0] * len(texts)
+        sources = batch.column("source").to_pylist() if plan.source else [""] * len(texts)
+        rows: list[Row] = []
+        start = 0
+        while start < len(texts):  # runs of lines from one source
+            end = start + 1
+            while end < len(texts) and sources[end] == sources[start]:
+                end += 1
+            lines = zip((n or 0 for n in numbers[start:end]), texts[start:end], strict=True)
+            rows.extend(audit_lines(lines, read, judge, summary, sources[start] or ""))
+            start = end
+        yield rows
+
+
+def audit(
+    logs: DataFrame,
+    robots: DataFrame,
+    *,
+    site: str | None = None,
+    lists: ListHistory | None = None,
+    format_name: str = "auto",
+    log_format: str | None = None,
+    mapping: str | None = None,
+) -> DataFrame:
+    """A row per request of a known crawler among `logs`' lines (AUDIT_SCHEMA), judged on the executors against
+    `robots`' versions (see the module's docstring for both DataFrames)."""
+    plan = _plan(logs, robots, site, lists, format_name, log_format, mapping)
+    columns = [plan.line, *(["source"] if plan.source else []), *(["number"] if plan.number else [])]
+
+    def rows(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
+        for found in _audited(plan, batches, Summary()):
+            yield audit_batch(found)
+
+    return logs.select(*columns).mapInArrow(rows, AUDIT_SCHEMA)
+
+
+def audit_summary(
+    logs: DataFrame,
+    robots: DataFrame,
+    *,
+    site: str | None = None,
+    lists: ListHistory | None = None,
+    format_name: str = "auto",
+    log_format: str | None = None,
+    mapping: str | None = None,
+) -> Summary:
+    """The audit's summary: each partition's counted on its executor, all merged here in order of their first
+    request (see the module's docstring)."""
+    plan = _plan(logs, robots, site, lists, format_name, log_format, mapping)
+    columns = [plan.line, *(["source"] if plan.source else []), *(["number"] if plan.number else [])]
+
+    def counted(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
+        from pyspark import TaskContext
+
+        summary = Summary()
+        for _ in _audited(plan, batches, summary):
+            pass
+        context = TaskContext.get()
+        yield pa.RecordBatch.from_pylist(
+            [
+                {
+                    "partition": 0 if context is None else context.partitionId(),
+                    "first": summary.first,
+                    "summary": pickle.dumps(summary),
+                }
+            ],
+            schema=_PIECES,
+        )
+
+    pieces = logs.select(*columns).mapInArrow(counted, "partition int, first double, summary binary").collect()
+    # In time order as far as the pieces tell it (Spark orders a job's files by size, not name); a piece without
+    # a timed request anywhere, by partition.
+    ordered = sorted(pieces, key=lambda row: (row["first"] is None, row["first"] or 0.0, row["partition"]))
+    total = Summary()
+    for row in ordered:
+        total.then(pickle.loads(row["summary"]))  # made by this job's own executors
+    return total
