@@ -19,14 +19,14 @@ judged). For a crawler it asks:
 - its class (`classes.classify`, where the precedence is written down).
 
 Logs repeat themselves: the crawler named by each User-Agent string, and
-each verdict by (version, crawler, target), are kept (bounded, oldest out
-first), so a repeat costs dictionary look-ups. Pure.
+each verdict by (version, crawler, target), are kept (bounded: `Kept`), so
+a repeat costs a dictionary look-up. Pure.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, NamedTuple
+from collections.abc import Callable, Hashable
+from typing import Any, Generic, NamedTuple, TypeVar
 
 from ...access.engines.registry import DEFAULT, OPERATOR, PROFILED, fetch_policy, resolve
 from ...access.matching.ruleset import RuleSet
@@ -97,6 +97,36 @@ class _Judged(NamedTuple):
     delay: float | None
 
 
+_K = TypeVar("_K", bound=Hashable)
+_V = TypeVar("_V")
+
+
+class Kept(Generic[_K, _V]):
+    """At most `size` values by key: a repeat costs one dictionary look-up, and so does making room.
+
+    `recent` holds what was asked for or made since the last turn, `earlier` what was before it. A value
+    found in `earlier` moves to `recent`; when `recent` holds half of `size`, it becomes `earlier` and the
+    old `earlier` is dropped whole. A value asked for again within half the size is never dropped. (A dict
+    emptied from its front, `del d[next(iter(d))]`, walks past every slot deleted before it: on a million
+    log lines that made each new verdict cost more than judging it.)
+    """
+
+    __slots__ = ("_half", "earlier", "recent")
+
+    def __init__(self, size: int) -> None:
+        self._half = max(1, size // 2)
+        self.recent: dict[_K, _V] = {}
+        self.earlier: dict[_K, _V] = {}
+
+    def keep(self, key: _K, value: _V) -> None:
+        if len(self.recent) >= self._half:
+            self.earlier, self.recent = self.recent, {}
+        self.recent[key] = value
+
+    def __len__(self) -> int:
+        return len(self.recent) + len(self.earlier)
+
+
 _STATUS = {status: status.value for status in Status}  # plain strings in rows, found faster than `.value`
 _new_row = tuple.__new__  # NamedTuple's generated __new__ costs twice as much, on every row
 
@@ -111,9 +141,9 @@ class Judge:
         self.site = None if site is None else origin_of(site)
         self._scheme = None if self.site is None else self.site.partition("://")[0]
         self._site_host = None if self.site is None else self.site.partition("://")[2]
-        self._claimed: dict[str, _Claimed | None] = {}
+        self._claimed: Kept[str, _Claimed | None] = Kept(AGENTS)
         self._by_token: dict[str, _Claimed] = {}
-        self._verdicts: dict[tuple[RobotsVersion, str, str], _Judged] = {}
+        self._verdicts: Kept[tuple[RobotsVersion, str, str], _Judged] = Kept(VERDICTS)
         # Per (version, crawler): few, as a log's crawlers and its robots.txt versions are.
         self._delays: dict[tuple[RobotsVersion, str], float | None] = {}
         self._rulesets: dict[tuple[RobotsVersion, str], RuleSet | None] = {}
@@ -124,16 +154,18 @@ class Judge:
         return None if found is None else found.crawler
 
     def _claim(self, user_agent: str) -> _Claimed | None:
+        kept = self._claimed
         try:
-            return self._claimed[user_agent]
+            return kept.recent[user_agent]
         except KeyError:
             pass
-        crawler = recognise(user_agent)
-        made = None if crawler is None else self._known(crawler)
+        try:
+            made = kept.earlier[user_agent]
+        except KeyError:
+            crawler = recognise(user_agent)
+            made = None if crawler is None else self._known(crawler)
         if len(user_agent) <= LONGEST_KEPT:
-            if len(self._claimed) >= AGENTS:
-                del self._claimed[next(iter(self._claimed))]
-            self._claimed[user_agent] = made
+            kept.keep(user_agent, made)
         return made
 
     def _known(self, crawler: Crawler) -> _Claimed:
@@ -156,8 +188,8 @@ class Judge:
     def judge(self, request: Request, source: str = "") -> Row | None:
         """The row of `request` (read from `source`), or None when its User-Agent names no catalogue crawler."""
         user_agent = request.user_agent
-        try:  # `_claim`'s look-up inlined: every request asks it
-            claimed = self._claimed[user_agent]
+        try:  # `_claim`'s first look-up inlined: every request asks it
+            claimed = self._claimed.recent[user_agent]
         except KeyError:
             claimed = self._claim(user_agent)
         if claimed is None:
@@ -178,7 +210,7 @@ class Judge:
             ref = allowed = line = rule = delay = None
         else:
             ref = version.ref
-            judged = self._verdicts.get((version, token, target))
+            judged = self._verdicts.recent.get((version, token, target))
             if judged is None:
                 judged = self._judged(version, claimed, target)
             allowed, line, rule, delay = judged
@@ -211,19 +243,21 @@ class Judge:
         )
 
     def _judged(self, version: RobotsVersion, claimed: _Claimed, target: str) -> _Judged:
-        """The verdict on `target` under `version`, and the crawler's Crawl-delay there: made, and kept."""
+        """The verdict on `target` under `version`, and the crawler's Crawl-delay there: kept from before the last
+        turn, or made; and kept."""
         token = claimed.crawler.token
-        ruleset = self._ruleset(version, claimed)
-        if ruleset is None:
-            verdict = version.verdict(token, target, claimed.policy, claimed.engine)
-            rule = None if verdict.rule is None else verdict.rule.text
-            found = _Judged(verdict.allowed, verdict.line, rule, self._delay(version, claimed))
-        else:
-            row = bulk_row(ruleset, target, claimed.engine)
-            found = _Judged(row.allowed, row.line, row.rule, self._delay(version, claimed))
-        if len(self._verdicts) >= VERDICTS:
-            del self._verdicts[next(iter(self._verdicts))]
-        self._verdicts[(version, token, target)] = found
+        key = (version, token, target)
+        found = self._verdicts.earlier.get(key)
+        if found is None:
+            ruleset = self._ruleset(version, claimed)
+            if ruleset is None:
+                verdict = version.verdict(token, target, claimed.policy, claimed.engine)
+                rule = None if verdict.rule is None else verdict.rule.text
+                found = _Judged(verdict.allowed, verdict.line, rule, self._delay(version, claimed))
+            else:
+                row = bulk_row(ruleset, target, claimed.engine)
+                found = _Judged(row.allowed, row.line, row.rule, self._delay(version, claimed))
+        self._verdicts.keep(key, found)
         return found
 
     def _ruleset(self, version: RobotsVersion, claimed: _Claimed) -> RuleSet | None:
@@ -251,4 +285,4 @@ class Judge:
             return found
 
 
-__all__ = ["AGENTS", "COLUMNS", "VERDICTS", "AuditClass", "InForce", "Judge", "Row", "Verify"]
+__all__ = ["AGENTS", "COLUMNS", "VERDICTS", "AuditClass", "InForce", "Judge", "Kept", "Row", "Verify"]
