@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ipaddress
 import json
+import math
 import threading
 import time
 from datetime import UTC, datetime
@@ -97,6 +98,17 @@ def test_each_moment_is_judged_by_the_lists_in_force_then() -> None:
     assert verifier.verify(MOVED, GPTBOT, datetime(2026, 6, 1, tzinfo=UTC)).status is Status.SPOOFED
     # Moments between the same two versions share one verdict.
     assert verifier.verify(MOVED, GPTBOT, at("2026-02-01")) is verifier.verify(MOVED, GPTBOT, at("2026-04-01"))
+
+
+def test_a_span_is_the_moments_between_two_list_changes() -> None:
+    verifier = Verifier(ListHistory([NEW, OLD]))
+    old, new = at("2026-01-01"), at("2026-06-01")
+    assert verifier.span(at("2025-12-31")) == (-math.inf, old)
+    assert verifier.span(at("2026-03-01")) == verifier.span(old) == (old, new)
+    assert verifier.span(at("2026-07-01")) == (new, math.inf)
+    # Every moment of a span gets the verdict of any other.
+    for moment in (old, at("2026-03-01"), new - 1):
+        assert verifier.verify(MOVED, GPTBOT, moment).status is Status.VERIFIED
 
 
 def test_the_caches_stay_within_their_bounds() -> None:

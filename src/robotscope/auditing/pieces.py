@@ -93,7 +93,8 @@ class Auditor:
         from ..verifying.verifier import Verifier
 
         verifier = Verifier(setup.lists, resolver(None) if setup.dns else None)
-        self.judge = Judge(RobotsTimeline(setup.versions).in_force, verifier.verify, setup.site)
+        timeline = RobotsTimeline(setup.versions)
+        self.judge = Judge(timeline.in_force, verifier.verify, setup.site, spans=verifier.span)
         self.rows = setup.rows
 
     def piece(self, piece: Piece) -> tuple[Summary, Any]:

@@ -231,7 +231,8 @@ def _plan(
 
 def _audited(plan: _Plan, batches: Iterator[pa.RecordBatch], summary: Summary) -> Iterator[list[Row]]:
     """Each batch's rows, the lines read, judged and counted into `summary` (a piece of the command's input)."""
-    judge = Judge(RobotsTimeline(plan.versions).in_force, Verifier(plan.lists).verify, plan.site)
+    verifier = Verifier(plan.lists)
+    judge = Judge(RobotsTimeline(plan.versions).in_force, verifier.verify, plan.site, spans=verifier.span)
     read = reader(*plan.spec)
     for number, header in plan.headers:
         read.read(number, header)

@@ -23,6 +23,7 @@ but a timeout is asked once more.
 
 from __future__ import annotations
 
+import math
 import threading
 from bisect import bisect_right
 from collections import OrderedDict
@@ -153,6 +154,14 @@ class Verifier:
                 del self._asking[key]
             asking.set()
         return found
+
+    def span(self, when: float) -> tuple[float, float]:
+        """The moments from which and before which the lists in force are those in force at `when` (POSIX
+        seconds; -inf and inf where no list changes before or after it): a claim judged at `when` is judged
+        the same at any of them, as a log audit takes it (`reports.audit.judge.Judge`'s `spans`)."""
+        at = bisect_right(self._changes, when)
+        changes = self._changes
+        return (changes[at - 1] if at else -math.inf, changes[at] if at < len(changes) else math.inf)
 
     def known(self, address: str, agent: str, when: float | datetime | None = None) -> Verification | None:
         """The verdict `verify` would give from its caches alone, or None when it would have to judge the claim."""

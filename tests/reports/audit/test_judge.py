@@ -176,6 +176,42 @@ def test_verdicts_and_user_agents_are_asked_once_and_kept_within_bounds(monkeypa
     assert len(found._verdicts) <= 4 and len(found._claimed) <= 3
 
 
+def test_a_claims_status_is_asked_once_for_the_moments_its_lists_are_in_force(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(judge_module, "CLAIMS", 2)
+    asked: list[tuple[str, str, float | None]] = []
+
+    def verify(ip: str, user_agent: str, when: float | None) -> Verification:
+        asked.append((ip, user_agent, when))
+        return shipped_verify(ip, user_agent, when)
+
+    change = START + 10 * HOUR  # the lists change then: a claim before it holds until then, one after from then
+
+    def spans(when: float) -> tuple[float, float]:
+        return (float("-inf"), change) if when < change else (change, float("inf"))
+
+    timeline = RobotsTimeline(versions(None, (None, OLD)))
+    found = Judge(timeline.in_force, verify, spans=spans)
+    for hour in range(3):
+        judged(found, GOOGLE, agent("Googlebot"), "/", START + hour * HOUR)
+        judged(found, GOOGLE, "Googlebot/2.1", "/", START + hour * HOUR)  # the same crawler, said otherwise
+    assert asked == [(GOOGLE, agent("Googlebot"), START)]
+    assert judged(found, GOOGLE, agent("Googlebot"), "/", change).verification == "verified"
+    assert judged(found, GOOGLE, agent("Googlebot"), "/", change + HOUR).verification == "verified"
+    assert asked[1:] == [(GOOGLE, agent("Googlebot"), change)]
+    assert judged(found, ANYWHERE, agent("Googlebot"), "/", START).verification == "spoofed"
+    assert judged(found, "not-an-address", agent("Googlebot"), "/", START).verification == "inconclusive"
+    assert judged(found, "not-an-address", agent("Googlebot"), "/", START).verification == "inconclusive"
+    assert len(asked) == 4 and len(found._claims) <= 2  # the bound held, the address that is none asked once
+    # Without spans every request is asked, and a request without a time always is.
+    plain = Judge(timeline.in_force, verify)
+    for _ in range(2):
+        judged(plain, GOOGLE, agent("Googlebot"), "/", START)
+        judged(found, GOOGLE, agent("Googlebot"), "/", None)
+    assert len(asked) == 8
+
+
 def test_rows_name_every_column() -> None:
     found = judge_of(*versions(None, (None, OLD)))
     row = judged(found, GOOGLE, agent("Googlebot"), "/private/x", START, status=403, number=7)

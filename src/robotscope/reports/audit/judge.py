@@ -7,7 +7,10 @@ of the catalogue (a browser, an unknown bot: counted by the summary, not
 judged). For a crawler it asks:
 
 - the claim's verification, from `verify(address, user_agent, when)` (a
-  `verifying.Verifier`, which keeps its verdicts, or any callable);
+  `verifying.Verifier`, which keeps its verdicts, or any callable). Given
+  `spans` too (`Verifier.span`: the moments around `when` at which the same
+  lists are in force), the judge keeps each (address, crawler)'s status
+  for those moments and asks `verify` again only outside them;
 - the robots.txt in force for the request's origin at its time, from
   `in_force(origin, when)` (`timeline.RobotsTimeline.in_force`). The origin
   is the logged host and scheme; a log without hosts (NCSA combined) takes
@@ -18,9 +21,9 @@ judged). For a crawler it asks:
   another catalogue crawler by `rfc9309+profiles`), with the deciding line;
 - its class (`classes.classify`, where the precedence is written down).
 
-Logs repeat themselves: the crawler named by each User-Agent string, and
-each verdict by (version, crawler, target), are kept (bounded: `Kept`), so
-a repeat costs a dictionary look-up. Pure.
+Logs repeat themselves: the crawler named by each User-Agent string, each
+claim's status, and each verdict by (version, crawler, target), are kept
+(bounded: `Kept`), so a repeat costs a dictionary look-up. Pure.
 """
 
 from __future__ import annotations
@@ -40,9 +43,11 @@ from .classes import ROBOTS_TXT, AuditClass, classify, exemption
 from .timeline import RobotsVersion, request_origin
 
 Verify = Callable[[str, str, float | None], Verification]
+Spans = Callable[[float], tuple[float, float]]
 InForce = Callable[[str | None, float | None], RobotsVersion | None]
 
 VERDICTS = 65_536  # (version, crawler, target) verdicts kept
+CLAIMS = 16_384  # (address, crawler) statuses kept, each with the moments it holds for
 AGENTS = 4_096  # User-Agent strings whose crawler is kept
 LONGEST_KEPT = 512  # characters of a User-Agent kept as a key: a longer one is read again each time
 
@@ -135,9 +140,13 @@ class Judge:
     """Judges requests against `in_force`'s robots.txt and `verify`'s verdicts; `site` names the origin of a
     log that logs no host (`https://example.com`; raises `InvalidURL` when it is not a URL)."""
 
-    def __init__(self, in_force: InForce, verify: Verify, site: str | None = None) -> None:
+    def __init__(
+        self, in_force: InForce, verify: Verify, site: str | None = None, *, spans: Spans | None = None
+    ) -> None:
         self._in_force = in_force
         self._verify = verify
+        self._spans = spans
+        self._claims: Kept[tuple[str, str], tuple[float, float, Status]] = Kept(CLAIMS)
         self.site = None if site is None else origin_of(site)
         self._scheme = None if self.site is None else self.site.partition("://")[0]
         self._site_host = None if self.site is None else self.site.partition("://")[2]
@@ -197,10 +206,12 @@ class Judge:
         crawler = claimed.crawler
         token = crawler.token
         when = request.time
-        try:
-            status = self._verify(request.ip, user_agent, when).status
-        except ValueError:  # the logged client is no IP address: nothing to check it against
-            status = Status.INCONCLUSIVE
+        ip = request.ip
+        kept = self._claims.recent.get((ip, token))
+        if kept is not None and when is not None and kept[0] <= when < kept[1]:
+            status = kept[2]
+        else:
+            status = self._status(ip, user_agent, token, when)
         host = request.host
         origin = self.site if not host else self.origin(request.scheme, host)
         target = request.target
@@ -241,6 +252,23 @@ class Judge:
                 exempt,
             ),
         )
+
+    def _status(self, ip: str, user_agent: str, token: str, when: float | None) -> Status:
+        """The claim's status: kept from before the last turn for moments around `when`, or asked; and kept."""
+        key = (ip, token)
+        kept = self._claims.earlier.get(key)
+        if kept is not None and when is not None and kept[0] <= when < kept[1]:
+            status = kept[2]
+        else:
+            try:
+                status = self._verify(ip, user_agent, when).status
+            except ValueError:  # the logged client is no IP address: nothing to check it against
+                status = Status.INCONCLUSIVE
+            if self._spans is None or when is None:
+                return status
+            kept = (*self._spans(when), status)
+        self._claims.keep(key, kept)
+        return status
 
     def _judged(self, version: RobotsVersion, claimed: _Claimed, target: str) -> _Judged:
         """The verdict on `target` under `version`, and the crawler's Crawl-delay there: kept from before the last
@@ -285,4 +313,16 @@ class Judge:
             return found
 
 
-__all__ = ["AGENTS", "COLUMNS", "VERDICTS", "AuditClass", "InForce", "Judge", "Kept", "Row", "Verify"]
+__all__ = [
+    "AGENTS",
+    "CLAIMS",
+    "COLUMNS",
+    "VERDICTS",
+    "AuditClass",
+    "InForce",
+    "Judge",
+    "Kept",
+    "Row",
+    "Spans",
+    "Verify",
+]
