@@ -5,15 +5,16 @@
 (blocks of whole lines, about `BLOCK` bytes: one big file is many pieces), tells or checks its format
 before its first piece, and gives the pieces in input order. `results(setup, pieces, jobs)` audits
 them, each with a fresh reader and a `Summary` of its own, and gives each piece's summary and its rows
-(rendered as `Setup.rows` asks) in input order: in this process when `jobs` is 1 or there is one piece,
-else in `jobs` worker processes. The reading process only cuts bytes at line ends and counts them;
+(rendered as `Setup.rows` asks) in input order: in this process when `jobs` is 1 or there are fewer than
+`WORTH_WORKERS` pieces (starting a worker costs about what auditing a few pieces does), else in `jobs`
+worker processes. The reading process only cuts bytes at line ends and counts them;
 each worker decodes, splits, reads, judges and counts its pieces with its own judge and `Verifier`
 (their caches warm up once per process). At most two pieces per worker wait, so memory stays flat
 whatever the size of the logs.
 
-The summaries merged in order (`Summary.then`) give what one pass gives, sessions included, for any
-number of workers and any size of piece. A format whose columns a `#Fields:` header names (W3C,
-CloudFront) gets, with each piece, the last `#` lines before it.
+The summaries merged in order (`Summary.then`) give what one pass gives, sessions included, for logs in
+time order; for any log, the same pieces give the same answer in any number of workers. A format whose
+columns a `#Fields:` header names (W3C, CloudFront) gets, with each piece, the last `#` lines before it.
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ from ..syntax.logformats import DETECT_LINES, FORMATS, BadLine, FormatError, det
 
 HEADERS = 16  # `#` lines of a file kept to give each piece's reader (`#Fields:` says what the columns are)
 FIELDED = frozenset({"w3c", "cloudfront"})  # the formats whose `#Fields:` header names the columns below it
+WORTH_WORKERS = 8  # pieces (32 MiB of log) before worker processes are started: below, this process is quicker
 Rendering = Literal["csv", "arrow"] | None  # rows as CSV text (no header), as an Arrow record batch, or none
 
 
@@ -190,11 +192,11 @@ def pieces(
 
 
 def results(setup: Setup, given: Iterable[Piece], jobs: int) -> Iterator[tuple[Summary, Any]]:
-    """Each piece's summary and rendered rows, in input order: in `jobs` worker processes when there is more than
-    one piece (worth their start), else here. A worker that dies raises `BrokenProcessPool`."""
+    """Each piece's summary and rendered rows, in input order: in `jobs` worker processes when there are at least
+    `WORTH_WORKERS` pieces, else here. A worker that dies raises `BrokenProcessPool`."""
     given = iter(given)
-    opening = list(islice(given, 2))
-    if jobs > 1 and len(opening) > 1:
+    opening = list(islice(given, WORTH_WORKERS)) if jobs > 1 else []
+    if jobs > 1 and len(opening) >= WORTH_WORKERS:
         yield from _parallel(setup, chain(opening, given), jobs)
         return
     auditor = Auditor(setup)
@@ -239,6 +241,7 @@ def _parallel(setup: Setup, given: Iterator[Piece], jobs: int) -> Iterator[tuple
 __all__ = [
     "FIELDED",
     "HEADERS",
+    "WORTH_WORKERS",
     "Auditor",
     "Counted",
     "Piece",
