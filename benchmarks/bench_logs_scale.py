@@ -252,7 +252,8 @@ def main() -> None:
     small = options.flat or options.lines // 10
     log, robots = generated(options.workdir, options.lines)
     small_log, small_robots = generated(options.workdir, small)
-    print(f"{machine()}; {subprocess.run([goaccess, '--version'], capture_output=True, text=True).stdout.split()[1]}")
+    said = subprocess.run([goaccess, "--version"], capture_output=True, text=True).stdout
+    print(f"{machine()}; {said.splitlines()[0].strip()}")  # "GoAccess - 1.7."
     print(f"{options.lines:,} lines, {log.stat().st_size / 1e9:.2f} GB; memory checked again on {small:,} lines\n")
     runs: list[Run] = []
 
