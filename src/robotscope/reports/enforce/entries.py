@@ -1,0 +1,121 @@
+"""What every server's rendering shares: a group's rules in deciding order, the comments, the output.
+
+Each group's entries are tried in order and the first that matches decides
+(an allow: not refused; a disallow: refused), as the longest match does:
+`/robots.txt` first, then what the server must leave to robots.txt, then the
+rules best first. Every entry carries a comment naming the robots.txt line
+it comes from, made safe for any configuration's comment syntax.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import NamedTuple
+
+from ...messages import Message, message
+from ...syntax.model import Rule
+from .expressed import Expressed
+from .plan import Group, Plan
+
+_MAX_COMMENT = 200
+# What no configuration comment may hold: line ends and other controls; `\`, which continues an Apache line.
+_UNSAFE = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\\]")
+
+
+class Entry(NamedTuple):
+    """One test in a group's order: an allow or a disallow, its regex, and its comment."""
+
+    allow: bool
+    regex: str
+    comment: str
+
+
+class Export(NamedTuple):
+    """A server's rendering of a plan: its files (the main one first), and what it leaves to robots.txt."""
+
+    target: str
+    files: tuple[tuple[str, str], ...]
+    left: tuple[Message, ...]  # rules the server expresses only in part, or not at all
+    notes: tuple[Message, ...]  # requests the server leaves to robots.txt, whatever the rules
+
+
+def safe(text: str) -> str:
+    """`text` as one line any configuration reads as a comment's text, at most `_MAX_COMMENT` characters."""
+    shown = _UNSAFE.sub(lambda m: f"\\x{ord(m.group()):02x}" if m.group() != "\\" else "\\x5c", text)
+    return shown if len(shown) <= _MAX_COMMENT else shown[: _MAX_COMMENT - 1] + "…"
+
+
+def said(text: Message, lang: str) -> str:
+    return safe(text.render(lang))
+
+
+def group_comment(plan: Plan, group: Group, lang: str) -> str:
+    """`GPTBot, ClaudeBot: robots.txt lines 1, 2 (User-agent: GPTBot; User-agent: ClaudeBot)`."""
+    written = [plan.lines.get(number, "") for number in group.agent_lines]
+    return said(
+        message(
+            "enforce.comment.group",
+            tokens=list(group.tokens),
+            lines=list(group.agent_lines),
+            count=len(group.agent_lines),
+            written=[text.strip() for text in written],
+        ),
+        lang,
+    )
+
+
+def rule_comment(plan: Plan, rule: Rule, lang: str) -> str:
+    written = plan.lines.get(rule.line, rule.text).strip()
+    return said(message("enforce.comment.rule", line=rule.line, text=written), lang)
+
+
+def entries(
+    plan: Plan,
+    group: Group,
+    first: list[Entry],
+    translate: Callable[[Rule], Expressed],
+    left: dict[int, Message],
+    lang: str,
+) -> list[Entry]:
+    """The group's entries in deciding order: `first` (the exemptions), then its rules as `translate` makes them.
+
+    What a rule leaves to robots.txt is kept in `left`, by line, once.
+    """
+    made = list(first)
+    for rule in group.rules:
+        found = translate(rule)
+        if found.why is not None:
+            left.setdefault(rule.line, found.why)
+        if found.regex is not None:
+            made.append(Entry(rule.allow, found.regex, rule_comment(plan, rule, lang)))
+    return made
+
+
+def exemption(regex: str, code: str, lang: str) -> Entry:
+    """An allow that comes before every rule."""
+    return Entry(True, regex, said(message(code), lang))
+
+
+def header(target: str, source: str, plan: Plan, usage: Message, lang: str) -> list[str]:
+    """The comment lines a file starts with: what it is, where it comes from, how to use it."""
+    tokens = [token for group in plan.groups for token in group.tokens]
+    lines = [
+        message("enforce.comment.made", target=target, source=source),
+        message("enforce.comment.crawlers", tokens=tokens, count=len(tokens))
+        if tokens
+        else message("enforce.comment.no-crawlers"),
+        usage,
+    ]
+    if plan.unverified_only:
+        lines.append(message("enforce.comment.unverified-only"))
+    return [f"# {said(line, lang)}" for line in lines]
+
+
+def list_id(name: str) -> str:
+    """An IP list's registry name as a configuration name: `openai-gptbot.json` -> `openai_gptbot`."""
+    return re.sub(r"[^A-Za-z0-9]+", "_", name.removesuffix(".json")).strip("_")
+
+
+def chunks(items: tuple[str, ...], size: int) -> list[tuple[str, ...]]:
+    return [items[at : at + size] for at in range(0, len(items), size)]
