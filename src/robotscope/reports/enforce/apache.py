@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from ...messages import Message, message
 from .agents import agent_regex
-from .entries import Export, chunks, entries, exemption, group_comment, header, list_id, said
+from .entries import Export, chunks, group_comment, header, list_id, said, sent
 from .plan import Group, Plan
-from .raw import REQUEST_LINE, expressed, robots_txt, unusual
+from .raw import REQUEST_LINE
 
 NAME = "apache"
 FILE = "robotscope.conf"
@@ -35,13 +35,9 @@ def _lists(plan: Plan, lang: str) -> list[str]:
 
 def _group(plan: Plan, group: Group, left: dict[int, Message], lang: str) -> list[str]:
     agent, verdict = f"robotscope_agent_{group.number}", f"robotscope_path_{group.number}"
-    first = [
-        exemption(robots_txt(REQUEST_LINE), "enforce.comment.robots-txt", lang),
-        exemption(unusual(REQUEST_LINE), "enforce.comment.unusual", lang),
-    ]
     claim = f'SetEnvIfNoCase User-Agent "{agent_regex(group.tokens)}" {agent}'
     lines = [f"# {group_comment(plan, group, lang)}", claim]
-    for entry in entries(plan, group, first, lambda rule: expressed(rule, REQUEST_LINE, NAME), left, lang):
+    for entry in sent(plan, group, REQUEST_LINE, NAME, left, lang):
         test = f"-n reqenv('{agent}') && -z reqenv('{verdict}') && %{{THE_REQUEST}} =~ m#{entry.regex}#"
         lines += [f"# {entry.comment}", f'SetEnvIfExpr "{test}" {verdict}={"allow" if entry.allow else "deny"}']
     unverified = "".join(f" && -z reqenv('robotscope_verified_{list_id(name)}')" for name in group.lists)

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from ...messages import Message, message
 from .agents import agent_regex
-from .entries import Export, chunks, entries, exemption, group_comment, header, said
+from .entries import Export, chunks, group_comment, header, said, sent
 from .plan import Group, Plan
-from .raw import TARGET, expressed, robots_txt, unusual
+from .raw import TARGET
 
 NAME = "caddy"
 FILE = "robotscope.caddy"
@@ -25,12 +25,8 @@ _PER_LINE = 20  # prefixes per `remote_ip` line
 
 def _group(plan: Plan, group: Group, left: dict[int, Message], lang: str) -> list[str]:
     number = group.number
-    first = [
-        exemption(robots_txt(TARGET), "enforce.comment.robots-txt", lang),
-        exemption(unusual(TARGET), "enforce.comment.unusual", lang),
-    ]
     paths = []
-    for entry in entries(plan, group, first, lambda rule: expressed(rule, TARGET, NAME), left, lang):
+    for entry in sent(plan, group, TARGET, NAME, left, lang):
         paths += [f"\t# {entry.comment}", f"\t~{entry.regex} {'allow' if entry.allow else 'deny'}"]
     lines = [
         f"# {group_comment(plan, group, lang)}",

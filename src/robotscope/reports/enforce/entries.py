@@ -15,6 +15,7 @@ from typing import NamedTuple
 
 from ...messages import Message, message
 from ...syntax.model import Rule
+from . import decoded, raw
 from .expressed import Expressed
 from .plan import Group, Plan
 
@@ -95,6 +96,24 @@ def entries(
 def exemption(regex: str, code: str, lang: str) -> Entry:
     """An allow that comes before every rule."""
     return Entry(True, regex, said(message(code), lang))
+
+
+def sent(
+    plan: Plan, group: Group, subject: raw.Subject, server: str, left: dict[int, Message], lang: str
+) -> list[Entry]:
+    """The entries of a server that matches the target as sent (`raw`): `/robots.txt`, targets it cannot read
+    exactly, then the rules."""
+    first = [
+        exemption(raw.robots_txt(subject), "enforce.comment.robots-txt", lang),
+        exemption(raw.unusual(subject), "enforce.comment.unusual", lang),
+    ]
+    return entries(plan, group, first, lambda rule: raw.expressed(rule, subject, server), left, lang)
+
+
+def decoded_path(plan: Plan, group: Group, left: dict[int, Message], lang: str) -> list[Entry]:
+    """The entries of lighttpd, which matches the decoded path (`decoded`): `/robots.txt`, then the rules."""
+    first = [exemption(decoded.robots_txt(), "enforce.comment.robots-txt", lang)]
+    return entries(plan, group, first, decoded.expressed, left, lang)
 
 
 def header(target: str, source: str, plan: Plan, usage: Message, lang: str) -> list[str]:

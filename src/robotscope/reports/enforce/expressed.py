@@ -67,8 +67,8 @@ def shape(normalised: str) -> tuple[list[str], bool] | None:
     """
     pattern: Pattern = compile_pattern(normalised)
     pieces, anchored = list(pattern.pieces), pattern.anchored
-    if pieces[0] and not pieces[0].startswith("/"):
-        return None
+    if (pieces[0] and not pieces[0].startswith("/")) or (anchored and pieces == [""]):
+        return None  # `$` alone matches only an empty target
     if anchored and len(pieces) > 1 and pieces[-1] == "":
         pieces.pop()
         anchored = False

@@ -17,9 +17,9 @@ import re
 
 from ...messages import Message, message
 from .agents import agent_regex
-from .entries import Export, entries, exemption, group_comment, header, list_id, said
+from .entries import Export, group_comment, header, list_id, said, sent
 from .plan import Group, Plan
-from .raw import TARGET, expressed, robots_txt, unusual
+from .raw import TARGET
 
 NAME = "haproxy"
 FILE = "robotscope.cfg"
@@ -45,14 +45,10 @@ def _list_file(name: str) -> str:
 def _group(plan: Plan, group: Group, acl_dir: str, left: dict[int, Message], lang: str) -> list[str]:
     number = group.number
     agent, verdict = f"robotscope_agent_{number}", f"txn.robotscope_{number}"
-    first = [
-        exemption(robots_txt(TARGET), "enforce.comment.robots-txt", lang),
-        exemption(unusual(TARGET), "enforce.comment.unusual", lang),
-    ]
     path = _quoted(posixpath.join(acl_dir, _agents_file(number)))
     lines = [f"# {group_comment(plan, group, lang)}", f"acl {agent} req.fhdr(user-agent) -m reg -i -f {path}"]
     unset = f"!{{ var({verdict}) -m found }}"
-    for entry in entries(plan, group, first, lambda rule: expressed(rule, TARGET, NAME), left, lang):
+    for entry in sent(plan, group, TARGET, NAME, left, lang):
         value = "allow" if entry.allow else "deny"
         test = f"{agent} {unset} {{ pathq -m reg '{entry.regex}' }}"
         lines += [f"# {entry.comment}", f"http-request set-var({verdict}) str({value}) if {test}"]

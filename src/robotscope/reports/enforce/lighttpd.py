@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from ...messages import Message, message
 from .agents import agent_regex
-from .decoded import SERVER, expressed, robots_txt
-from .entries import Export, entries, exemption, group_comment, header, said
+from .decoded import SERVER
+from .entries import Export, decoded_path, group_comment, header, said
 from .plan import Group, Plan
 
 NAME = SERVER
@@ -26,8 +26,7 @@ def _group(plan: Plan, group: Group, left: dict[int, Message], lang: str) -> lis
         networks = plan.addresses[name]
         chain.append(f"# {said(message('enforce.comment.list', name=name, count=len(networks)), lang)}")
         chain += [f'$HTTP["remoteip"] == "{network}" {{ }}' for network in networks]
-    first = [exemption(robots_txt(), "enforce.comment.robots-txt", lang)]
-    for entry in entries(plan, group, first, expressed, left, lang):
+    for entry in decoded_path(plan, group, left, lang):
         test = f'$HTTP["url"] =~ "{entry.regex}"'
         chain += [f"# {entry.comment}", f"{test} {{ }}" if entry.allow else f"{test} {_DENY}"]
     # Every condition after the first is an `else` of the one before it.

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from ...messages import Message, message
 from .agents import agent_regex
-from .entries import Entry, Export, entries, exemption, group_comment, header, list_id, said
+from .entries import Entry, Export, group_comment, header, list_id, said, sent
 from .plan import Group, Plan
-from .raw import TARGET, expressed, robots_txt, unusual
+from .raw import TARGET
 
 NAME = "nginx"
 FILE = "robotscope.conf"
@@ -35,11 +35,7 @@ def _geo(name: str, networks: tuple[str, ...], lang: str) -> list[str]:
 
 def _group(plan: Plan, group: Group, left: dict[int, Message], lang: str) -> list[str]:
     number = group.number
-    first = [
-        exemption(robots_txt(TARGET), "enforce.comment.robots-txt", lang),
-        exemption(unusual(TARGET), "enforce.comment.unusual", lang),
-    ]
-    made = entries(plan, group, first, lambda rule: expressed(rule, TARGET, NAME), left, lang)
+    made = sent(plan, group, TARGET, NAME, left, lang)
     paths = ['default "";']
     for entry in made:
         paths += [f"# {entry.comment}", f'"~{entry.regex}" {_value(entry)};']

@@ -4,7 +4,7 @@ RFC 9309 matches a rule against the crawler's target, normalised
 (`syntax.urls.target`: escapes of letters, digits and `-._~` decoded, hex
 digits upper-cased, `*` and `$` written `%2A` and `%24`). These servers
 show a rule the target as sent. On a *plain* target (printable ASCII, every
-`%` starting an escape, no escape of a letter, digit or `-._~`) the two
+`%` starting an escape, no escape of a letter, digit or `-._~`, no `#`) the two
 differ only in the case of hex digits and in `*` and `$`, so a regex over
 the sent target says exactly what the rule says: each unit of the pattern
 becomes the sent forms that normalise to it, a `*` any run of whole sent
@@ -110,9 +110,10 @@ def regex(normalised: str, subject: Subject) -> str | None:
 def expressed(rule: Rule, subject: Subject, server: str) -> Expressed:
     """The rule on a server that matches the sent target: exact, unless it has too many `*`."""
     pattern = rule.normalised
-    if shape(pattern) is None:
+    found = shape(pattern)
+    if found is None:
         return NOTHING
-    if pattern.count("*") <= MAX_STARS:
+    if len(found[0]) - 1 <= MAX_STARS:  # the `*` that count: not a trailing one, nor one of `**`
         return Expressed(regex(pattern, subject), True)
     why = {"server": server, "line": rule.line, "rule": rule.text, "stars": MAX_STARS}
     if not rule.allow:
@@ -129,10 +130,10 @@ def robots_txt(subject: Subject) -> str:
 
 def unusual(subject: Subject) -> str:
     """A target that is not plain: an escape of a letter, digit or `-._~`, a `%` that starts no escape, a byte
-    outside printable ASCII."""
+    outside printable ASCII, a `#` (a fragment, which no client sends and a target never has)."""
     lone = rf"%[0-9A-Fa-f]?(?:[^0-9A-Fa-f]|{subject.end})"
     decoded = "%(?:3[0-9]|[46][1-9A-Fa-f]|[57][0-9Aa]|2[DEde]|5[Ff]|7[Ee])"
-    return subject.start + rf"[^\x20]*(?:{lone}|{decoded}|[^\x20-\x7e])"
+    return subject.start + rf"[^\x20]*(?:{lone}|{decoded}|[^\x20-\x22\x24-\x7e])"
 
 
 __all__ = ["ANY", "MAX_STARS", "REQUEST_LINE", "TARGET", "Subject", "expressed", "literals", "regex", "robots_txt"]
