@@ -9,7 +9,7 @@ import click
 
 from ..messages import message
 from ..reports.enforce import AI, ALL_NAMED, TARGETS, NotAToken, complete, export, export_view
-from ..reports.render import printable
+from ..reports.enforce.entries import safe
 from .options import FetchSettings, fetch_options, json_option, lang_option
 from .output import echo_json, fail, note, warn
 from .sources import load
@@ -92,7 +92,7 @@ def export_command(
     if target == "haproxy" and output is None:
         fail(message("enforce.cli.needs-output"), lang)
     if output is not None and not output.isprintable():
-        fail(message("enforce.cli.unsafe-path", path=printable(output)), lang)
+        fail(message("enforce.cli.unsafe-path", path=safe(output)), lang)
     source = load(robots_file, fetching)
     if source.fetched is not None and not source.rules_apply:
         decision = source.fetched.decision
@@ -108,13 +108,13 @@ def export_command(
         made, result = export(source.robots, target, agents, unverified_only, source.name, lang, acl_dir)
     except NotAToken as error:
         fail(error.reason, lang)
+    written = _write(result.files, output, lang) if output is not None else []
     for item in made.skipped:
         note(item.render(lang))
     for item in (*made.warnings, *result.left):
         warn(item.render(lang))
     for item in (*made.notes, *result.notes):
         note(item.render(lang))
-    written = _write(result.files, output, lang) if output is not None else []
     if as_json:
         echo_json({**export_view(made, result, lang), "written": written})
     elif output is None:

@@ -8,7 +8,9 @@ allowed paths, `/robots.txt` with and without a query, innocent agents whose
 strings contain a refused name (Baiduspider and `Spider`, `Not-Cursor`
 and `Cursor`, Internet Explorer's `SLCC2` and `LCC`, a browser), and mixed
 case; every answer is asserted, the same in every server, and matches
-robotscope's own reading of the file.
+robotscope's own reading of the file. With `--unverified-only`, each server
+lets a crawler through from its operator's addresses and refuses the same
+claim from elsewhere.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from click.testing import CliRunner
 from robotscope import parse
 from robotscope.access.engines.registry import PROFILED
 from robotscope.cli import cli
-from robotscope.reports.enforce import TARGETS, claims
+from robotscope.reports.enforce import TARGETS, choose, claims, plan, render
 from robotscope.syntax.crawlers import SELECTIONS, catalogue
 from tests.conftest import Server, respond
 from tests.reports.enforce.servers import Running, site, start, stop
@@ -193,3 +195,30 @@ def status(running: Running, user_agent: str, path: str) -> int:
 def test_every_server_answers_the_table(target: str, row: Row, request: pytest.FixtureRequest) -> None:
     running: Running = request.getfixturevalue(f"{target}_server")
     assert status(running, row.user_agent, row.path) == row.status
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_unverified_only_lets_a_crawler_through_from_its_operators_addresses(target: str, tmp_path: Path) -> None:
+    # The shipped lists, with loopback (and a documentation IPv6 prefix) added to GPTBot's: a request from
+    # 127.0.0.1 claiming GPTBot is verified, one claiming ClaudeBot is not.
+    robots = parse("User-agent: *\nDisallow: /private/\n")
+    made = plan(robots, choose(robots, "GPTBot,ClaudeBot"), unverified_only=True)
+    gptbot = made.groups[0].lists[0]
+    addresses = {**made.addresses, gptbot: (*made.addresses[gptbot], "127.0.0.0/8", "2001:db8::/32")}
+    result = render(made._replace(addresses=addresses), target, "robots.txt", "en", str(tmp_path))
+    for name, text in result.files:
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    backend = Server()
+    backend.routes["/private/x"] = backend.routes["/"] = lambda handler: respond(handler, 200, b"ok\n")
+    root = site(["/", "/private/x"])
+    try:
+        running = start(target, tmp_path, root, backend.port)
+        try:
+            assert status(running, "Mozilla/5.0 (compatible; GPTBot/1.2)", "/private/x") == 200
+            assert status(running, "Mozilla/5.0 (compatible; ClaudeBot/1.0)", "/private/x") == 403
+            assert status(running, "Mozilla/5.0 (compatible; ClaudeBot/1.0)", "/") == 200
+        finally:
+            stop(running.process)
+    finally:
+        backend.close()
+        shutil.rmtree(root)
