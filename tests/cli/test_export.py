@@ -124,3 +124,12 @@ def test_hostile_files_give_a_bounded_answer(junk: bytes, tmp_path: Path) -> Non
         code, out, err = run("export", str(path), "--target", target, "--agents", "GPTBot")
         assert code in (0, 1) and "Traceback" not in err
         assert len(out) < 400 * 512_000 // 20  # a few lines per rule, for the rules of the first 500 KiB
+
+
+def test_bytes_that_are_not_utf_8_are_written_as_escapes(tmp_path: Path) -> None:
+    path = tmp_path / "robots.txt"
+    path.write_bytes(b"User-agent: GPTBot\nDisallow: /a\xee\xbb\x96\x8c\\\n")
+    code, _, err = run("export", str(path), "--target", "apache", "--agents", "GPTBot", "-o", str(tmp_path / "a.conf"))
+    assert code == 0, err
+    text = (tmp_path / "a.conf").read_text(encoding="utf-8")
+    assert "# robots.txt line 2: Disallow: /a\\ueed6\ufffd\\x5c\n" in text  # private use escaped, U+FFFD kept

@@ -20,8 +20,6 @@ from .expressed import Expressed
 from .plan import Group, Plan
 
 _MAX_COMMENT = 200
-# What no configuration comment may hold: line ends and other controls; `\`, which continues an Apache line.
-_UNSAFE = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\\]")
 
 
 class Entry(NamedTuple):
@@ -41,9 +39,19 @@ class Export(NamedTuple):
     notes: tuple[Message, ...]  # requests the server leaves to robots.txt, whatever the rules
 
 
+def _shown(char: str) -> str:
+    """A character as itself when printable, else as an escape: no line end or control, no byte that is not
+    UTF-8 (a lone surrogate), no `\\` (which continues an Apache line)."""
+    if char.isprintable() and char != "\\":
+        return char
+    number = ord(char)
+    return f"\\x{number:02x}" if number < 0x100 else f"\\u{number:04x}"
+
+
 def safe(text: str) -> str:
-    """`text` as one line any configuration reads as a comment's text, at most `_MAX_COMMENT` characters."""
-    shown = _UNSAFE.sub(lambda m: f"\\x{ord(m.group()):02x}" if m.group() != "\\" else "\\x5c", text)
+    """`text` as one line of printable UTF-8 any configuration reads as a comment's text, at most
+    `_MAX_COMMENT` characters."""
+    shown = text if text.isprintable() and "\\" not in text else "".join(map(_shown, text))
     return shown if len(shown) <= _MAX_COMMENT else shown[: _MAX_COMMENT - 1] + "…"
 
 
