@@ -30,7 +30,7 @@ from robotscope.cli import cli
 from robotscope.reports.enforce import TARGETS, choose, claims, plan, render
 from robotscope.syntax.crawlers import SELECTIONS, catalogue
 from tests.conftest import Server, respond
-from tests.reports.enforce.servers import Running, site, start, stop
+from tests.reports.enforce.servers import Running, check, free_port, site, start, stop
 
 pytestmark = pytest.mark.slow  # five real servers
 
@@ -221,4 +221,22 @@ def test_unverified_only_lets_a_crawler_through_from_its_operators_addresses(tar
             stop(running.process)
     finally:
         backend.close()
+        shutil.rmtree(root)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_every_server_accepts_an_export_that_refuses_nothing_and_one_of_two_lists(target: str, tmp_path: Path) -> None:
+    robots = parse("User-agent: *\nDisallow: /private/\n")
+    nothing = plan(parse("User-agent: *\nAllow: /\n"), choose(robots, "GPTBot"))
+    made = plan(robots, choose(robots, "GPTBot,ClaudeBot"), unverified_only=True)
+    both = made._replace(groups=(made.groups[0]._replace(lists=tuple(made.addresses)),))
+    root = site(["/"])
+    try:
+        for number, chosen in enumerate((nothing, both)):
+            folder = tmp_path / str(number)
+            folder.mkdir()
+            for name, text in render(chosen, target, "robots.txt", "en", str(folder)).files:
+                (folder / name).write_text(text, encoding="utf-8")
+            check(target, folder, root, free_port(), free_port())  # asserts the server's own check passes
+    finally:
         shutil.rmtree(root)
