@@ -21,10 +21,9 @@ from __future__ import annotations
 
 from ...messages import message
 from ...syntax.model import Rule
-from .expressed import NOTHING, Expressed, literal, shape, units
+from .expressed import NOTHING, WRITTEN, Expressed, literal, shape, units
 
 SERVER = "lighttpd"
-_WRITTEN = {"2A": "*", "24": "$"}
 
 
 def _byte(code: str) -> bool:
@@ -51,8 +50,8 @@ def _text(piece: str, widen: bool) -> str | None:
             encoded.clear()
         if not code:
             out.append(literal(unit) if unit else "")
-        elif code in _WRITTEN:
-            out.append(literal(_WRITTEN[code]))
+        elif code in WRITTEN:
+            out.append(literal(WRITTEN[code]))
         elif _byte(code):
             out.append(f"\\x{code.lower()}")
         elif widen:

@@ -17,6 +17,8 @@ from ...syntax.patterns import Pattern, compile_pattern
 
 UNRESERVED = frozenset(ascii_letters + digits + "-._~")
 HEX = "0123456789ABCDEF"
+# Sent characters a normalised target writes as escapes (`syntax.urls.target`).
+WRITTEN = {"2A": "*", "24": "$"}
 # Characters every server's regex engine and configuration syntax reads as themselves.
 _PLAIN = frozenset(ascii_letters + digits + "/_-")
 _ESCAPED = {".": r"\.", "?": r"\?"}
@@ -38,10 +40,6 @@ def literal(char: str) -> str:
     if char in _PLAIN:
         return char
     return _ESCAPED.get(char) or f"\\x{ord(char):02x}"
-
-
-def literals(text: str) -> str:
-    return "".join(map(literal, text))
 
 
 def kept(code: str) -> bool:

@@ -26,7 +26,7 @@ from typing import NamedTuple
 
 from ...messages import message
 from ...syntax.model import Rule
-from .expressed import HEX, NOTHING, Expressed, kept, literal, literals, shape, units
+from .expressed import HEX, NOTHING, WRITTEN, Expressed, kept, literal, shape, units
 
 MAX_STARS = 3
 
@@ -43,8 +43,6 @@ REQUEST_LINE = Subject(r"^[^\x20]+\x20", r"(?:\x20|$)")  # `GET /path?query HTTP
 
 # Any run of whole sent units: a character, or a `%` with its two hex digits.
 ANY = r"(?:[^%\x20]|%[0-9A-Fa-f][0-9A-Fa-f])*"
-# Sent characters `target` writes as escapes.
-_WRITTEN = {"2A": "*", "24": "$"}
 
 
 def _digits(chosen: list[str]) -> str:
@@ -64,7 +62,7 @@ def _digits(chosen: list[str]) -> str:
 def _escapes(firsts: list[str], seconds: list[str]) -> str:
     """The sent forms of the kept escapes `%XY`, X in `firsts`, Y in `seconds` (one of the two is one digit)."""
     forms = [f"%{_digits(firsts)}{_digits(seconds)}"]
-    forms += [literal(char) for code, char in _WRITTEN.items() if code[0] in firsts and code[1] in seconds]
+    forms += [literal(char) for code, char in WRITTEN.items() if code[0] in firsts and code[1] in seconds]
     return forms[0] if len(forms) == 1 else f"(?:{'|'.join(forms)})"
 
 
@@ -134,6 +132,3 @@ def unusual(subject: Subject) -> str:
     lone = rf"%[0-9A-Fa-f]?(?:[^0-9A-Fa-f]|{subject.end})"
     decoded = "%(?:3[0-9]|[46][1-9A-Fa-f]|[57][0-9Aa]|2[DEde]|5[Ff]|7[Ee])"
     return subject.start + rf"[^\x20]*(?:{lone}|{decoded}|[^\x20-\x22\x24-\x7e])"
-
-
-__all__ = ["ANY", "MAX_STARS", "REQUEST_LINE", "TARGET", "Subject", "expressed", "literals", "regex", "robots_txt"]
