@@ -30,7 +30,7 @@ import robotscope
 PACKAGE = Path(robotscope.__file__).parent
 
 # Public import paths that re-export a module of a layer (and the package root): nothing inside imports them.
-SURFACE = ("__init__", "crawlers", "logs", "profiles", "verify", "views")
+SURFACE = ("__init__", "crawlers", "enforce", "logs", "profiles", "verify", "views")
 
 # The layers, lowest first: the top-level names (modules or packages) each holds.
 LAYERS: tuple[tuple[str, frozenset[str]], ...] = (

@@ -13,6 +13,7 @@ from .check import check
 from .diff import diff_command
 from .expect import expect_command
 from .explain import explain
+from .export import export_command
 from .fetch import fetch_command
 from .generate import generate
 from .history import history_command
@@ -83,6 +84,7 @@ for command in (
     sitemap_command,
     page_command,
     generate,
+    export_command,
     serve,
     build_site,
     selftest,
