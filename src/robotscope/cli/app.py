@@ -18,6 +18,7 @@ from .generate import generate
 from .history import history_command
 from .lint import lint_command
 from .matrix import matrix
+from .mcp import mcp_command
 from .output import current_lang
 from .page import page_command
 from .readings import readings_command
@@ -82,6 +83,7 @@ for command in (
     page_command,
     generate,
     serve,
+    mcp_command,
     build_site,
     selftest,
     explain,

@@ -46,6 +46,24 @@ class InvalidRequest(ValueError):
         self.reason = reason
 
 
+def checked_length(what: str, value: str) -> str:
+    """`value` if it is at most MAX_FIELD characters (`what`: `url` or `user-agent`), else InvalidRequest."""
+    if len(value) > MAX_FIELD:  # said without quoting it: the value itself may be megabytes
+        raise InvalidRequest(message(f"gate.too-long.{what}", length=len(value), limit=MAX_FIELD))
+    return value
+
+
+def checked_agent(user_agent: str) -> str:
+    """`user_agent` if a group can name it and a header can carry it, else InvalidRequest."""
+    checked_length("user-agent", user_agent)
+    if not user_agent.strip():
+        raise InvalidRequest(message("cli.empty-agent"))
+    control = next((char for char in user_agent if ord(char) < 0x20 or ord(char) == 0x7F), None)
+    if control is not None:
+        raise InvalidRequest(message("gate.agent-control", char=f"{ord(control):04X}"))
+    return user_agent
+
+
 def checked_request(url: str, user_agent: str, initiated_by: str) -> str:
     """The robots.txt URL of `url`'s origin, once the question is one the gate can answer; else InvalidRequest.
 
@@ -56,14 +74,8 @@ def checked_request(url: str, user_agent: str, initiated_by: str) -> str:
     ...
     robotscope.reports.gate.InvalidRequest: `ftp://example.com/` is not an http or https URL
     """
-    for what, value in (("url", url), ("user-agent", user_agent)):
-        if len(value) > MAX_FIELD:  # said without quoting it: the value itself may be megabytes
-            raise InvalidRequest(message(f"gate.too-long.{what}", length=len(value), limit=MAX_FIELD))
-    if not user_agent.strip():
-        raise InvalidRequest(message("cli.empty-agent"))
-    control = next((char for char in user_agent if ord(char) < 0x20 or ord(char) == 0x7F), None)
-    if control is not None:
-        raise InvalidRequest(message("gate.agent-control", char=f"{ord(control):04X}"))
+    checked_length("url", url)
+    checked_agent(user_agent)
     if initiated_by not in INITIATORS:
         raise InvalidRequest(message("gate.initiated-by", value=initiated_by[:40], choices=list(INITIATORS)))
     try:
