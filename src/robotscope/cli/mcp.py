@@ -112,5 +112,6 @@ def _serve_http(app: Starlette, host: str, port: int, allow_private_fetch: bool)
         if allow_private_fetch:
             warn(message("mcp.public-private").render(current_lang()))
     shown = f"[{host}]" if ":" in host else host
-    click.echo("robotscope: " + message("mcp.serving", url=f"http://{shown}:{bound}/mcp").render(current_lang()), err=True)
+    serving = message("mcp.serving", url=f"http://{shown}:{bound}/mcp")
+    click.echo(f"robotscope: {serving.render(current_lang())}", err=True)
     uvicorn.Server(uvicorn.Config(app, **uvicorn_options(host, bound))).run(sockets=[sock])
