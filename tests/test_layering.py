@@ -78,9 +78,9 @@ THIRD_PARTY_ALLOWED: dict[str, frozenset[str]] = {
     "webbotauth": frozenset({"cryptography"}),
     "verifying": frozenset({"dnslib", "httpx"}),
     "gating": frozenset({"httpx"}),  # the guard's check of a URL before the cache is asked
-    # The MCP SDK (`mcp`, its protocol types `mcp_types`), the tools' input schemas checked by jsonschema,
-    # and the streamable HTTP transport's server.
-    "mcp": frozenset({"mcp", "mcp_types", "jsonschema", "anyio", "httpx", "starlette", "uvicorn"}),
+    # The MCP SDK, the tools' input schemas checked by jsonschema, anyio's threads for CPU work, the
+    # fetcher's transport type, and the streamable HTTP app's type.
+    "mcp": frozenset({"mcp", "jsonschema", "anyio", "httpx", "starlette"}),
 }
 THIRD_PARTY = frozenset(
     {

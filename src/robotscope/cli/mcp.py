@@ -11,7 +11,7 @@ from .options import lang_option, timeout_option
 from .output import current_lang, fail, warn
 
 if TYPE_CHECKING:
-    from starlette.applications import Starlette
+    from ..mcp import Settings
 
 DEFAULT_PORT = 8765
 
@@ -67,9 +67,7 @@ def mcp_command(
       robotscope mcp --lang ko --no-dns
     """
     try:
-        import anyio
-
-        from ..mcp import Settings, http_app, serve_stdio
+        from ..mcp import Settings, run_stdio
     except ImportError as error:
         fail(message("mcp.missing-extra", error=str(error)))
     if host is not None and not over_http:
@@ -93,15 +91,16 @@ def mcp_command(
         verifier=verifier,
     )
     if not over_http:
-        anyio.run(serve_stdio, settings)
+        run_stdio(settings)
         return
-    _serve_http(http_app(settings, host or "127.0.0.1"), host or "127.0.0.1", port, allow_private_fetch)
+    _serve_http(settings, host or "127.0.0.1", port)
 
 
-def _serve_http(app: Starlette, host: str, port: int, allow_private_fetch: bool) -> None:
+def _serve_http(settings: Settings, host: str, port: int) -> None:
     """Listen on `host:port` (one clear line if it cannot) and serve until Ctrl+C."""
     import uvicorn
 
+    from ..mcp import http_app
     from ..web.security import is_loopback_host
     from .serve import listen, uvicorn_options
 
@@ -109,9 +108,9 @@ def _serve_http(app: Starlette, host: str, port: int, allow_private_fetch: bool)
     bound = sock.getsockname()[1]
     if not is_loopback_host(host):
         warn(message("mcp.public-host", host=host).render(current_lang()))
-        if allow_private_fetch:
+        if settings.allow_private_fetch:
             warn(message("mcp.public-private").render(current_lang()))
     shown = f"[{host}]" if ":" in host else host
     serving = message("mcp.serving", url=f"http://{shown}:{bound}/mcp")
     click.echo(f"robotscope: {serving.render(current_lang())}", err=True)
-    uvicorn.Server(uvicorn.Config(app, **uvicorn_options(host, bound))).run(sockets=[sock])
+    uvicorn.Server(uvicorn.Config(http_app(settings, host), **uvicorn_options(host, bound))).run(sockets=[sock])

@@ -10,6 +10,6 @@ private and reserved targets are refused unless the server allows them
 (`Settings.allow_private_fetch`). See docs/mcp.md.
 """
 
-from .server import TOOLS, Settings, call, create_server, http_app, serve_stdio
+from .server import TOOLS, Settings, call, create_server, http_app, run_stdio, serve_stdio
 
-__all__ = ["TOOLS", "Settings", "call", "create_server", "http_app", "serve_stdio"]
+__all__ = ["TOOLS", "Settings", "call", "create_server", "http_app", "run_stdio", "serve_stdio"]

@@ -19,6 +19,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import anyio
 import anyio.to_thread
 import httpx
 from jsonschema import Draft202012Validator
@@ -326,6 +327,11 @@ async def serve_stdio(settings: Settings) -> None:
     server = create_server(settings)
     async with stdio_server() as (read, write):
         await server.run(read, write, server.create_initialization_options())
+
+
+def run_stdio(settings: Settings) -> None:
+    """`serve_stdio` in an event loop of its own, until the client closes the streams."""
+    anyio.run(serve_stdio, settings)
 
 
 def http_app(settings: Settings, host: str) -> Starlette:
