@@ -161,6 +161,8 @@ def test_text_sources_and_what_the_tools_refuse() -> None:
         assert explained["verdict"]["line"] == 2 and explained["engine"] == "rfc9309"
         linted = _answer(await client.call_tool("lint_robots", {"robots_txt": "User-agent: *\nDisalow: /x\n"}))
         assert linted["counts"]["error"] >= 1 and linted["robots_txt"] is None
+        page = _answer(await client.call_tool("lint_robots", {"robots_txt": "<html><body>Hi</body></html>\n"}))
+        assert [f["code"] for f in page["findings"]].count("htmlContent") == 1
         for neither_or_both in ({}, {"robots_txt": "", "url": "https://example.com/"}):
             assert "one of the two" in _error(await client.call_tool("lint_robots", neither_or_both))
         said = _error(await client.call_tool("verify_ip", {"address": "999.1.1.1", "user_agent": "Googlebot"}))

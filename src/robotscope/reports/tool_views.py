@@ -20,7 +20,6 @@ from ..syntax.crawlers import recognise
 from ..syntax.model import Finding, Severity
 from ..syntax.urls import InvalidURL, checked_url
 from .compare.diff import agents_named, diff, probe_urls
-from .file_findings import file_findings
 from .gate import InvalidRequest, checked_agent, checked_length
 from .linter import lint
 from .views import overflow_note, readings_view, split_note, verdict_view
@@ -89,7 +88,7 @@ def lint_view(
 
     A fetch that left no file (allow-all, disallow-all) has nothing to lint: `linted` is False.
     """
-    findings = [] if robots is None else [*file_findings(robots, served), *lint(robots)]
+    findings = [] if robots is None else [*served, *lint(robots)]  # as `robotscope lint` says them
     return {
         "policy": decision_view(decision, lang),
         "linted": robots is not None,
