@@ -20,6 +20,7 @@ from .history import history_command
 from .lint import lint_command
 from .logs import logs_command
 from .matrix import matrix
+from .mcp import mcp_command
 from .output import current_lang
 from .page import page_command
 from .readings import readings_command
@@ -86,6 +87,7 @@ for command in (
     generate,
     export_command,
     serve,
+    mcp_command,
     build_site,
     selftest,
     explain,
