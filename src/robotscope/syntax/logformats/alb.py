@@ -21,12 +21,12 @@ import re
 from .model import BadLine, Request
 from .ncsa import QUOTED
 from .problems import MAX_LINE, bad, preview, unreadable
-from .requests import request_line, unescape
+from .requests import request_line, status_code, unescape
 from .times import iso
 
 _TIME = r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:.]{8,20}+Z"
 _LINE = re.compile(
-    r"(?:[a-z0-9]{1,8}+ )?(" + _TIME + r") \S++ (\S++) \S++ \S++ \S++ \S++ ([0-9]{3}|-) \S++ \S++ ([0-9]++|-) "
+    r"(?:[a-z0-9]{1,8}+ )?(" + _TIME + r") \S++ (\S++) \S++ \S++ \S++ \S++ ([0-9]{3}|-) \S++ \S++ ([0-9]{1,18}+|-) "
     r'"(' + QUOTED + r')" "(' + QUOTED + r')"'
     r'(?: \S++ \S++ \S++ "' + QUOTED + '" "' + QUOTED + '" "' + QUOTED + r'" \S++ (' + _TIME + r"))?+"
     r"(?=\s|$)",
@@ -44,7 +44,7 @@ class AlbReader:
             return bad(number, "too-long", limit=MAX_LINE)
         found = _LINE.match(line)
         if found is None:
-            return bad(number, "shape", format=self.name)
+            return None if not line.strip() else bad(number, "shape", format=self.name)
         ended, client, status, size, request, agent, created = found.groups()
         when = iso(created or ended)
         if when is None:
@@ -65,7 +65,7 @@ class AlbReader:
             target,
             host,
             scheme,
-            None if status == "-" else int(status),
+            status_code(status),
             "" if agent == "-" else unescape(agent),
             None,
             None if size == "-" else int(size),

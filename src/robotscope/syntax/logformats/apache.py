@@ -25,13 +25,12 @@ from collections.abc import Callable
 from ...messages import message
 from .compiled import (
     CLF_PATTERN,
-    EPOCH,
-    EPOCH_PATTERN,
+    HOST_STOPS,
     Element,
     Field,
     Parts,
-    clf_time,
-    epoch_time,
+    clf_field,
+    epoch_field,
     fraction_time,
     time_field,
 )
@@ -47,25 +46,25 @@ STOCK = {
     "agent": "%{User-agent}i",
 }
 _DIRECTIVE = re.compile(r"%([!0-9,<>]*)(?:\{([^}]*)\})?([!0-9,<>]*)(\^t[io]|[A-Za-z%])")
-_DIGITS = "[0-9]++|-"
+_DIGITS = "[0-9]{1,18}+|-"  # 18 digits at most: a number, not a hostile run
 # Letters whose values are known (their pattern), or that are opaque; the fields the audit reads are below.
 _OPAQUE: dict[str, str | None] = {**dict.fromkeys("ACefHlLnoRu"), **dict.fromkeys("DIkPST", _DIGITS), "X": "[X+-]"}
 _HEADERS = {
     "referer": Field("%{Referer}i", "referer"),
     "user-agent": Field("%{User-Agent}i", "user_agent"),
-    "host": Field("%{Host}i", "host"),
+    "host": Field("%{Host}i", "host", stops=HOST_STOPS),
     "x-forwarded-proto": Field("%{X-Forwarded-Proto}i", "scheme", 1),
 }
 _LETTERS = {
     "a": Field("%a", "ip"),
     "h": Field("%h", "ip", 1),
-    "t": time_field("%t", r"\[" + CLF_PATTERN + r"\]", clf_time, EPOCH),
+    "t": clf_field("%t", r"\[" + CLF_PATTERN + r"\]"),
     "r": Field("%r", "request"),
     "m": Field("%m", "method", pattern="[A-Za-z]++|-"),
     "U": Field("%U", "path", pattern=r'[^\s?"]*+'),
     "q": Field("%q", "query", pattern=r'(?:\?[^\s"]*+)?+'),
-    "V": Field("%V", "host", 1),
-    "v": Field("%v", "host", 2),
+    "V": Field("%V", "host", 1, stops=HOST_STOPS),
+    "v": Field("%v", "host", 2, stops=HOST_STOPS),
     "b": Field("%b", "size", pattern=_DIGITS),
     "B": Field("%B", "size", 1, pattern=_DIGITS),
     "O": Field("%O", "size", 2, pattern=_DIGITS),
@@ -197,7 +196,7 @@ def _time(name: str, argument: str | None) -> Field:
         return _LETTERS["t"]
     spec = argument.removeprefix("begin:").removeprefix("end:")
     if spec in ("sec", "msec", "usec"):
-        return time_field(name, EPOCH_PATTERN, epoch_time({"sec": "s", "msec": "ms", "usec": "us"}[spec]), EPOCH)
+        return epoch_field(name, {"sec": "s", "msec": "ms", "usec": "us"}[spec])
     if spec in ("msec_frac", "usec_frac"):
         return time_field(name, "[0-9]{3}" if spec == "msec_frac" else "[0-9]{6}", fraction_time, frozenset())
     return _strftime(name, spec)
@@ -215,7 +214,7 @@ def _field(found: re.Match[str]) -> Element:
         return Field(name, "status", _STATUS.get((conditions + modifiers).strip("!0123456789,"), 1), "[0-9]{3}|-")
     if letter == "i" and argument is not None:
         known = _HEADERS.get(argument.lower())
-        return Field(name, known.role, known.rank) if known is not None else Field(name)
+        return known._replace(name=name) if known is not None else Field(name)
     if letter == "e" and argument is not None and argument.upper() == "HTTPS":
         return Field(name, "https", pattern="on|-|")
     if letter == "a" and argument == "c":

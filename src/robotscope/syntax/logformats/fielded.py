@@ -32,6 +32,7 @@ from urllib.parse import unquote
 from ...messages import message
 from .model import BadLine, Request
 from .problems import FIELDS, MAX_LINE, bad, unreadable
+from .requests import status_code
 from .times import date_and_time
 
 # The header of CloudFront's 33 documented columns: the columns of lines before any header.
@@ -115,6 +116,8 @@ class FieldedReader:
                 if header.missing:
                     return bad(number, "header", missing=[message(f"logs.field.{f}") for f in header.missing])
             return None
+        if not line.strip():
+            return None
         columns = self._columns
         if columns is None:
             return bad(number, "no-fields")
@@ -154,7 +157,7 @@ class FieldedReader:
             path + "?" + query if query else path,
             text(values, at, "host"),
             _IMPLIED.get(scheme),
-            None if status in ("-", "000") else int(status),
+            status_code(status),
             agent,
             text(values, at, "referer"),
             int(size) if size.isascii() and size.isdigit() and len(size) < 19 else None,

@@ -7,9 +7,11 @@ and any other JSON log is read with a mapping the user gives (`parse_mapping`):
     time=ts,ip=request.client_ip|request.remote_ip,method=request.method,target=request.uri,
     user_agent=request.headers.User-Agent
 
-Reading a value: a key is looked up as written, then ignoring case (header names); a list where a
+Reading a value: a key is looked up as written (then, in a user's mapping, ignoring case); a list where a
 value is expected gives its first item (Caddy logs each header as a list); a number in a list's place
-is an index. A time is a number since the epoch (in the spec's unit, or the one its size implies), ISO
+is an index. A key that is absent from the line is a bad line when the field is needed (the mapping
+names a key the log does not write); a null is a value the request did not have (no User-Agent, no
+status). A time is a number since the epoch (in the spec's unit, or the one its size implies), ISO
 8601, or NCSA's `19/Aug/2026:18:06:38 +0000`. A target may be a path and query or an absolute URL;
 a method with a space in it is a whole request line. A scheme may be `http`/`https`, a boolean or
 `"true"`/`"false"` (is it TLS?), `on`, or an object (Caddy's `tls`: there is TLS).
@@ -46,19 +48,21 @@ class JsonSpec(NamedTuple):
     naive_utc: bool = False  # an ISO time without an offset is UTC (the format says so)
     agent_optional: bool = False  # no User-Agent is an empty one (a log of the headers the request had)
     scheme_default: str | None = None  # the scheme when the scheme's path is absent (Caddy: no `tls`, http)
+    any_case: bool = False  # keys not found as written are looked for ignoring case (a user's mapping)
 
 
 def dotted(path: Path) -> str:
     return ".".join(path)
 
 
-def _lookup(data: object, path: Path) -> object:
-    """The value at `path` in `data`, `_MISSING` if absent (null counts as absent)."""
+def _lookup(data: object, path: Path, any_case: bool) -> object:
+    """The value at `path` in `data` (None for null), `_MISSING` if absent; keys compared ignoring case
+    when `any_case`."""
     value = data
     for key in path:
         if isinstance(value, dict):
             found = value.get(key, _MISSING)
-            if found is _MISSING:
+            if found is _MISSING and any_case:
                 lowered = key.lower()
                 found = next((item for name, item in value.items() if name.lower() == lowered), _MISSING)
             value = found
@@ -66,10 +70,8 @@ def _lookup(data: object, path: Path) -> object:
             value = value[int(key)]
         else:
             return _MISSING
-        if value is _MISSING or value is None:
-            return _MISSING
     if isinstance(value, list):
-        return value[0] if value and value[0] is not None else _MISSING
+        return value[0] if value else None
     return value
 
 
@@ -112,11 +114,17 @@ class JsonReader:
         self._paths = {field: tuple(spec.paths.get(field, ())) for field in JSON_FIELDS}
 
     def _value(self, data: object, field: str) -> object:
-        for path in self._paths[field]:
-            found = _lookup(data, path)
-            if found is not _MISSING:
-                return found
-        return _MISSING
+        """The first value the field's paths hold, keys as written (then ignoring case, if the spec says so);
+        None if they hold only nulls, `_MISSING` if none is there."""
+        null = False
+        for any_case in (False, True) if self._spec.any_case else (False,):
+            for path in self._paths[field]:
+                found = _lookup(data, path, any_case)
+                if found is None:
+                    null = True
+                elif found is not _MISSING:
+                    return found
+        return None if null else _MISSING
 
     def _missing(self, number: int, field: str) -> BadLine:
         return bad(number, "missing", field=dotted(self._paths[field][0]) if self._paths[field] else field)
@@ -141,7 +149,7 @@ class JsonReader:
         when = None
         if self._paths["time"]:
             stamp = value(data, "time")
-            if stamp is _MISSING:
+            if stamp is _MISSING or stamp is None:
                 return self._missing(number, "time")
             when = number_or_text(stamp, spec.unit, spec.naive_utc)
             if when is None:
@@ -170,8 +178,9 @@ class JsonReader:
             return self._missing(number, "user_agent")
         named_host = value(data, "host")
         status = value(data, "status")
-        code = None if status is _MISSING or status in ("", "-") else _count(status)
-        if (code is None and status not in (_MISSING, "", "-")) or (code and not 100 <= code <= 599):
+        absent = status is _MISSING or status is None or status in ("", "-")
+        code = None if absent else _count(status)
+        if (code is None and not absent) or (code and not 100 <= code <= 599):
             return unreadable(number, "status", str(status))
         referer = value(data, "referer")
         said_scheme = value(data, "scheme")
@@ -241,7 +250,7 @@ def parse_mapping(text: str, name: str = "jsonl") -> JsonSpec:
                 raise FormatError(message("logs.map.syntax", item=preview(item)))
             alternatives.append(keys)
         paths[field] = alternatives
-    return JsonSpec(name, paths, unit)
+    return JsonSpec(name, paths, unit, any_case=True)
 
 
 def _unescaped(text: str) -> str:

@@ -19,28 +19,25 @@ import re
 from ...messages import message
 from .compiled import (
     CLF_PATTERN,
-    EPOCH,
-    EPOCH_PATTERN,
-    ISO_PATTERN,
+    HOST_STOPS,
     Element,
     Field,
-    clf_time,
-    epoch_time,
-    iso_time,
-    time_field,
+    clf_field,
+    epoch_field,
+    iso_field,
 )
 from .problems import FormatError, preview
 
 COMBINED = (
     '$remote_addr - $remote_user [$time_local] "$request" $status $body_bytes_sent "$http_referer" "$http_user_agent"'
 )
-_DIGITS = "[0-9]++|-"
+_DIGITS = "[0-9]{1,18}+|-"  # 18 digits at most: a number, not a hostile run
 _VARIABLES = {
     "remote_addr": Field("$remote_addr", "ip"),
     "realip_remote_addr": Field("$realip_remote_addr", "ip", 1),
-    "time_local": time_field("$time_local", CLF_PATTERN, clf_time, EPOCH),
-    "time_iso8601": time_field("$time_iso8601", ISO_PATTERN, iso_time, EPOCH),
-    "msec": time_field("$msec", EPOCH_PATTERN, epoch_time("s"), EPOCH),
+    "time_local": clf_field("$time_local", CLF_PATTERN),
+    "time_iso8601": iso_field("$time_iso8601"),
+    "msec": epoch_field("$msec", "s"),
     "request": Field("$request", "request"),
     "request_method": Field("$request_method", "method", pattern="[A-Za-z]++|-"),
     "request_uri": Field("$request_uri", "uri", pattern=r'[^\s"]*+'),
@@ -49,9 +46,9 @@ _VARIABLES = {
     "args": Field("$args", "args", pattern=r'[^\s"]*+'),
     "query_string": Field("$query_string", "args", 1, pattern=r'[^\s"]*+'),
     "is_args": Field("$is_args", pattern=r"\??+"),
-    "host": Field("$host", "host"),
-    "http_host": Field("$http_host", "host", 1),
-    "server_name": Field("$server_name", "host", 2),
+    "host": Field("$host", "host", stops=HOST_STOPS),
+    "http_host": Field("$http_host", "host", 1, stops=HOST_STOPS),
+    "server_name": Field("$server_name", "host", 2, stops=HOST_STOPS),
     "scheme": Field("$scheme", "scheme", pattern="[a-z]++"),
     "http_x_forwarded_proto": Field("$http_x_forwarded_proto", "scheme", 1),
     "https": Field("$https", "https", pattern="(?:on)?+"),

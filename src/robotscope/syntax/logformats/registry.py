@@ -98,8 +98,8 @@ def directive_kind(text: str) -> str | None:
     return None
 
 
-def _reads(name: str, lines: Sequence[tuple[int, str]]) -> bool:
-    """Whether every line reads in format `name`, and one at least is a request."""
+def _requests(name: str, lines: Sequence[tuple[int, str]]) -> int | None:
+    """How many lines are requests of format `name`; None if a line does not read in it."""
     read = _fixed(name, MINIMUM)
     requests = 0
     for number, line in lines:
@@ -107,14 +107,14 @@ def _reads(name: str, lines: Sequence[tuple[int, str]]) -> bool:
         if isinstance(got, Request):
             requests += 1
         elif got is not None and got.reason.code not in OF_THE_FORMAT:
-            return False
-    return requests > 0
+            return None
+    return requests
 
 
 def detect(first_lines: Sequence[str]) -> str | None:
     """The format of a log from its first lines (the first `DETECT_LINES` that are not blank), None if unknown."""
     looked = [(number, line) for number, line in enumerate(first_lines, 1) if line.strip()][:DETECT_LINES]
-    return next((name for name in DETECTED if _reads(name, looked)), None)
+    return next((name for name in DETECTED if _requests(name, looked)), None)
 
 
 __all__ = ["DETECTED", "DETECT_LINES", "FORMATS", "MINIMUM", "detect", "directive_kind", "reader"]

@@ -18,6 +18,7 @@ from typing import NamedTuple
 
 # RFC 9110's token, the characters of a method, starting with a letter (ALB writes `-` for none).
 _METHOD = re.compile(r"[A-Za-z][!#$%&'*+.^_`|~0-9A-Za-z-]*")
+_COMMON_METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "DELETE", "OPTIONS", "PATCH"})
 _PROTOCOL = re.compile(r"HTTP/[0-9](?:\.[0-9])?")
 _ABSOLUTE = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*)://([^/?#]*)(.*)", re.DOTALL)
 _DEFAULT_PORTS = {"http": ":80", "https": ":443", "ws": ":80", "wss": ":443"}
@@ -61,6 +62,9 @@ def split_target(target: str) -> Target:
 
 def request_line(line: str) -> Line | None:
     """The method and target of a request line; None for one that is not `METHOD TARGET [HTTP/x.y]`."""
+    words = line.split(" ")
+    if len(words) == 3 and words[0] in _COMMON_METHODS and words[1][:1] == "/" and _PROTOCOL.fullmatch(words[2]):
+        return Line(words[0], Target(words[1]))  # the common case, without the checks below
     method, space, rest = line.partition(" ")
     if not space or not _METHOD.fullmatch(method):
         return None
@@ -72,6 +76,11 @@ def request_line(line: str) -> Line | None:
     if not target or " " in target:
         return None
     return Line(method, split_target(target))
+
+
+def status_code(text: str) -> int | None:
+    """A status of three digits as logged; None for none: `-`, or `000` (CloudFront's client that left first)."""
+    return None if text == "-" or text < "100" else int(text)
 
 
 def _escaped(code: str) -> bytes:
@@ -100,4 +109,4 @@ def unescape(text: str) -> str:
     return octets.decode("utf-8", "replace")
 
 
-__all__ = ["Line", "Target", "request_line", "split_target", "unescape"]
+__all__ = ["Line", "Target", "request_line", "split_target", "status_code", "unescape"]

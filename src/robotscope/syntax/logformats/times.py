@@ -85,7 +85,25 @@ def clf(text: str) -> float | None:
 
 
 def iso(text: str, naive_utc: bool = False) -> float | None:
-    """An ISO 8601 / RFC 3339 date and time; one without an offset only when `naive_utc` (the format says UTC)."""
+    """An ISO 8601 / RFC 3339 date and time; one without an offset only when `naive_utc` (the format says UTC).
+
+    The whole seconds are parsed once per distinct text (`_whole_seconds`); the fraction, which makes
+    most texts distinct (ALB writes microseconds), is added to them.
+    """
+    fraction = 0.0
+    if len(text) > 20 and text[19] in ".,":
+        digits = 20
+        while digits < len(text) and digits < 29 and "0" <= text[digits] <= "9":
+            digits += 1
+        if digits > 20:
+            fraction = int(text[20:digits]) / 10 ** (digits - 20)
+            text = text[:19] + text[digits:]
+    whole = _whole_seconds(text, naive_utc)
+    return None if whole is None else whole + fraction
+
+
+@lru_cache(maxsize=_REMEMBERED)
+def _whole_seconds(text: str, naive_utc: bool) -> float | None:
     found = _ISO.fullmatch(text)
     if found is None:
         return None
