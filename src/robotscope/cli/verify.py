@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import sys
 import time
 from collections import Counter, deque
@@ -570,12 +571,22 @@ def _received(when: str | None) -> int:
     if when is None:
         return int(time.time())
     text = when.strip()
-    if text.lstrip("-").isdigit() and len(text) <= 12:
-        return int(text)
-    found = parse_when(text)
-    if found is None:
+    found = float(text) if _SECONDS(text) else parse_when(text)
+    if found is None or not _shown_in_utc(found):
         fail(message("verify.error.request-at", value=when))
     return int(found)
+
+
+_SECONDS = re.compile(r"-?[0-9]{1,12}").fullmatch  # ASCII digits: str.isdigit takes "²", which int refuses
+
+
+def _shown_in_utc(seconds: float) -> bool:
+    """Whether `seconds` is a time `iso` can show (in datetime's years 1 to 9999)."""
+    try:
+        iso(seconds)
+    except (ValueError, OverflowError, OSError):
+        return False
+    return True
 
 
 def _captured(path: str) -> Head:
