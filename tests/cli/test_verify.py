@@ -132,6 +132,33 @@ def test_bad_usage_is_one_line_and_exit_2(tmp_path: Path) -> None:
         assert code == 2 and said in err and len(err.strip().splitlines()) == 1
 
 
+@pytest.mark.parametrize(
+    ("args", "option"),
+    [
+        (("192.0.2.1", "--agent", "Googlebot", "--jobs", "8"), "--jobs"),  # reverse DNS of one claim at a time
+        (("192.0.2.1", "--agent", "Googlebot", "--timeout", "30"), "--timeout"),  # no fetch: DNS has its deadlines
+        (("--file", "-", "--timeout", "30"), "--timeout"),
+        (("--update", "--no-dns", "--store", "{store}"), "--no-dns"),  # an update asks no DNS question
+        (("--update", "--dns-server", "127.0.0.1:53", "--store", "{store}"), "--dns-server"),
+        (("--update", "--jobs", "2", "--store", "{store}"), "--jobs"),
+        (("--request", "{request}", "--lists", "{folder}"), "--lists"),  # without --ip no list is read
+        (("--request", "{request}", "--store", "{store}"), "--store"),
+        (("--request", "{request}", "--no-dns"), "--no-dns"),
+        (("--request", "{request}", "--ip", "192.0.2.1", "--jobs", "2"), "--jobs"),
+        (("--request", "{request}", "--timeout", "30"), "--timeout"),  # the key directory has its own 5 s
+    ],
+)
+def test_an_option_the_command_would_not_use_is_refused_not_ignored(
+    args: tuple[str, ...], option: str, tmp_path: Path
+) -> None:
+    request = tmp_path / "request.http"
+    request.write_bytes(b"GET / HTTP/1.1\r\nHost: a.example\r\nUser-Agent: Googlebot\r\n\r\n")
+    paths = {"store": str(tmp_path / "history.sqlite3"), "request": str(request), "folder": str(tmp_path)}
+    result = CliRunner().invoke(cli, ["verify", *(arg.format(**paths) for arg in args)], input=b"")
+    assert result.exit_code == 2 and len(result.stderr.strip().splitlines()) == 1, result.stderr
+    assert f"{option} is not used" in result.stderr and not (tmp_path / "history.sqlite3").exists()
+
+
 def test_exit_codes_and_text_in_both_languages() -> None:
     code, out, _ = verify(GOOGLE_ADDRESS, "--agent", "Googlebot")
     assert code == 0 and out.startswith(f"{GOOGLE_ADDRESS}: verified as Googlebot")
