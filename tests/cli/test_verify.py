@@ -200,6 +200,17 @@ def test_reverse_dns_decides_where_the_operator_publishes_names_only() -> None:
     assert (spoofed["status"], spoofed["method"]) == ("spoofed", "reverse-dns")
 
 
+def test_an_ipv4_mapped_address_is_asked_of_reverse_dns_as_its_ipv4() -> None:
+    # Dual-stack servers log IPv4 clients as ::ffff:a.b.c.d; the lists read that as the IPv4 address,
+    # and so must reverse DNS: its PTR is under in-addr.arpa, and the name's A records give it back.
+    with dns_server(zone(YANDEX_ZONE)) as server:
+        (mapped,) = claims(f"::ffff:{YANDEX_IP}", "--agent", "YandexBot", "--dns-server", f"127.0.0.1:{server.port}")
+        asked = list(server.queries)
+    assert (mapped["status"], mapped["method"]) == ("verified", "reverse-dns"), mapped
+    assert mapped["address"] == f"::ffff:{YANDEX_IP}"
+    assert asked == ["PTR 1.253.255.5.in-addr.arpa.", "A spider-5-255-253-1.yandex.com."]
+
+
 def test_a_silent_dns_server_leaves_the_claim_inconclusive() -> None:
     with dns_server(lambda _: []) as server:
         code, out, _ = verify(YANDEX_IP, "--agent", "YandexBot", "--dns-server", f"127.0.0.1:{server.port}")
