@@ -123,6 +123,10 @@ def test_bad_usage_is_one_line_and_exit_2(tmp_path: Path) -> None:
         (["not-an-ip", "--agent", "Googlebot"], "is not an IP address"),
         (["192.0.2.1", "--agent", "Googlebot", "--lists", str(tmp_path / "missing")], "not a folder"),
         (["192.0.2.1", "--agent", "Googlebot", "--lists", str(tmp_path)], "holds none of the lists"),
+        # An empty --agent ("$UA" unset in a script) claims nothing: bad usage, not "unverifiable" and exit 0.
+        (["66.249.66.1", "--agent", ""], "the agent is empty"),
+        (["66.249.66.1", "--agent", "  "], "the agent is empty"),
+        (["--file", str(tmp_path / "claims.tsv"), "--agent", ""], "the agent is empty"),
         # Moments a date and time cannot hold once in UTC (the output names the moment in UTC).
         (["192.0.2.1", "--agent", "Googlebot", "--at", "9999-12-31T23:59:59-23:59"], "--at takes"),
         (["192.0.2.1", "--agent", "Googlebot", "--at", "0001-01-01T00:00:00+01:00"], "--at takes"),

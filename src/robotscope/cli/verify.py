@@ -29,7 +29,7 @@ from ..syntax.listhistory import ListHistory
 from ..syntax.verification import list_sources, method
 from . import records
 from .history import open_store, parse_when
-from .options import json_option, lang_option, store_option, timeout_option
+from .options import json_option, lang_option, require_agents, store_option, timeout_option
 from .output import current_lang, echo_json, echo_text, fail, warn
 
 if TYPE_CHECKING:
@@ -325,6 +325,8 @@ def verify_command(
 
     if update_from is not None and not update:
         fail(message("verify.error.update-alone"))
+    if agent is not None:
+        require_agents([agent])  # "$UA" unset in a script claims nothing: not a claim to call unverifiable
     if request_file is not None:
         if addresses or pairs is not None or update:
             fail(message("verify.error.request-only"))
