@@ -328,7 +328,7 @@ def test_verdicts_with_a_directory_read_in_json(
 
 
 @settings(max_examples=150, deadline=None)
-@given(HOSTS, st.sampled_from(["https://", "http://", "https://[", "http://127.0.0."]))
+@given(HOSTS, st.sampled_from(["https://", "http://", "https://[", "http://127.0.0.", "https://xn--"]))
 def test_any_agent_host_is_a_verdict_and_reaches_no_network(host: str, scheme: str) -> None:
     async def nowhere(name: str, port: int) -> list[str]:
         raise OSError("no resolver in this test")
