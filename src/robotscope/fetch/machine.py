@@ -16,6 +16,7 @@ import time
 from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
+from urllib.parse import urlsplit
 
 import httpx
 
@@ -33,8 +34,9 @@ from ..access.policy import (
 from ..access.policy import redirect_target as _target
 from ..access.robots import Robots, parse
 from ..cache import Entry, RobotsCache, Stored
-from ..messages import Message
+from ..messages import Message, message
 from ..syntax.html import looks_like_html
+from ..syntax.urls import InvalidURL
 from ..syntax.urls import robots_url as _robots_url
 from .body import Body
 from .result import FetchResult, TransportFailure, kept_headers
@@ -46,10 +48,16 @@ def redirect_target(base: str, location: str | None) -> tuple[str | None, Messag
     if target is None:
         return None, why
     try:
-        httpx.URL(target)
-    except httpx.InvalidURL as error:
+        _httpx_host(target)
+    except (httpx.InvalidURL, UnicodeError) as error:
         return None, unfollowable((location or "").strip()[:200], error)
     return target, None
+
+
+def _httpx_host(url: str) -> str:
+    """`url`'s host as httpx reads it back to request it: through idna, whose errors (`xn--localhost`: not an
+    A-label it can decode) are UnicodeErrors, not InvalidURL. Raises either."""
+    return httpx.URL(url).host
 
 
 def open_cache(cache: RobotsCache | bool | None) -> tuple[RobotsCache | None, bool, list[str]]:
@@ -73,6 +81,10 @@ class Fetch:
         if policy not in POLICIES:
             raise ValueError(f"unknown policy {policy!r}: choose one of {', '.join(POLICIES)}")
         self.robots_url = _robots_url(url)
+        try:
+            _httpx_host(self.robots_url)
+        except UnicodeError:  # the standard library's codec passed the host; idna does not
+            raise InvalidURL(message("url.bad-host", host=urlsplit(self.robots_url).hostname, url=url)) from None
         self.policy = policy
         self.timeout = timeout
         self.headers = {"User-Agent": user_agent, "Accept-Encoding": "gzip, deflate"}
