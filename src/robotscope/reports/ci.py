@@ -112,7 +112,9 @@ def flip_message(change: Change, flip: Flip) -> Message:
 # --- workflow commands --------------------------------------------------------------------------------------
 
 
-def workflow_commands(changes: Sequence[Change], fail_on: str, *, lint: bool = True, lang: str = DEFAULT_LANG) -> list[str]:
+def workflow_commands(
+    changes: Sequence[Change], fail_on: str, *, lint: bool = True, lang: str = DEFAULT_LANG
+) -> list[str]:
     """GitHub workflow commands, one a line: the failed expectations, the flips, then (unless `lint` is
     False: the findings went to code scanning as SARIF) the lint findings; `MAX_ANNOTATIONS` at most,
     then one notice saying how many more there were."""

