@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import tomllib
 from importlib import metadata
 
@@ -55,3 +56,14 @@ def test_the_cli_extra_installs_what_its_commands_import() -> None:
     required = PYPROJECT["project"]["optional-dependencies"]["cli"]
     cli = {requirement.split(">")[0].split("=")[0] for requirement in required}
     assert {"click", "rich", "httpx", "sniffio", "dnslib"} <= cli
+
+
+def test_ci_runs_the_readmes_test_command() -> None:
+    # One list of system packages: the README's test command and .ci/run install the same.
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    install = re.compile(r"apt-get install -y -qq --no-install-recommends [^\n&]*")
+    (shown,) = install.findall(readme)
+    (ran,) = install.findall(ci)
+    assert shown.strip() == ran.strip()
+    assert {"nginx", "apache2", "caddy", "haproxy", "lighttpd", "chromium"} <= set(shown.split())

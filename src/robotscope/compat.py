@@ -12,7 +12,6 @@ docs/compat.md lists where that differs from the old first-match parser.
 
 from __future__ import annotations
 
-import math
 import time
 import urllib.parse
 from collections.abc import Iterable
@@ -21,45 +20,18 @@ from urllib.robotparser import RequestRate
 from .access.policy import Action
 from .access.robots import Robots, parse
 from .access.verdicts import blanket
-from .syntax.model import Record
 from .syntax.tokens import product_token
 from .syntax.urls import target
 
 
-def agent_record(robots: Robots, useragent: str, key: str) -> Record | None:
-    """The first `key` record (e.g. crawl-delay) for `useragent`: of the user-agent lines right above it.
-
-    The runs of user-agent lines that apply are chosen as RFC 9309 chooses
-    groups: those naming the crawler's token when any line names it (with
-    or without such a record: then there is none), else those of `*`. So
-    `User-agent: a / Crawl-delay: 5 / User-agent: b / Crawl-delay: 10` gives
-    a 5 and b 10, and `User-agent: * / Crawl-delay: 5 / User-agent: c /
-    Disallow: /x` gives c none, as the standard library and Protego read
-    them, although RFC 9309 makes each pair one group for its rules.
-    """
-    token = product_token(useragent)
-    # Every token some user-agent line names: a run naming it is the crawler's own.
-    wanted = token if token in robots.group_index.named else "*"
-    return next((record for record in robots.records if record.key == key and wanted in record.agents), None)
-
-
 def crawl_delay(robots: Robots, useragent: str) -> int | float | None:
     """The Crawl-delay for `useragent` in seconds, or None when unset, not a number, negative or not finite."""
-    record = agent_record(robots, useragent, "crawl-delay")
-    if record is None:
-        return None
-    try:
-        value = float(record.value)
-    except ValueError:
-        return None
-    if not math.isfinite(value) or value < 0:
-        return None  # as the standard library and Protego: -5, inf and nan are no delay
-    return int(value) if value.is_integer() else value
+    return robots.crawl_delay(useragent)
 
 
 def request_rate(robots: Robots, useragent: str) -> RequestRate | None:
     """The Request-rate (`requests/seconds`) for `useragent`, or None when unset or malformed."""
-    record = agent_record(robots, useragent, "request-rate")
+    record = robots.agent_record(useragent, "request-rate")
     if record is None:
         return None
     requests, _, seconds = record.value.partition("/")

@@ -389,7 +389,7 @@ def test_serve_command(monkeypatch: pytest.MonkeyPatch, args: list[str], guarded
         return made
 
     monkeypatch.setattr(uvicorn, "Server", Server)
-    monkeypatch.setattr(serve_module, "_listen", Bound)
+    monkeypatch.setattr(serve_module, "listen", Bound)
     monkeypatch.setattr(uvicorn, "Config", config)
     monkeypatch.setattr(serve_module, "open_browser_later", browsed.append)
     result = CliRunner().invoke(serve_module.serve, args)

@@ -13,10 +13,11 @@ policy's allow-all or disallow-all.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterator, Sequence
 
 from ..messages import Message
-from ..syntax.model import Group, Verdict
+from ..syntax.model import Group, Record, Verdict
 from ..syntax.parsed import ParsedFile
 from ..syntax.parser import MAX_BYTES
 from ..syntax.tokens import product_token
@@ -184,6 +185,35 @@ class Robots(ParsedFile):
             yield first, question.url, found
             for crawler in others:
                 yield crawler, question.url, {name: asked(name, crawler, url, g) for name, g in question.groups.items()}
+
+    def agent_record(self, agent: str, key: str) -> Record | None:
+        """The first `key` record (e.g. crawl-delay) for `agent`: of the user-agent lines right above it.
+
+        The runs of user-agent lines that apply are chosen as RFC 9309 chooses
+        groups: those naming the crawler's token when any line names it (with
+        or without such a record: then there is none), else those of `*`. So
+        `User-agent: a / Crawl-delay: 5 / User-agent: b / Crawl-delay: 10` gives
+        a 5 and b 10, and `User-agent: * / Crawl-delay: 5 / User-agent: c /
+        Disallow: /x` gives c none, as the standard library and Protego read
+        them, although RFC 9309 makes each pair one group for its rules.
+        """
+        token = product_token(agent)
+        # Every token some user-agent line names: a run naming it is the crawler's own.
+        wanted = token if token in self.group_index.named else "*"
+        return next((record for record in self.records if record.key == key and wanted in record.agents), None)
+
+    def crawl_delay(self, agent: str) -> int | float | None:
+        """The Crawl-delay for `agent` in seconds, or None when unset, not a number, negative or not finite."""
+        record = self.agent_record(agent, "crawl-delay")
+        if record is None:
+            return None
+        try:
+            value = float(record.value)
+        except ValueError:
+            return None
+        if not math.isfinite(value) or value < 0:
+            return None  # as the standard library and Protego: -5, inf and nan are no delay
+        return int(value) if value.is_integer() else value
 
     @property
     def states_preferences(self) -> bool:

@@ -14,11 +14,14 @@ from .ci import ci_command
 from .diff import diff_command
 from .expect import expect_command
 from .explain import explain
+from .export import export_command
 from .fetch import fetch_command
 from .generate import generate
 from .history import history_command
 from .lint import lint_command
+from .logs import logs_command
 from .matrix import matrix
+from .mcp import mcp_command
 from .output import current_lang
 from .page import page_command
 from .readings import readings_command
@@ -77,13 +80,16 @@ for command in (
     history_command,
     watch_command,
     verify_command,
+    logs_command,
     readings_command,
     bulk,
     survey_command,
     sitemap_command,
     page_command,
     generate,
+    export_command,
     serve,
+    mcp_command,
     build_site,
     selftest,
     explain,

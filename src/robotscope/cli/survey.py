@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-import csv
-import json
 import multiprocessing
 import os
 import sys
-import tempfile
 from collections import Counter, deque
 from collections.abc import Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -27,9 +24,9 @@ from . import records
 from .options import agents_option, one_engine_option
 from .output import console, current_lang, echo_json, fail
 from .parallel import cores
+from .tables import KINDS, RowsFile
 
 _CHUNK = 64  # hosts per task of a worker process
-OUTPUTS = (".parquet", ".csv", ".jsonl")
 
 
 def _hosts(sources: Iterable[str], tally: Tally) -> Iterator[HostFile]:
@@ -75,7 +72,6 @@ def _spark(
     hosts: Iterator[HostFile], agents: list[str], engine: str, policy: str, master: str
 ) -> Iterator[tuple[int, list[dict[str, Any]]]]:
     """The same rows from `robotscope.integrations.spark.survey`, run by a Spark session at `master`."""
-    import os
 
     from pyspark.sql import SparkSession
 
@@ -97,59 +93,6 @@ def _spark(
     finally:
         if running is None:
             spark.stop()
-
-
-class _Writer:
-    """Rows to FILE as Parquet, CSV or JSON lines, by its extension; Parquet in row groups, the others streamed.
-
-    The rows go to a temporary file beside FILE, renamed to FILE by `close`
-    once every row is written: a survey that stops (an unreadable SOURCE, an
-    interrupt) leaves no partial FILE, and an earlier FILE stays as it was.
-    """
-
-    def __init__(self, path: Path) -> None:
-        self.path, self.kind = path, path.suffix.lower()
-        handle, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".partial", dir=path.parent)
-        os.close(handle)
-        self.temporary = Path(name)
-        self.stream = None if self.kind == ".parquet" else self.temporary.open("w", newline="", encoding="utf-8")
-        self.parquet: Any = None
-        if self.kind == ".parquet":
-            import pyarrow.parquet as pq
-
-            from ..integrations.arrow import arrow_schema
-
-            self.parquet = pq.ParquetWriter(self.temporary, arrow_schema(SURVEY_COLUMNS))
-        self.csv = (
-            csv.DictWriter(self.stream, SURVEY_COLUMNS, lineterminator="\n")
-            if self.kind == ".csv" and self.stream
-            else None
-        )
-        if self.csv is not None:
-            self.csv.writeheader()
-
-    def write(self, rows: list[dict[str, Any]]) -> None:
-        if self.parquet is not None:
-            import pyarrow as pa
-
-            if rows:
-                self.parquet.write_table(pa.Table.from_pylist(rows, schema=self.parquet.schema))
-        elif self.csv is not None:
-            self.csv.writerows(rows)
-        else:
-            assert self.stream is not None
-            self.stream.writelines(json.dumps(row, ensure_ascii=False) + "\n" for row in rows)
-
-    def close(self, keep: bool) -> None:
-        """Close the file; rename it to FILE if `keep` (every row written), else remove it."""
-        if self.parquet is not None:  # an empty survey is still a readable file
-            self.parquet.close()
-        if self.stream is not None:
-            self.stream.close()
-        if keep:
-            os.replace(self.temporary, self.path)
-        else:
-            self.temporary.unlink(missing_ok=True)
 
 
 @click.command("survey")
@@ -219,14 +162,14 @@ def survey_command(
       robotscope survey crawl.warc.gz --agents GPTBot,CCBot --out survey.csv --on spark
     """
     path = Path(out)
-    if path.suffix.lower() not in OUTPUTS:
-        fail(f"--out must end in {', '.join(OUTPUTS)}: {out}")
+    if path.suffix.lower() not in KINDS:
+        fail(f"--out must end in {', '.join(KINDS)}: {out}")
     crawlers = select(agents)
     if not crawlers:
         fail(f"no crawler matches --agents {agents!r}")
     tokens = [c.token for c in crawlers]
     try:
-        writer = _Writer(path)  # before the work: a place that cannot be written fails at once
+        writer = RowsFile(path, SURVEY_COLUMNS)  # before the work: a place that cannot be written fails at once
     except OSError as error:
         fail(f"cannot write {out!r}: {error.strerror or error}")
     skipped = records.tally()

@@ -208,6 +208,7 @@ class Fetch:
             decision=chosen.action,
             decisions=MappingProxyType(decisions),
             from_cache=from_cache,
+            fetched_at=stored.fetched_at,
             robots=robots,
             body=stored.body,
             warnings=tuple(self.warnings + (self.cache.take_warnings() if self.cache is not None else [])),

@@ -3,16 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import UTC, datetime
 from typing import Any
 
+from ..reports.views import iso as iso  # where it lived first: its importers keep importing it here
 from ..reports.watch.alerts import Alert
 from .model import Fetch, Version
-
-
-def iso(moment: float) -> str:
-    """A time in UTC, ISO 8601, to the second: 2026-12-03T14:00:00Z."""
-    return datetime.fromtimestamp(moment, UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
 
 
 def version_view(number: int | None, version: Version) -> dict[str, Any]:

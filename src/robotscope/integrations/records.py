@@ -151,8 +151,9 @@ class Tally:
 
 
 def _kind(code: str) -> Message:
-    """A reason's short name (`records.kind.X` for `records.skip.X`), as summaries count it."""
-    return message(code.replace(".skip.", ".kind."))
+    """A reason's short name (`records.kind.X` for `records.skip.X`, `logs.kind.X` for a log's bad line
+    `logs.bad.X`), as summaries count it."""
+    return message(code.replace(".skip.", ".kind.").replace("logs.bad.", "logs.kind."))
 
 
 def lines(stream: IO[bytes], cap: int) -> Iterator[bytes | None]:

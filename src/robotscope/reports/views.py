@@ -9,6 +9,7 @@ requested language. Pure: it only calls the core.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from datetime import UTC, datetime
 from typing import Any
 
 from ..access.engines.base import FIRST
@@ -20,6 +21,11 @@ from ..messages import DEFAULT_LANG, Message, message
 from ..syntax.model import Finding, Reason, Rule, Usage, Verdict
 from ..syntax.parser import MAX_BYTES
 from ..syntax.urls import InvalidURL, robots_url
+
+
+def iso(moment: float) -> str:
+    """A time in UTC, ISO 8601, to the second: 2026-12-03T14:00:00Z."""
+    return datetime.fromtimestamp(moment, UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
 
 
 def rule_text(rule: Rule) -> str:

@@ -76,6 +76,12 @@ class RobotsVersion:
         """What `policy` (`access.policy.POLICIES`) concludes from the fetch of this version."""
         return self.reading.decisions[policy]
 
+    def rules(self, policy: str = RULES_POLICY) -> Robots | None:
+        """The file whose rules apply once `policy` has read the fetch: this version's, the last good copy
+        for a cached-copy outage, None when the policy allows or disallows all."""
+        found, robots = self._after(policy)
+        return robots if found.action.rules_apply else None
+
     def _after(self, policy: str) -> tuple[Decision, Robots | None]:
         found = self.reading.decisions[policy]
         return found, self.copy if found.action is Action.CACHED_COPY else self.reading.robots

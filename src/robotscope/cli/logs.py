@@ -1,0 +1,554 @@
+"""`robotscope logs`: who obeyed robots.txt, who broke it, and who only claimed to be a crawler."""
+
+from __future__ import annotations
+
+import csv
+import io
+import multiprocessing
+import sys
+from collections import deque
+from collections.abc import Iterable, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from functools import lru_cache
+from itertools import chain, islice
+from pathlib import Path
+from typing import Any, NamedTuple
+
+import click
+from rich.markup import escape
+from rich.table import Table
+
+from ..integrations.logfiles import log_lines
+from ..integrations.records import Tally, Unreadable
+from ..messages import Message, message
+from ..reports.audit.judge import COLUMNS, Judge, Row
+from ..reports.audit.run import audit
+from ..reports.audit.summary import Summary
+from ..reports.audit.timeline import RobotsTimeline, RobotsVersion
+from ..reports.audit.views import CRAWLER_COLUMNS, crawler_rows, summary_view
+from ..reports.render import printable
+from ..reports.views import iso
+from ..syntax.listhistory import ListHistory
+from ..syntax.logformats import DETECT_LINES, FORMATS, BadLine, FormatError, detect, directive_kind, reader
+from ..syntax.urls import InvalidURL, origin_of
+from .history import open_store
+from .options import json_option, lang_option, store_option
+from .output import console, current_lang, echo_json, fail, warn
+from .parallel import cores
+from .tables import RowsFile
+from .verify import history_from
+
+CHUNK = 16_384  # lines a worker process audits per task (a few MB of log)
+_HEADERS = 16  # `#` lines of a file kept to give each chunk's reader (`#Fields:` says what the columns are)
+_FIELDED = frozenset({"w3c", "cloudfront"})  # the formats whose `#Fields:` header names the columns below it
+_SHOWN = 10  # bad lines listed one by one on stderr; all are counted
+FAIL_ON = ("violation", "spoofed")  # in order: --fail-on violation fails on spoofs too
+
+
+class _Spec(NamedTuple):
+    """How to read one log: the format's name, its directive (`--log-format`), its mapping (`--map`)."""
+
+    name: str
+    log_format: str | None
+    mapping: str | None
+
+
+class _Setup(NamedTuple):
+    """What each process auditing chunks needs, sent once to a worker process (picklable)."""
+
+    versions: tuple[RobotsVersion, ...]
+    site: str | None
+    lists: ListHistory  # the IP lists' versions, each claim judged by those in force at its time
+    dns: bool
+    rows: str | None  # `.csv` or `.parquet` when rows are written
+
+
+class _Piece(NamedTuple):
+    """A chunk of one log's lines, with the `#` lines before it that its reader must see first."""
+
+    source: str
+    spec: _Spec
+    headers: tuple[tuple[int, str], ...]
+    lines: list[tuple[int, str]]
+
+
+class _Auditor:
+    """Audits pieces: one judge (and its caches) per process."""
+
+    def __init__(self, setup: _Setup) -> None:
+        from ..verifying.resolvers import resolver
+        from ..verifying.verifier import Verifier
+
+        verifier = Verifier(setup.lists, resolver(None) if setup.dns else None)
+        self.judge = Judge(RobotsTimeline(setup.versions).in_force, verifier.verify, setup.site)
+        self.rows = setup.rows
+
+    def piece(self, piece: _Piece) -> tuple[Summary, Any]:
+        """The piece's summary, and its rows rendered for the rows file (None when none is written)."""
+        read = reader(*piece.spec)
+        for number, line in piece.headers:
+            read.read(number, line)
+        summary = Summary()
+        rows = audit(piece.lines, read, self.judge, summary, piece.source)
+        if self.rows is None:
+            for _ in rows:
+                pass
+            return summary, None
+        return summary, _arrow(list(rows)) if self.rows == ".parquet" else _csv(rows)
+
+
+@lru_cache(maxsize=1)
+def _iso_second(second: int) -> str:
+    return iso(second)  # one string per second of the log: consecutive rows share it
+
+
+_TIME = COLUMNS.index("time")
+
+
+def _cells(row: Row) -> list[Any]:
+    """A row as CSV cells: its time in ISO 8601."""
+    cells = list(row)
+    when = row.time
+    cells[_TIME] = "" if when is None else _iso_second(int(when))
+    return cells
+
+
+def _csv(rows: Iterable[Row]) -> str:
+    out = io.StringIO()
+    csv.writer(out, lineterminator="\n").writerows(_cells(row) for row in rows)
+    return out.getvalue()
+
+
+def _arrow(rows: list[Row]) -> Any:
+    import pyarrow as pa
+
+    from ..integrations.arrow import arrow_schema
+
+    schema = arrow_schema(COLUMNS)
+    columns = list(zip(*rows, strict=True)) if rows else [() for _ in COLUMNS]
+    arrays = []
+    for field, values in zip(schema, columns, strict=True):
+        if field.name == "time":
+            micros = [None if value is None else round(value * 1_000_000) for value in values]
+            arrays.append(pa.array(micros, pa.int64()).cast(field.type))
+        else:
+            arrays.append(pa.array(values, field.type))
+    return pa.RecordBatch.from_arrays(arrays, schema=schema)
+
+
+# The worker side of `--jobs`: each worker process audits with its own judge.
+_worker: _Auditor | None = None
+
+
+def _start_worker(setup: _Setup) -> None:
+    global _worker  # one per worker process, set once by the pool's initializer
+    _worker = _Auditor(setup)
+
+
+def _audit_piece(piece: _Piece) -> tuple[Summary, Any]:
+    assert _worker is not None  # set by _start_worker
+    return _worker.piece(piece)
+
+
+class _Reading(Tally):
+    """The lines `log_lines` could not hold, and the logs it could not read to the end, counted in `summary`."""
+
+    def __init__(self, summary: Summary) -> None:
+        super().__init__()
+        self.into = summary
+
+    def skip(self, source: str, unit: str, number: int, reason: Message, count: int = 1) -> None:
+        self.into.bad(source, BadLine(number, reason))
+
+    def stop(self, source: str, unit: str, number: int, reason: Message) -> None:
+        self.into.stop(source, number, reason)
+
+
+def _spec(format_name: str, log_format: str | None, mapping: str | None, source: str, head: list[str]) -> _Spec:
+    """The format to read `source` in: the one given, else the directive's server, else the one detected."""
+    if format_name != "auto":
+        return _Spec(format_name, log_format, mapping)
+    if log_format is not None:
+        kind = directive_kind(log_format)
+        if kind is None:
+            fail(message("logs.error.directive"))
+        return _Spec(kind, log_format, None)
+    if mapping is not None:
+        return _Spec("jsonl", None, mapping)
+    found = detect(head)
+    if found is None:
+        fail(message("logs.error.undetected", source=source, formats=list(FORMATS)))
+    click.echo(
+        f"robotscope: {message('logs.cli.detected', source=source, format=found).render(current_lang())}", err=True
+    )
+    return _Spec(found, None, None)
+
+
+def _pieces(
+    logs: Iterable[str], reading: Tally, format_name: str, log_format: str | None, mapping: str | None
+) -> Iterator[_Piece]:
+    """Each log's lines in chunks of `CHUNK`, in order; a log's format checked before its first chunk."""
+    for source in logs:
+        lines = log_lines(source, reading)
+        try:
+            head = list(islice(lines, DETECT_LINES * 4))
+        except Unreadable as error:
+            fail(error.reason)
+        spec = _spec(format_name, log_format, mapping, source, [text for _, text in head])
+        try:
+            reader(*spec)  # refused here, once, before any line is read
+        except FormatError as error:
+            fail(error.reason)
+        headers: list[tuple[int, str]] = []
+        rest = chain(head, lines)
+        while chunk := list(islice(rest, CHUNK)):
+            yield _Piece(source, spec, tuple(headers), chunk)
+            if spec.name in _FIELDED:
+                headers = (headers + [line for line in chunk if line[1].startswith("#")])[-_HEADERS:]
+
+
+def _parallel(setup: _Setup, pieces: Iterator[_Piece], jobs: int) -> Iterator[tuple[Summary, Any]]:
+    """Each piece's result, in input order, from `jobs` worker processes; at most two pieces per worker wait."""
+    context = multiprocessing.get_context("spawn")  # a fresh interpreter per worker, never a fork
+    with ProcessPoolExecutor(jobs, mp_context=context, initializer=_start_worker, initargs=(setup,)) as pool:
+        pending: deque[Future[tuple[Summary, Any]]] = deque()
+        for piece in pieces:
+            pending.append(pool.submit(_audit_piece, piece))
+            if len(pending) >= 2 * jobs:
+                yield pending.popleft().result()
+        while pending:
+            yield pending.popleft().result()
+
+
+def _versions(
+    robots: str | None,
+    history: bool,
+    store_path: str | None,
+    robots_dir: str | None,
+    robots_git: str | None,
+    site: str | None,
+) -> tuple[RobotsVersion, ...]:
+    """The robots.txt versions of the one source given; each problem met is a warning, none at all an error."""
+    from ..auditing import sources
+
+    given = [robots is not None, history, robots_dir is not None, robots_git is not None]
+    if sum(given) != 1:
+        fail(message("logs.error.sources"))
+    if robots is not None:
+        loaded = sources.from_robots(robots, site)
+    elif history:
+        with open_store(store_path) as store:
+            loaded = sources.from_history(store, None if site is None else [site])
+    elif robots_dir is not None:
+        loaded = sources.from_dir(robots_dir)
+    else:
+        assert robots_git is not None
+        loaded = sources.from_git(robots_git, site)
+    lang = current_lang()
+    for problem in loaded.problems:
+        warn(problem.render(lang))
+    if not loaded.versions:
+        fail(message("logs.error.no-versions"))
+    return loaded.versions
+
+
+_ARROW_TYPES = {str: "string", int: "int64", float: "float64", bool: "bool_"}  # pyarrow's type of each
+
+
+def _open_rows(path: str, kind: str) -> tuple[RowsFile, RowsFile]:
+    """The rows file and, beside it, the per-crawler summary (`audit.csv` and `audit.crawlers.csv`)."""
+    out = Path(path)
+    beside = out.with_name(f"{out.stem}.crawlers{out.suffix or kind}")
+    opened: list[RowsFile] = []
+    try:
+        types = None
+        if kind == ".parquet":
+            import pyarrow as pa
+
+            types = {name: getattr(pa, _ARROW_TYPES[made])() for name, made in CRAWLER_COLUMNS.items()}
+        opened.append(RowsFile(out, COLUMNS, kind))
+        opened.append(RowsFile(beside, list(CRAWLER_COLUMNS), kind, types))
+    except ImportError:
+        fail(message("logs.error.pyarrow"))
+    except OSError as error:
+        for file in opened:
+            file.close(keep=False)
+        fail(message("logs.error.write", path=path, problem=error.strerror or str(error)))
+    return opened[0], opened[1]
+
+
+@click.command("logs")
+@click.argument("logs", nargs=-1, required=True, metavar="LOG...")
+@click.option(
+    "--robots",
+    metavar="FILE|URL",
+    help="One robots.txt, in force at every moment: a file, or a site's URL (fetched now).",
+)
+@click.option("--history", is_flag=True, help="Every version the watch history store holds (see `robotscope watch`).")
+@store_option
+@click.option(
+    "--robots-dir", metavar="DIR", help="Dated snapshots: DIR/HOST/2026-11-03T12:00Z.txt, each in force from its time."
+)
+@click.option(
+    "--robots-git",
+    metavar="PATH:FILE",
+    help="A git repository's history of a robots.txt file, each commit in force from its time.",
+)
+@click.option("--site", metavar="URL", help="The site the logs are of: the origin of requests logged without a host.")
+@click.option(
+    "--format",
+    "format_name",
+    type=click.Choice(["auto", *FORMATS]),
+    default="auto",
+    show_default=True,
+    help="The logs' format (auto: told from each log's first lines, and said on stderr).",
+)
+@click.option(
+    "--log-format", metavar="STRING", help="nginx's log_format or Apache's LogFormat the logs were written with."
+)
+@click.option(
+    "--map", "mapping", metavar="SPEC", help="For --format jsonl: which JSON field holds what (see docs/logs.md)."
+)
+@click.option(
+    "--lists",
+    "lists_dir",
+    metavar="DIR",
+    help="The operators' IP lists (default: the snapshots shipped, and the versions `verify --update` stored).",
+)
+@click.option("--no-dns", is_flag=True, help="Ask no DNS: crawlers checked by reverse DNS alone stay inconclusive.")
+@click.option(
+    "--jobs",
+    type=click.IntRange(min=1),
+    default=None,
+    metavar="N",
+    help="Worker processes auditing chunks of the logs (default: every core); the answer is the same.",
+)
+@json_option
+@click.option(
+    "--csv",
+    "csv_out",
+    metavar="OUT",
+    help="Write a row per audited request to OUT, and each crawler's summary beside it.",
+)
+@click.option("--parquet", "parquet_out", metavar="OUT", help="The same rows as Parquet (needs pyarrow).")
+@click.option(
+    "--fail-on",
+    type=click.Choice(FAIL_ON),
+    default=None,
+    help="Exit code 1 when a request of this class or above is found (violation: violations and spoofs).",
+)
+@lang_option
+def logs_command(
+    logs: tuple[str, ...],
+    robots: str | None,
+    history: bool,
+    store_path: str | None,
+    robots_dir: str | None,
+    robots_git: str | None,
+    site: str | None,
+    format_name: str,
+    log_format: str | None,
+    mapping: str | None,
+    lists_dir: str | None,
+    no_dns: bool,
+    jobs: int | None,
+    as_json: bool,
+    csv_out: str | None,
+    parquet_out: str | None,
+    fail_on: str | None,
+    lang: str,
+) -> None:
+    """Audit server logs: each request of a known crawler judged against the robots.txt in force when it was made.
+
+    Every request whose User-Agent names a crawler of the catalogue is
+    judged: its claim verified by its operator's published IP lists (then
+    reverse DNS, unless --no-dns), the robots.txt in force for its origin at
+    its time (--robots, --history, --robots-dir or --robots-git), the verdict
+    by its operator's reading with the deciding line, and one class:
+    spoofed, exempt (robots.txt itself; a fetcher whose operator documents
+    that robots.txt does not apply), unjudged (no file known in force),
+    allowed, unverified (disallowed, but the claim cannot be checked) or
+    violation. Other requests (browsers, unknown bots) are counted, not
+    judged. The summary gives the AI share by purpose, violators with the
+    deciding line, spoofers by claimed crawler, crawlers that never read
+    robots.txt, robots.txt read first in sessions, gaps against
+    Crawl-delay and 403s to allowed requests. Logs may be gzip or bzip2,
+    `-` is standard input. A line that is no request is counted and
+    reported, never fatal. Exit code 1 at or above --fail-on, and when the
+    answer is incomplete (requests no robots.txt judged, a log cut short,
+    no line a request); 2 for bad usage. docs/logs.md says more.
+
+    \b
+    Examples:
+      robotscope logs access.log --robots robots.txt --site https://example.com
+      robotscope logs access.log.*.gz --robots-dir snapshots/ --csv audit.csv --fail-on violation
+      robotscope logs caddy.json --history --json
+    """
+    if logs.count("-") > 1:
+        fail(message("logs.error.stdin-twice"))
+    if csv_out is not None and parquet_out is not None:
+        fail(message("logs.error.one-rows-file"))
+    if site is not None:
+        try:
+            site = origin_of(site)
+        except InvalidURL as error:
+            fail(message("logs.error.site", site=site, problem=error.reason))
+    versions = _versions(robots, history, store_path, robots_dir, robots_git, site)
+    # The lists of --lists alone, or the shipped snapshots and every version a history store keeps.
+    lists = history_from(lists_dir, None if lists_dir is not None else store_path)
+    kind = ".csv" if csv_out is not None else ".parquet" if parquet_out is not None else None
+    files = None if kind is None else _open_rows(csv_out or parquet_out or "", kind)
+    setup = _Setup(versions, site, lists, not no_dns, kind)
+    total, reading = Summary(), Summary()
+    pieces = _pieces(logs, _Reading(reading), format_name, log_format, mapping)
+    workers = jobs or cores()
+    done = False
+    try:
+        first = next(pieces, None)
+        rest = chain([] if first is None else [first], pieces)
+        if workers > 1 and first is not None and len(first.lines) == CHUNK:
+            results = _parallel(setup, rest, workers)  # worth the workers' start-up: more than one chunk
+        else:
+            auditor = _Auditor(setup)
+            results = (auditor.piece(piece) for piece in rest)
+        for summary, rendered in results:
+            total.then(summary)
+            if files is not None:
+                files[0].write_rendered(rendered)
+        done = True
+    except BrokenProcessPool:
+        fail(message("logs.error.worker"))
+    finally:
+        if files is not None and not done:
+            for file in files:
+                file.close(keep=False)
+    total.then(reading)
+    view = summary_view(total, lang, versions)
+    if files is not None:
+        files[1].write(crawler_rows(view))
+        for file in files:
+            file.close(keep=True)
+    _said_lines(view, lang)
+    if as_json:
+        echo_json(view)
+    else:
+        _terminal(view, lang)
+    sys.exit(_exit_code(view, fail_on))
+
+
+def _exit_code(view: dict[str, Any], fail_on: str | None) -> int:
+    classes = view["classes"]
+    if fail_on is not None and any(classes[kind] for kind in FAIL_ON[FAIL_ON.index(fail_on) :]):
+        return 1
+    return 1 if view["incomplete"] else 0
+
+
+def _said_lines(view: dict[str, Any], lang: str) -> None:
+    """The bad lines (the first few one by one, every one counted) and the logs cut short, on stderr."""
+    bad = view["bad_lines"]
+    for line in bad["first"][:_SHOWN]:
+        warn(
+            message("logs.cli.bad-line", source=line["source"], number=line["line"], reason=line["reason"]).render(lang)
+        )
+    if bad["count"]:
+        reasons = [f"{reason['count']:,} × {reason['example']}" for reason in bad["reasons"]]
+        warn(printable(message("logs.cli.bad", count=bad["count"], reasons=reasons).render(lang)))
+    for stopped in view["stopped"]:
+        warn(
+            message(
+                "logs.cli.stopped", source=stopped["source"], number=stopped["line"], reason=stopped["reason"]
+            ).render(lang)
+        )
+
+
+def _terminal(view: dict[str, Any], lang: str) -> None:
+    """The summary for people: totals, classes, versions, purposes, violators, spoofers, crawlers, what was never
+    read. Each table under a line saying what it is (a title would wrap to the table's width)."""
+    out = console()
+
+    def say(code: str, **params: Any) -> None:
+        out.print(printable(message(code, **params).render(lang)), markup=False, highlight=False)
+
+    def table(title: str, *columns: str) -> Table:
+        say(title)
+        made = Table()
+        for column in columns:
+            made.add_column(message(f"logs.column.{column}").render(lang))
+        return made
+
+    say(
+        "logs.cli.totals",
+        requests=view["requests"],
+        audited=view["audited"],
+        crawlers=len(view["crawlers"]),
+        unaudited=view["unaudited"],
+        first=view["first"] or "-",
+        last=view["last"] or "-",
+    )
+    classes = view["classes"]
+    say("logs.cli.classes", **{kind: classes[kind] for kind in classes})
+    numbers = {found["ref"]: f"#{found['number']}" for found in view["versions"]}
+    versions = table("logs.cli.versions", "number", "source", "since", "requests")
+    for found in view["versions"]:
+        if found["requests"]:
+            since = found["since"] or message("logs.cli.always").render(lang)
+            versions.add_row(numbers[found["ref"]], _shown(found["label"]), since, f"{found['requests']:,}")
+    out.print(versions)
+    purposes = table("logs.cli.purposes", "purpose", "requests", "share")
+    for found in view["purposes"]:
+        purposes.add_row(found["purpose"], f"{found['requests']:,}", f"{found['share']:.1%}")
+    purposes.add_row(
+        message("logs.cli.unaudited").render(lang), f"{view['unaudited']:,}", f"{view['unaudited_share']:.1%}"
+    )
+    out.print(purposes)
+    say("logs.cli.ai", requests=view["ai"]["requests"], share=f"{view['ai']['share']:.1%}")
+    if view["violators"]:
+        violators = table("logs.cli.violators", "crawler", "requests", "number", "line", "rule")
+        for found in view["violators"]:
+            for at, line in enumerate(found["lines"][:3]):
+                violators.add_row(
+                    escape(found["token"]) if at == 0 else "",
+                    f"{found['requests']:,}" if at == 0 else "",
+                    numbers.get(line["robots_version"], "-"),
+                    str(line["line"]) if line["line"] is not None else "-",
+                    _shown(line["rule"] or "-") + f" (×{line['requests']:,})",
+                )
+        out.print(violators)
+    else:
+        say("logs.cli.no-violators")
+    if view["spoofers"]:
+        spoofers = table("logs.cli.spoofers", "crawler", "requests", "addresses", "top")
+        for found in view["spoofers"]:
+            top = ", ".join(f"{a['address']} (×{a['requests']:,})" for a in found["top"][:3])
+            spoofers.add_row(escape(found["token"]), f"{found['requests']:,}", f"{found['addresses']:,}", _shown(top))
+        out.print(spoofers)
+    crawlers = table("logs.cli.crawlers", "crawler", "purpose", "requests", "verified", "robots", "delay", "blocked")
+    for found in view["crawlers"]:
+        sessions = found["sessions"]
+        delay = "-"
+        if sessions["delayed"]:
+            said = message("logs.cli.delay", delay=sessions["delay"], short=sessions["short"], gaps=sessions["delayed"])
+            delay = said.render(lang)
+        crawlers.add_row(
+            escape(found["token"]),
+            found["purpose"],
+            f"{found['requests']:,}",
+            f"{found['verification'].get('verified', 0):,}",
+            f"{sessions['robots_first']:,}/{sessions['sessions']:,} ({found['robots_fetches']:,})",
+            delay,
+            f"{found['blocked']:,}",
+        )
+    out.print(crawlers)
+    if view["never_read_robots"]:
+        say("logs.cli.never", crawlers=[found["token"] for found in view["never_read_robots"]])
+    if view["blocked"]:
+        say("logs.cli.blocked", crawlers=[f"{found['token']} ({found['requests']:,})" for found in view["blocked"]])
+    if view["unjudged"]:
+        origins = [found["origin"] or "-" for found in view["unjudged"][:5]]
+        say("logs.cli.unjudged", count=classes["unjudged"], origins=origins)
+
+
+def _shown(text: str) -> str:
+    """Text from a log or a file, as a table cell: control characters escaped, no Rich markup."""
+    return escape(printable(text))

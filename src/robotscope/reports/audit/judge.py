@@ -1,0 +1,254 @@
+"""One logged request judged: who claims to send it, is it them, which robots.txt was in force, and its class.
+
+`Judge.judge(request)` reads the User-Agent as every part of robotscope
+reads one (`syntax.crawlers.recognise`: the product token, then any
+catalogue token in it) and gives None for a request that names no crawler
+of the catalogue (a browser, an unknown bot: counted by the summary, not
+judged). For a crawler it asks:
+
+- the claim's verification, from `verify(address, user_agent, when)` (a
+  `verifying.Verifier`, which keeps its verdicts, or any callable);
+- the robots.txt in force for the request's origin at its time, from
+  `in_force(origin, when)` (`timeline.RobotsTimeline.in_force`). The origin
+  is the logged host and scheme; a log without hosts (NCSA combined) takes
+  `site`'s, and a host logged without a scheme takes `site`'s scheme
+  (else http);
+- the verdict by the crawler's operator's reading (`access.engines.registry`:
+  Googlebot by `google`, with Google's reading of the fetch's status;
+  another catalogue crawler by `rfc9309+profiles`), with the deciding line;
+- its class (`classes.classify`, where the precedence is written down).
+
+Logs repeat themselves: the crawler named by each User-Agent string, and
+each verdict by (version, crawler, target), are kept (bounded, oldest out
+first), so a repeat costs dictionary look-ups. Pure.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, NamedTuple
+
+from ...access.engines.registry import DEFAULT, OPERATOR, PROFILED, fetch_policy, resolve
+from ...access.matching.ruleset import RuleSet
+from ...access.verdicts import is_robots_txt
+from ...syntax.crawlers import Crawler, recognise
+from ...syntax.logformats.model import Request
+from ...syntax.urls import origin_of
+from ..compare.bulk import bulk_row
+from ..verification import Status, Verification
+from .classes import ROBOTS_TXT, AuditClass, classify, exemption
+from .timeline import RobotsVersion, request_origin
+
+Verify = Callable[[str, str, float | None], Verification]
+InForce = Callable[[str | None, float | None], RobotsVersion | None]
+
+VERDICTS = 65_536  # (version, crawler, target) verdicts kept
+AGENTS = 4_096  # User-Agent strings whose crawler is kept
+LONGEST_KEPT = 512  # characters of a User-Agent kept as a key: a longer one is read again each time
+
+
+class Row(NamedTuple):
+    """One audited request: as logged, and as judged. `COLUMNS` names the fields in output (`class`)."""
+
+    source: str  # the log it was read from
+    number: int  # its line there
+    time: float | None  # POSIX seconds, UTC
+    ip: str
+    method: str
+    url: str  # origin and target when the origin is known, else the target as logged
+    status: int | None
+    user_agent: str
+    token: str  # the catalogue crawler the User-Agent names
+    operator: str
+    purpose: str
+    verification: str  # a `reports.verification.Status`
+    origin: str | None
+    robots_version: str | None  # `RobotsVersion.ref` of the file in force; None when none is known
+    engine: str  # the reading that judged it (the crawler's operator's)
+    allowed: bool | None
+    line: int | None  # the deciding line of the file in force
+    rule: str | None  # that line's rule, as `Disallow: /path`
+    crawl_delay: float | None  # the Crawl-delay the file in force gives the crawler
+    audit_class: str  # a `classes.AuditClass`
+    exempt: str | None  # why it is exempt (`classes`: robots-txt, ignores, user-triggered)
+
+    def as_dict(self) -> dict[str, Any]:
+        return dict(zip(COLUMNS, self, strict=True))
+
+
+COLUMNS = tuple("class" if name == "audit_class" else name for name in Row._fields)
+
+
+class _Claimed(NamedTuple):
+    """What the judge knows of a catalogue crawler, looked up once."""
+
+    crawler: Crawler
+    engine: str  # its operator's reading
+    policy: str  # its operator's reading of a fetch's status
+    exempt: str | None
+
+
+class _Judged(NamedTuple):
+    """A verdict as rows carry it, with the Crawl-delay the same version gives the crawler."""
+
+    allowed: bool
+    line: int | None
+    rule: str | None
+    delay: float | None
+
+
+_STATUS = {status: status.value for status in Status}  # plain strings in rows, found faster than `.value`
+_new_row = tuple.__new__  # NamedTuple's generated __new__ costs twice as much, on every row
+
+
+class Judge:
+    """Judges requests against `in_force`'s robots.txt and `verify`'s verdicts; `site` names the origin of a
+    log that logs no host (`https://example.com`; raises `InvalidURL` when it is not a URL)."""
+
+    def __init__(self, in_force: InForce, verify: Verify, site: str | None = None) -> None:
+        self._in_force = in_force
+        self._verify = verify
+        self.site = None if site is None else origin_of(site)
+        self._scheme = None if self.site is None else self.site.partition("://")[0]
+        self._site_host = None if self.site is None else self.site.partition("://")[2]
+        self._claimed: dict[str, _Claimed | None] = {}
+        self._by_token: dict[str, _Claimed] = {}
+        self._verdicts: dict[tuple[RobotsVersion, str, str], _Judged] = {}
+        # Per (version, crawler): few, as a log's crawlers and its robots.txt versions are.
+        self._delays: dict[tuple[RobotsVersion, str], float | None] = {}
+        self._rulesets: dict[tuple[RobotsVersion, str], RuleSet | None] = {}
+
+    def claimed(self, user_agent: str) -> Crawler | None:
+        """The catalogue crawler `user_agent` names (kept for the strings seen last)."""
+        found = self._claim(user_agent)
+        return None if found is None else found.crawler
+
+    def _claim(self, user_agent: str) -> _Claimed | None:
+        try:
+            return self._claimed[user_agent]
+        except KeyError:
+            pass
+        crawler = recognise(user_agent)
+        made = None if crawler is None else self._known(crawler)
+        if len(user_agent) <= LONGEST_KEPT:
+            if len(self._claimed) >= AGENTS:
+                del self._claimed[next(iter(self._claimed))]
+            self._claimed[user_agent] = made
+        return made
+
+    def _known(self, crawler: Crawler) -> _Claimed:
+        found = self._by_token.get(crawler.token)
+        if found is None:
+            token = crawler.token
+            found = _Claimed(crawler, resolve(OPERATOR, token), fetch_policy(OPERATOR, token), exemption(crawler))
+            self._by_token[token] = found
+        return found
+
+    def origin(self, scheme: str | None, host: str | None) -> str | None:
+        """The origin a request was made to: its logged host (with `site`'s scheme when none is logged), else
+        `site`; None when neither is known or the host is not one."""
+        if not host:
+            return self.site
+        if scheme is None and host == self._site_host:
+            return self.site
+        return request_origin(scheme or self._scheme, host)
+
+    def judge(self, request: Request, source: str = "") -> Row | None:
+        """The row of `request` (read from `source`), or None when its User-Agent names no catalogue crawler."""
+        user_agent = request.user_agent
+        try:  # `_claim`'s look-up inlined: every request asks it
+            claimed = self._claimed[user_agent]
+        except KeyError:
+            claimed = self._claim(user_agent)
+        if claimed is None:
+            return None
+        crawler = claimed.crawler
+        token = crawler.token
+        when = request.time
+        try:
+            status = self._verify(request.ip, user_agent, when).status
+        except ValueError:  # the logged client is no IP address: nothing to check it against
+            status = Status.INCONCLUSIVE
+        host = request.host
+        origin = self.site if not host else self.origin(request.scheme, host)
+        target = request.target
+        exempt = ROBOTS_TXT if is_robots_txt(target) else claimed.exempt
+        version = self._in_force(origin, when)
+        if version is None:
+            ref = allowed = line = rule = delay = None
+        else:
+            ref = version.ref
+            judged = self._verdicts.get((version, token, target))
+            if judged is None:
+                judged = self._judged(version, claimed, target)
+            allowed, line, rule, delay = judged
+        # A Row, built without its generated __new__.
+        return _new_row(
+            Row,
+            (
+                source,
+                request.number,
+                when,
+                request.ip,
+                request.method,
+                target if origin is None else origin + target,
+                request.status,
+                user_agent,
+                token,
+                crawler.operator,
+                crawler.purpose,
+                _STATUS[status],
+                origin,
+                ref,
+                claimed.engine,
+                allowed,
+                line,
+                rule,
+                delay,
+                classify(status, exempt, allowed),
+                exempt,
+            ),
+        )
+
+    def _judged(self, version: RobotsVersion, claimed: _Claimed, target: str) -> _Judged:
+        """The verdict on `target` under `version`, and the crawler's Crawl-delay there: made, and kept."""
+        token = claimed.crawler.token
+        ruleset = self._ruleset(version, claimed)
+        if ruleset is None:
+            verdict = version.verdict(token, target, claimed.policy, claimed.engine)
+            rule = None if verdict.rule is None else verdict.rule.text
+            found = _Judged(verdict.allowed, verdict.line, rule, self._delay(version, claimed))
+        else:
+            row = bulk_row(ruleset, target, claimed.engine)
+            found = _Judged(row.allowed, row.line, row.rule, self._delay(version, claimed))
+        if len(self._verdicts) >= VERDICTS:
+            del self._verdicts[next(iter(self._verdicts))]
+        self._verdicts[(version, token, target)] = found
+        return found
+
+    def _ruleset(self, version: RobotsVersion, claimed: _Claimed) -> RuleSet | None:
+        """The crawler's rule set when RFC 9309's readings (with profiles or without) judge by the file's rules:
+        the matcher's fast path, as `bulk` takes it; None where the full verdict is asked."""
+        key = (version, claimed.crawler.token)
+        try:
+            return self._rulesets[key]
+        except KeyError:
+            robots = version.rules(claimed.policy)
+            found = self._rulesets[key] = (
+                None
+                if robots is None or claimed.engine not in (DEFAULT, PROFILED)
+                else robots.rules_for(claimed.crawler.token, profiles=claimed.engine == PROFILED)
+            )
+            return found
+
+    def _delay(self, version: RobotsVersion, claimed: _Claimed) -> float | None:
+        key = (version, claimed.crawler.token)
+        try:
+            return self._delays[key]
+        except KeyError:
+            robots = version.rules(claimed.policy)
+            found = self._delays[key] = None if robots is None else robots.crawl_delay(claimed.crawler.token)
+            return found
+
+
+__all__ = ["AGENTS", "COLUMNS", "VERDICTS", "AuditClass", "InForce", "Judge", "Row", "Verify"]

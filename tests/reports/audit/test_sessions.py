@@ -1,0 +1,98 @@
+"""Sessions: five minutes without a request end one; robots.txt first; gaps against the Crawl-delay; pieces stitched."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from robotscope.reports.audit import sessions
+from robotscope.reports.audit.sessions import GAP, Tracks
+
+Event = tuple[str, str | None, float, bool, float | None]
+
+
+def totals(events: list[Event]) -> dict[str, dict[str, object]]:
+    tracks = Tracks()
+    for event in events:
+        tracks.add(*event)
+    return {token: found.as_dict() for token, found in tracks.by_token().items()}
+
+
+def test_a_session_ends_after_five_minutes_and_gaps_count_against_the_delay() -> None:
+    events: list[Event] = [
+        ("bingbot", "https://a", 0.0, True, 15.0),
+        ("bingbot", "https://a", 10.0, False, 15.0),  # 10 s < 15 s: too soon
+        ("bingbot", "https://a", 40.0, False, 15.0),  # 30 s: kept the delay
+        ("bingbot", "https://a", 50.0, False, 15.0),  # 10 s: too soon
+        ("bingbot", "https://a", 50.0 + GAP + 1, False, 15.0),  # a new session, without robots.txt
+        ("bingbot", "https://b", 60.0, False, None),  # another origin: its own session, no delay
+    ]
+    found = totals(events)["bingbot"]
+    assert found == {
+        "sessions": 3,
+        "robots_first": 1,
+        "gaps": 3,
+        "delayed": 3,
+        "short": 2,
+        "shortest": 10.0,
+        "delay": 15.0,
+        "too_fast": True,
+    }
+
+
+def test_a_request_logged_after_a_later_one_is_a_gap_of_nothing() -> None:
+    found = totals([("x", None, 100.0, False, 5.0), ("x", None, 98.0, False, 5.0), ("x", None, 103.0, False, 5.0)])
+    # 98 is 2 s before 100: sent while 100 was served (gap 0); 103 comes 3 s after 100.
+    assert (found["x"]["sessions"], found["x"]["gaps"], found["x"]["short"], found["x"]["shortest"]) == (1, 2, 2, 0.0)
+    far = totals([("x", None, 10_000.0, False, None), ("x", None, 100.0, False, None), ("x", None, 110.0, False, None)])
+    assert (far["x"]["sessions"], far["x"]["gaps"]) == (2, 1)  # far back: a new session, read from there
+
+
+def test_no_gap_under_no_delay_says_nothing_of_speed() -> None:
+    found = totals([("x", None, 0.0, False, None), ("x", None, 1.0, False, None)])
+    assert (found["x"]["gaps"], found["x"]["delayed"], found["x"]["too_fast"]) == (1, 0, None)
+
+
+_events = st.lists(
+    st.tuples(
+        st.sampled_from(["a", "b"]),
+        st.sampled_from([None, "https://x", "https://y"]),
+        st.floats(min_value=0, max_value=2 * GAP),  # the gap since the event before
+        st.booleans(),
+        st.sampled_from([None, 0.0, 5.0, 30.0]),
+    ),
+    max_size=40,
+)
+
+
+@given(_events, st.lists(st.integers(min_value=0, max_value=40), max_size=4))
+def test_pieces_stitched_in_order_give_what_one_pass_gives(raw: list[Event], cuts: list[int]) -> None:
+    events: list[Event] = []
+    now = 0.0
+    for token, origin, gap, robots, delay in raw:
+        now += gap
+        events.append((token, origin, now, robots, delay))
+    whole = totals(events)
+    pieces: list[Tracks] = []
+    for start, end in zip([0, *sorted(cuts)], [*sorted(cuts), len(events)], strict=True):
+        piece = Tracks()
+        for event in events[start:end]:
+            piece.add(*event)
+        pieces.append(piece)
+    merged = pieces[0]
+    for piece in pieces[1:]:
+        merged.then(piece)
+    assert {token: found.as_dict() for token, found in merged.by_token().items()} == whole
+    assert merged.cut == 0
+
+
+def test_tracks_stay_within_their_bound(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sessions, "MAX_TRACKS", 20)
+    tracks = Tracks()
+    for n in range(200):
+        tracks.add("x", f"https://{n}.example", float(n), n % 2 == 0, None)
+        assert len(tracks.tracks) <= 20
+    found = tracks.by_token()["x"]
+    assert (found.sessions, found.robots_first) == (200, 100)  # every session still counted
+    assert tracks.cut == 200 - len(tracks.tracks)
