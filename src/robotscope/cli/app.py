@@ -10,6 +10,7 @@ from ..messages import message
 from .build_site import build_site
 from .bulk import bulk
 from .check import check
+from .ci import ci_command
 from .diff import diff_command
 from .expect import expect_command
 from .explain import explain
@@ -75,6 +76,7 @@ for command in (
     matrix,
     diff_command,
     expect_command,
+    ci_command,
     history_command,
     watch_command,
     verify_command,

@@ -7,7 +7,7 @@ decide where output goes. Imports only the core.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..access import served
@@ -145,6 +145,12 @@ def summary(findings: list[Finding], name: str, lang: str = DEFAULT_LANG) -> str
 
 def sarif(findings: list[Finding], uri: str, version: str, lang: str = DEFAULT_LANG) -> dict[str, Any]:
     """Findings as a SARIF 2.1.0 log, one result per finding, for code scanning."""
+    return sarif_log([(uri, findings)], version, lang)
+
+
+def sarif_log(files: Sequence[tuple[str, Sequence[Finding]]], version: str, lang: str = DEFAULT_LANG) -> dict[str, Any]:
+    """The findings of several files (each `(uri, findings)`) as one SARIF 2.1.0 log: one run, one result
+    per finding, located in its file (a URI relative to the repository's root, for code scanning)."""
     # Every code a finding may carry: the lint checks', then a fetch's about how the file was served.
     codes = [(c.code, c.severity) for c in CHECKS] + [(served.CODE, served.SEVERITY)]
     rules = [
@@ -172,6 +178,7 @@ def sarif(findings: list[Finding], uri: str, version: str, lang: str = DEFAULT_L
                 }
             ],
         }
+        for uri, findings in files
         for f in findings
     ]
     return {
