@@ -35,7 +35,7 @@ from typing import Generic, TypeVar
 from ..reports.verification import Verification
 from ..syntax.crawlers import recognise
 from ..syntax.ipindex import AddressIndex
-from ..syntax.iplists import creation_timestamp, shipped, snapshot
+from ..syntax.iplists import shipped, snapshot
 from ..syntax.listhistory import ListHistory
 from .claims import verify_claim
 from .fcrdns import DEADLINE, TIMEOUT
@@ -108,15 +108,7 @@ class Verifier:
     ) -> None:
         self.history = shipped_history() if history is None else history
         self.resolver, self.timeout, self.deadline = resolver, timeout, deadline
-        self._changes = sorted(
-            {
-                found
-                for name in self.history.names()
-                for version in self.history.versions(name)
-                if version.creation_time is not None
-                and (found := creation_timestamp(version.creation_time)) is not None
-            }
-        )
+        self._changes = self.history.moments()  # known without reading a version
         self._verdicts: _Recent[tuple[str, str, bool, int], Verification] = _Recent(verdicts or VERDICTS)
         self._tokens: _Recent[str, tuple[str | None]] = _Recent(agents or AGENTS)
         self._selections: _Recent[int, tuple[AddressIndex, frozenset[str]]] = _Recent(SELECTIONS)
