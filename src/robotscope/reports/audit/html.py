@@ -120,6 +120,7 @@ fill:#59636e}
 .audit-report .chart .label{fill:#1f2328}
 .audit-report .legend{display:flex;flex-wrap:wrap;gap:4px 14px;margin:4px 0;padding:0;list-style:none;font-size:.9em}
 .audit-report .legend svg{vertical-align:-1px;margin-right:4px}
+.audit-report .scroll{overflow-x:auto}
 .audit-report table{border-collapse:collapse;margin:6px 0;font-size:.92em;width:100%}
 .audit-report th,.audit-report td{border:1px solid var(--line);padding:3px 8px;text-align:left;vertical-align:top}
 .audit-report th{background:var(--soft)}
@@ -210,7 +211,7 @@ def _table(lang: str, columns: Sequence[str], rows: Iterable[Sequence[str]], num
         + "</tr>"
         for row in rows
     )
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+    return f'<div class="scroll"><table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>'
 
 
 def _section(lang: str, code: str, key: str, body: Sequence[str], empty: str = "logs.html.none") -> list[str]:

@@ -41,7 +41,8 @@ _COMPRESSED = (b"\x1f\x8b", b"BZh")  # gzip's and bzip2's first bytes
 
 
 class LogAudit:
-    """One audit under way in the page's worker: `start`, `feed` each slice in order, `finish`."""
+    """One audit under way in the page's worker: `start`, `feed` each slice in order, `finish` (then `report`
+    in another language)."""
 
     def __init__(self) -> None:
         self._verifier: ListVerifier | None = None  # the lists' index, built once per worker
@@ -57,6 +58,7 @@ class LogAudit:
         self._judge: Judge | None = None
         self._versions: tuple[RobotsVersion, ...] = ()
         self._format, self._source, self._lang = "auto", "log", "en"
+        self._finished = False
 
     def start(self, request: str) -> str:
         """A new audit: `{"robots": text, "robots_name", "site", "format", "name", "lang"}` (JSON)."""
@@ -67,8 +69,12 @@ class LogAudit:
         return _answered(lambda: self._feed(bytes(data)))
 
     def finish(self) -> str:
-        """The end of the log: `{"view", "html", "format"}`, the summary and the report's body."""
+        """The end of the log: `{"view", "html", "format", "lines"}`, the summary and the report's body."""
         return _answered(self._finish)
+
+    def report(self, request: str) -> str:
+        """The finished audit's `{"view", "html"}` again, in the language `{"lang"}` asks for."""
+        return _answered(lambda: self._report(lang_of(_object(request).get("lang"))))
 
     def _start(self, data: dict[str, Any]) -> dict[str, Any]:
         self._reset()
@@ -152,8 +158,14 @@ class LogAudit:
             self._carry = b""
         if self._reader is None and self._head:
             self._told()
-        view = summary_view(self.summary, self._lang, self._versions)
-        return {"view": view, "html": report(view, self._lang), "format": self._format}
+        self._finished = True
+        return {**self._report(self._lang), "format": self._format, "lines": self.lines}
+
+    def _report(self, lang: str) -> dict[str, Any]:
+        if not self._finished:
+            raise RequestError(409, "not-finished", "finish the audit before asking for its report")
+        view = summary_view(self.summary, lang, self._versions)
+        return {"view": view, "html": report(view, lang)}
 
 
 def _object(request: str) -> dict[str, Any]:
