@@ -56,7 +56,8 @@ _PATHS = 6000
 def _addresses(rng: random.Random, name: str | None, count: int) -> list[str]:
     if name is None:
         return [str(ipaddress.IPv4Address(rng.getrandbits(32))) for _ in range(count)]
-    networks = [n for n in snapshot(name).networks if n.version == 4] or list(snapshot(name).networks)
+    every: list[ipaddress.IPv4Network | ipaddress.IPv6Network] = list(snapshot(name).networks)
+    networks = [n for n in every if n.version == 4] or every  # IPv4, as most logs show crawlers
     found = []
     for _ in range(count):
         network = rng.choice(networks)

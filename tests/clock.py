@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from robotscope.syntax.iplists import creation_timestamp
+
 
 class Clock:
     def __init__(self, now: float = 1_000_000.0) -> None:
@@ -9,3 +11,10 @@ class Clock:
 
     def __call__(self) -> float:
         return self.now
+
+
+def moment(text: str) -> float:
+    """An ISO 8601 date or time as POSIX seconds, read as the IP lists' `creationTime` is (no zone: UTC)."""
+    found = creation_timestamp(text)
+    assert found is not None, text
+    return found

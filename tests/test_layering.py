@@ -120,7 +120,8 @@ IO_ALLOWED: dict[str, frozenset[str]] = {
     "cache": frozenset({"sqlite3"}),
     "history": frozenset({"sqlite3"}),
     "watching": frozenset({"asyncio"}),
-    "fetch": frozenset({"asyncio", "sqlite3", "ssl"}),  # sqlite3 for the cache's errors only; ssl: one TLS context
+    # sqlite3 for the cache's errors only; ssl: one TLS context; socket: the SSRF guard's name lookups.
+    "fetch": frozenset({"asyncio", "sqlite3", "ssl", "socket"}),
     "download": frozenset({"asyncio"}),
     "client": frozenset({"asyncio"}),
     "verifying": frozenset({"asyncio", "socket", "threading"}),

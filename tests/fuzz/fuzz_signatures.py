@@ -13,25 +13,19 @@ verifies and mutates it). Add each input a fuzzer finds there.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from pathlib import Path
 
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
-
 from tests.fuzz.harness import fuzz, instrumented
+from tests.fuzz.signing import NOW, signing_key
 
 with instrumented(__name__):
-    from robotscope.access.signatures.keys import b64url, thumbprint
+    from robotscope.access.signatures.keys import thumbprint
     from robotscope.access.signatures.model import SignedRequest
     from robotscope.webbotauth import verify_request
 
 SEEDS = Path(__file__).parent / "seeds_signatures"
-NOW = 1_780_000_000  # the signed seed is valid from NOW - 10 to NOW + 300
-KEY = Ed25519PrivateKey.from_private_bytes(hashlib.sha256(b"robotscope fuzz_signatures").digest())
-PUBLIC = KEY.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw)
-DIRECTORY = json.dumps({"keys": [{"kty": "OKP", "crv": "Ed25519", "x": b64url(PUBLIC)}]}).encode()
+KEY, PUBLIC, DIRECTORY = signing_key("fuzz_signatures")
 
 
 def request(data: bytes) -> SignedRequest:

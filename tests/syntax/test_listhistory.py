@@ -6,6 +6,7 @@ import json
 
 from robotscope.syntax.iplists import IpList, creation_timestamp, read_list
 from robotscope.syntax.listhistory import ListHistory
+from tests.clock import moment as at
 
 
 def version(name: str, created: str | None, *prefixes: str) -> IpList:
@@ -21,12 +22,6 @@ NEW = version(GOOGLE, "2026-11-01T00:00:00Z", "66.249.66.0/27")
 BING = version("bing-bingbot.json", None, "157.55.39.0/24")
 HISTORY = ListHistory([NEW, BING, OLD])
 MOVED = "66.249.66.1"  # in the new version only
-
-
-def at(text: str) -> float:
-    moment = creation_timestamp(text)
-    assert moment is not None
-    return moment
 
 
 def test_creation_time_without_a_zone_is_utc() -> None:

@@ -18,6 +18,7 @@ from robotscope.syntax.structured import (
     Item,
     Token,
     parse_dictionary,
+    parse_item,
     serialize_dictionary,
     serialize_member,
 )
@@ -83,6 +84,32 @@ def test_anything_else_fails_the_whole_field(text: str) -> None:
 def test_the_parser_never_raises(text: str) -> None:
     parsed = parse_dictionary(text)
     assert parsed is None or all(isinstance(m, Item | InnerList) for m in parsed.values())
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ('"https://chatgpt.com"', Item("https://chatgpt.com", {})),
+        ('  "a";type=directory ', Item("a", {"type": Token("directory")})),
+        ("https://chatgpt.com", Item(Token("https://chatgpt.com"), {})),
+        ("?1", Item(True, {})),
+        ("5;q=1", Item(5, {"q": 1})),
+        ('"a", "b"', None),  # a List, not an Item
+        ('"a" x', None),
+        ("", None),
+        ('"caf\u00e9"', None),
+        ('"unclosed', None),
+    ],
+)
+def test_items(text: str, expected: Item | None) -> None:
+    assert parse_item(text) == expected
+
+
+@given(st.text(max_size=60))
+@settings(max_examples=1000)
+def test_the_item_parser_never_raises(text: str) -> None:
+    parsed = parse_item(text)
+    assert parsed is None or serialize_member(parsed) is not None
 
 
 keys = st.from_regex(r"[a-z*][a-z0-9_\-.*]{0,10}", fullmatch=True)

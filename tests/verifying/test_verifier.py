@@ -11,11 +11,12 @@ from datetime import UTC, datetime
 import pytest
 
 from robotscope.reports.verification import Status
-from robotscope.syntax.iplists import IpList, creation_timestamp, read_list
+from robotscope.syntax.iplists import IpList, read_list
 from robotscope.verify import ListHistory, Verifier, verify
 from robotscope.verifying.resolvers import Answer, IPAddress
 from robotscope.verifying.resolvers import Status as Lookup
 from robotscope.verifying.verifier import LONGEST_KEPT
+from tests.clock import moment as at
 
 YANDEX = "Mozilla/5.0 (compatible; YandexBot/3.0; +http://yandex.com/bots)"
 YANDEX_IP = "5.255.253.1"
@@ -50,12 +51,6 @@ def gptbot(created: str, prefix: str) -> IpList:
 OLD = gptbot("2026-01-01T00:00:00Z", "198.51.100.0/24")
 NEW = gptbot("2026-06-01T00:00:00Z", "203.0.113.0/24")
 MOVED = "198.51.100.7"  # in the old version only
-
-
-def at(text: str) -> float:
-    found = creation_timestamp(text)
-    assert found is not None
-    return found
 
 
 def test_repeats_are_answered_from_the_cache_without_a_second_dns_question() -> None:

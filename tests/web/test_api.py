@@ -16,8 +16,8 @@ from typing import Any
 import httpx
 import pytest
 
+from robotscope.fetch.guard import GuardedTransport, is_forbidden
 from robotscope.web import create_app
-from robotscope.web.guard import GuardedTransport, is_forbidden
 from tests.conftest import Server
 from tests.hostile import SlowServer
 

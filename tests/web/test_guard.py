@@ -12,8 +12,8 @@ import ipaddress
 import httpx
 import pytest
 
+from robotscope.fetch.guard import _FORBIDDEN_V4, _FORBIDDEN_V6, is_forbidden
 from robotscope.web import create_app
-from robotscope.web.guard import _FORBIDDEN_V4, _FORBIDDEN_V6, is_forbidden
 
 CASES = [
     # IPv4

@@ -85,8 +85,8 @@ class _Auditor:
         self.judge = Judge(RobotsTimeline(setup.versions).in_force, verifier.verify, setup.site)
         self.rows = setup.rows
 
-    def piece(self, piece: _Piece) -> tuple[Summary, Any, int]:
-        """The piece's summary, its rows rendered for the rows file (None when none is written), its lines."""
+    def piece(self, piece: _Piece) -> tuple[Summary, Any]:
+        """The piece's summary, and its rows rendered for the rows file (None when none is written)."""
         read = reader(*piece.spec)
         for number, line in piece.headers:
             read.read(number, line)
@@ -95,9 +95,8 @@ class _Auditor:
         if self.rows is None:
             for _ in rows:
                 pass
-            return summary, None, len(piece.lines)
-        rendered = _arrow(list(rows)) if self.rows == ".parquet" else _csv(rows)
-        return summary, rendered, len(piece.lines)
+            return summary, None
+        return summary, _arrow(list(rows)) if self.rows == ".parquet" else _csv(rows)
 
 
 @lru_cache(maxsize=1)
@@ -105,10 +104,14 @@ def _iso_second(second: int) -> str:
     return iso(second)  # one string per second of the log: consecutive rows share it
 
 
+_TIME = COLUMNS.index("time")
+
+
 def _cells(row: Row) -> list[Any]:
+    """A row as CSV cells: its time in ISO 8601."""
     cells = list(row)
     when = row.time
-    cells[2] = "" if when is None else _iso_second(int(when))
+    cells[_TIME] = "" if when is None else _iso_second(int(when))
     return cells
 
 
@@ -144,7 +147,7 @@ def _start_worker(setup: _Setup) -> None:
     _worker = _Auditor(setup)
 
 
-def _audit_piece(piece: _Piece) -> tuple[Summary, Any, int]:
+def _audit_piece(piece: _Piece) -> tuple[Summary, Any]:
     assert _worker is not None  # set by _start_worker
     return _worker.piece(piece)
 
@@ -206,11 +209,11 @@ def _pieces(
                 headers = (headers + [line for line in chunk if line[1].startswith("#")])[-_HEADERS:]
 
 
-def _parallel(setup: _Setup, pieces: Iterator[_Piece], jobs: int) -> Iterator[tuple[Summary, Any, int]]:
+def _parallel(setup: _Setup, pieces: Iterator[_Piece], jobs: int) -> Iterator[tuple[Summary, Any]]:
     """Each piece's result, in input order, from `jobs` worker processes; at most two pieces per worker wait."""
     context = multiprocessing.get_context("spawn")  # a fresh interpreter per worker, never a fork
     with ProcessPoolExecutor(jobs, mp_context=context, initializer=_start_worker, initargs=(setup,)) as pool:
-        pending: deque[Future[tuple[Summary, Any, int]]] = deque()
+        pending: deque[Future[tuple[Summary, Any]]] = deque()
         for piece in pieces:
             pending.append(pool.submit(_audit_piece, piece))
             if len(pending) >= 2 * jobs:
@@ -430,7 +433,7 @@ def logs_command(
         else:
             auditor = _Auditor(setup)
             results = (auditor.piece(piece) for piece in rest)
-        for summary, rendered, _ in results:
+        for summary, rendered in results:
             total.then(summary)
             if files is not None:
                 files[0].write_rendered(rendered)

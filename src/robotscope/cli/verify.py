@@ -4,28 +4,31 @@ from __future__ import annotations
 
 import json
 import sys
+import time
 from collections import Counter, deque
-from collections.abc import Generator, Iterable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 from urllib.parse import urlsplit
 
 import click
 
+from ..access.signatures.head import MAX_HEAD, Head, read_head
+from ..access.signatures.model import SignatureVerdict
 from ..history import HistoryStore, default_path
 from ..history.views import iso
 from ..integrations.pairs import Claim, opened, read_pairs
 from ..messages import Message, message
 from ..reports.render import printable
-from ..reports.verification import Status, Verification
+from ..reports.verification import Status, Verification, utc_text
 from ..syntax.iplists import MAX_BYTES, IpList, read_list, shipped, snapshot
 from ..syntax.listhistory import ListHistory
 from ..syntax.verification import list_sources, method
 from . import records
 from .history import open_store, parse_when
 from .options import json_option, lang_option, store_option, timeout_option
-from .output import echo_json, echo_text, fail, warn
+from .output import current_lang, echo_json, echo_text, fail, warn
 
 if TYPE_CHECKING:
     from ..verifying.resolvers import Resolver
@@ -36,6 +39,8 @@ READ_AHEAD = 1024
 # Threads asking DNS at once: the system resolver runs at most 16 lookups (more would read as timeouts).
 MAX_JOBS = 16
 SHOWN_KEPT = 1024  # verdicts kept rendered: those a log repeats most are rendered once
+
+_F = TypeVar("_F", bound=Callable[..., Any])
 
 
 def lists_from(folder: str | None) -> list[IpList]:
@@ -165,12 +170,37 @@ def _lines(found: Verification, lang: str) -> list[str]:
     return lines
 
 
+def request_options(command: _F) -> _F:
+    """The options of `verify --request`: one captured request, its signature and, with --ip, its claim."""
+    options = (
+        click.option(
+            "--request",
+            "request_file",
+            metavar="FILE",
+            help="A captured HTTP/1.1 request head (request line and header fields; - for stdin): its Web Bot "
+            "Auth signature is checked against the key directory its Signature-Agent names, at --at (UNIX "
+            "seconds or ISO 8601; default now).",
+        ),
+        click.option("--ip", metavar="ADDRESS", help="With --request: the address it came from, to judge its claim."),
+        click.option(
+            "--allow-local-directory",
+            is_flag=True,
+            help="With --request: fetch key directories from loopback and private addresses too (a signer "
+            "under test); refused by default, since the request's sender chooses the URL.",
+        ),
+    )
+    for option in reversed(options):
+        command = option(command)
+    return command
+
+
 @click.command("verify")
 @click.argument("addresses", nargs=-1, metavar="[IP...]")
 @click.option(
     "--agent",
     metavar="UA",
-    help="The User-Agent the requests claimed (a token or a string); with --file, that of lines with an address alone.",
+    help="The User-Agent the requests claimed (a token or a string); with --file, that of lines with an address "
+    "alone; with --request, instead of its own.",
 )
 @click.option(
     "--file",
@@ -214,6 +244,7 @@ def _lines(found: Verification, lang: str) -> list[str]:
     metavar="URL",
     help="With --update: fetch the lists from this mirror, each under its registry name.",
 )
+@request_options
 @store_option
 @timeout_option
 @json_option
@@ -229,6 +260,9 @@ def verify_command(
     when: str | None,
     update: bool,
     update_from: str | None,
+    request_file: str | None,
+    ip: str | None,
+    allow_local_directory: bool,
     store_path: str | None,
     timeout: float,
     as_json: bool,
@@ -265,6 +299,14 @@ def verify_command(
     its number and skipped, and makes the exit code 1 (the answer is
     incomplete); a file that cannot be read, 2.
 
+    --request FILE judges one captured request instead: its Web Bot Auth
+    signature (RFC 9421; the key directory at the Signature-Agent's origin,
+    https only, fetched within 5 s and 64 KiB, cached, never from a private
+    address unless --allow-local-directory) at --at (default now) and, with
+    --ip, its User-Agent's claim, where a valid signature by the origin the
+    crawler's operator signs from verifies it. Exit code 0 when the claim
+    (without --ip: the signature) is verified or unverifiable, 1 otherwise.
+
     \b
     Examples:
       robotscope verify 66.249.66.1 --agent Googlebot
@@ -273,11 +315,20 @@ def verify_command(
       robotscope verify 66.249.66.1 --agent Googlebot --at 2026-11-03T14:05:00Z
       robotscope verify --file claims.tsv --dns-server 127.0.0.53:53 --jobs 8
       robotscope verify --file claims.jsonl.gz --no-dns --json > verdicts.jsonl
+      robotscope verify --request captured.http --ip 66.249.66.1
     """
     from ..verifying.claims import verify_claim
 
     if update_from is not None and not update:
         fail(message("verify.error.update-alone"))
+    if request_file is not None:
+        if addresses or pairs is not None or update:
+            fail(message("verify.error.request-only"))
+        verify_captured(
+            request_file, ip, when, allow_local_directory, agent, lists_dir, store_path, dns_server, no_dns, as_json
+        )
+    if ip is not None or allow_local_directory:
+        fail(message("verify.error.request-options"))
     if update:
         if addresses or pairs is not None or agent is not None or when is not None or lists_dir is not None:
             fail(message("verify.error.update-only"))
@@ -449,3 +500,117 @@ def _ready(found: Verification | Future[Verification]) -> bool:
 def _result(entry: tuple[Claim, Verification | Future[Verification]]) -> tuple[Claim, Verification]:
     claim, found = entry
     return claim, found.result() if isinstance(found, Future) else found
+
+
+def verify_captured(
+    path: str,
+    ip: str | None,
+    when: str | None,
+    allow_local: bool,
+    agent: str | None,
+    lists_dir: str | None,
+    store_path: str | None,
+    dns_server: str | None,
+    no_dns: bool,
+    as_json: bool,
+) -> NoReturn:
+    """`verify --request FILE`: the captured request's signature at --at (default now), and its claim when
+    --ip gives its address, by the lists in force then."""
+    try:
+        from ..verifying.keydirectory import KeyDirectories
+        from ..verifying.signatures import verify_signed
+    except ImportError:  # cryptography, the `verify` extra
+        fail(message("verify.error.crypto"))
+    from ..verifying.claims import verify_claim
+
+    now = _received(when)
+    head = _captured(path)
+    assert head.request is not None  # _captured made sure
+    signature = verify_signed(head.request, now, KeyDirectories(local_addresses=allow_local))
+    claimant = agent if agent is not None else head.user_agent
+    claim: Verification | None = None
+    used: list[tuple[str, str | None]] = []
+    at = None if when is None else float(now)  # without --at, each list's newest version
+    if ip is not None:
+        if no_dns and dns_server is not None:
+            fail(message("verify.error.dns-both"))
+        history = history_from(lists_dir, store_path)
+        asking = _resolver(no_dns, dns_server)
+        index, available = history.index(at), history.available(at)
+        try:
+            claim = verify_claim(ip, claimant or "", index, available, asking, signature=signature)
+        except ValueError:
+            fail(message("verify.error.address", address=ip))
+        used = [] if at is None else in_force(history, at, claimed_lists([claim]))
+    lang = current_lang()
+    if as_json:
+        echo_json(
+            {
+                "request": {"method": head.request.method, "target_uri": head.request.target_uri},
+                "agent": claimant,
+                "at": iso(now),
+                "signature": signature.as_dict(lang),
+                "claim": None if claim is None else claim.as_dict(lang),
+                "lists": [{"list": name, "creation_time": created} for name, created in used],
+                "problems": [problem.as_dict(lang) for problem in head.problems],
+            }
+        )
+    else:
+        said = _signature_lines(signature, claim, claimant, lang)
+        if at is not None and claim is not None:
+            said.insert(1 if signature.agent is None else 2, _in_force_line(at, used).render(lang))
+        echo_text("\n".join(said))
+    if claim is not None:
+        sys.exit(1 if claim.status in (Status.SPOOFED, Status.INCONCLUSIVE) else 0)
+    sys.exit(0 if signature.verified else 1)
+
+
+def _received(when: str | None) -> int:
+    """--at as seconds since the epoch (UNIX seconds or ISO 8601), or now."""
+    if when is None:
+        return int(time.time())
+    text = when.strip()
+    if text.lstrip("-").isdigit() and len(text) <= 12:
+        return int(text)
+    found = parse_when(text)
+    if found is None:
+        fail(message("verify.error.request-at", value=when))
+    return int(found)
+
+
+def _captured(path: str) -> Head:
+    """The request head in `path` (- for stdin), read within MAX_HEAD; each skipped line warned of."""
+    try:
+        if path == "-":
+            data = sys.stdin.buffer.read(MAX_HEAD + 1)
+        else:
+            with open(path, "rb") as stream:
+                data = stream.read(MAX_HEAD + 1)  # read_head refuses what is longer
+    except OSError as error:
+        fail(message("verify.error.request", path=path, problem=error.strerror or str(error)))
+    head = read_head(data)
+    for problem in head.problems:
+        warn(message("verify.error.request", path=path, problem=problem).render(current_lang()))
+    if head.fatal is not None:
+        fail(message("verify.error.request", path=path, problem=head.fatal))
+    return head
+
+
+def _signature_lines(
+    signature: SignatureVerdict, claim: Verification | None, claimant: str | None, lang: str
+) -> list[str]:
+    lines = [message("verify.cli.signature", verdict=signature.message()).render(lang)]
+    if signature.agent is not None:
+        signer = message(
+            "verify.cli.signer" if signature.verified else "verify.cli.named",
+            agent=signature.agent,
+            directory=signature.directory,
+            created=utc_text(signature.created),
+            expires=utc_text(signature.expires),
+        )
+        lines.append(signer.render(lang))
+    if claim is not None:
+        lines.extend(_lines(claim, lang))
+    elif claimant:
+        lines.append(message("verify.cli.claim", agent=claimant).render(lang))
+    return lines

@@ -1,6 +1,6 @@
 """RFC 9651 Structured Field Values: the Dictionary parser and serializer that usage preferences need.
 
-`parse_dictionary(text)` follows RFC 9651, Section 4.2 step by step
+`parse_dictionary(text)` (and `parse_item`) follows RFC 9651, Section 4.2 step by step
 (4.2.2 Dictionaries, 4.2.3 Items, 4.2.1.2 Inner Lists, 4.2.3.2 Parameters,
 4.2.4-4.2.10 the bare items): keys are lower-case (`A=1` fails the whole
 field), the last of duplicate keys wins in the first one's place, and any
@@ -113,6 +113,20 @@ def parse_dictionary(text: str) -> dict[str, Member] | None:
             if source.empty():
                 raise _Fail  # a trailing comma
         return members
+    except _Fail:
+        return None
+
+
+def parse_item(text: str) -> Item | None:
+    """The Item in `text` (RFC 9651, Section 4.2 with the field type Item), or None when it is not one."""
+    source = _Input(text.strip(" "))
+    try:
+        if not text.isascii():
+            raise _Fail
+        item = Item(_bare_item(source), _parameters(source))
+        if not source.empty():
+            raise _Fail  # Section 4.2, step 6: nothing may follow
+        return item
     except _Fail:
         return None
 

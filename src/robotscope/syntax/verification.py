@@ -12,6 +12,10 @@ with its source and the date it was checked:
   boundary), whether it signs its requests (Web Bot Auth), and how sure the
   source is. A token with no list, no suffix and no signature publishes
   nothing: a claim to be it is unverifiable, never spoofed.
+- `signers.csv`: the origins an operator signs a token's requests from
+  (Web Bot Auth's `Signature-Agent`), as the operator documents them. A
+  valid signature binds a claim to its crawler only through a row here;
+  elsewhere it proves who signed, not which crawler the request is.
 """
 
 from __future__ import annotations
@@ -58,6 +62,18 @@ class Method(NamedTuple):
         return not self.lists and not self.rdns and self.signs != "yes"
 
 
+class Signer(NamedTuple):
+    """An origin an operator signs `token`'s requests from (its `Signature-Agent`), and since when it is documented."""
+
+    operator: str
+    token: str
+    origin: str  # `https://agent.bot.goog`: scheme and host, lower case, no default port, no path
+    signs: str  # yes (every request) or experimental (some requests)
+    source: str
+    checked: str
+    notes: str
+
+
 _Row = TypeVar("_Row")
 
 
@@ -87,6 +103,17 @@ def methods() -> tuple[Method, ...]:
 
 
 @cache
+def signers() -> tuple[Signer, ...]:
+    """Every documented signing origin."""
+    return _records(Signer, "signers.csv", Signer._fields, frozenset())
+
+
+def signing_origins(token: str) -> tuple[str, ...]:
+    """The origins the operator of `token` (case-insensitive) documents signing its requests from."""
+    return tuple(s.origin for s in signers() if s.token.lower() == token.lower())
+
+
+@cache
 def _by_token() -> dict[str, Method]:
     return {m.token.lower(): m for m in methods()}
 
@@ -106,4 +133,15 @@ def tokens_of(name: str) -> tuple[str, ...]:
     return tuple(m.token for m in methods() if name in m.lists)
 
 
-__all__ = ["ListSource", "Method", "list_source", "list_sources", "method", "methods", "tokens_of"]
+__all__ = [
+    "ListSource",
+    "Method",
+    "Signer",
+    "list_source",
+    "list_sources",
+    "method",
+    "methods",
+    "signers",
+    "signing_origins",
+    "tokens_of",
+]

@@ -34,10 +34,10 @@ from starlette.responses import Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from ..fetch.guard import Resolver, system_resolve
 from ..reports.api import RequestError
 from . import handlers
 from .errors import internal_error, on_http_error, on_refused
-from .guard import Resolver, system_resolve
 from .requests import BODY_TIMEOUT
 from .security import SECURITY_HEADERS, Guard, is_loopback_host
 from .static import STATIC

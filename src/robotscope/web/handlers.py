@@ -24,6 +24,7 @@ from starlette.responses import FileResponse, JSONResponse, Response
 
 from ..access.build import build_kind
 from ..access.policy import POLICIES
+from ..fetch.guard import GuardedTransport, RefusedTarget, Resolver
 from ..history import HistoryStore, origin_of
 from ..history.views import version_view
 from ..reports.analysis import analyse, generate_answer, selftest_answer
@@ -43,7 +44,6 @@ from ..reports.indexing import PageFacts, page_facts_dict
 from ..syntax.urls import InvalidURL
 from ..watching.timeline import stored_timeline
 from .errors import ApiError
-from .guard import GuardedTransport, RefusedTarget, Resolver
 from .requests import read_json
 from .static import STATIC
 from .workers import PoolBusy, TooComplex, WorkerPool

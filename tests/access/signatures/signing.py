@@ -53,3 +53,25 @@ def signed(
     base = signature_base(unsigned, member)
     signature = base64.b64encode(key.sign(base)).decode()
     return SignedRequest("GET", target, [*headers, ("Signature", f"sig1=:{signature}:")])
+
+
+def countersigned(
+    request: SignedRequest, key: Ed25519PrivateKey, label: str, agent: str, *, expires: int = NOW + 300
+) -> SignedRequest:
+    """`request` with one more signature, by `key` under `label`, its Signature-Agent member naming `agent`.
+
+    Each field gets a line of its own: the lines of a field are one Dictionary (RFC 9421, Section 2.1), so
+    the signatures already there, which cover their own members only, stay valid.
+    """
+    covered = f'("@authority" "@method" "@path" "signature-agent";key="{label}")'
+    params = f';created={NOW - 10};expires={expires};keyid="{keyid(key)}";tag="web-bot-auth"'
+    headers = [
+        *request.headers,
+        ("Signature-Agent", f'{label}="{agent}"'),
+        ("Signature-Input", f"{label}={covered}{params}"),
+    ]
+    member = (parse_dictionary(f"{label}={covered}{params}") or {})[label]
+    assert isinstance(member, InnerList)
+    base = signature_base(SignedRequest(request.method, request.target_uri, headers), member)
+    signature = base64.b64encode(key.sign(base)).decode()
+    return SignedRequest(request.method, request.target_uri, [*headers, ("Signature", f"{label}=:{signature}:")])

@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Any
 
-from ...messages import Message, message
+from ...messages import DEFAULT_LANG, Message, message
 
 # (public key: 32 bytes, message, signature) -> whether the Ed25519 signature (RFC 8032) is valid.
 Ed25519Check = Callable[[bytes, bytes, bytes], bool]
@@ -41,6 +42,8 @@ class Reason(StrEnum):
     EXPIRED = "expired"
     NOT_COVERED = "not-covered"
     UNSUPPORTED = "unsupported"
+    BAD_AGENT = "bad-agent"  # no Signature-Agent for the signature, or not one robotscope fetches a directory from
+    NO_DIRECTORY = "no-directory"  # the key directory could not be had (`SignatureVerdict.problem` says why)
     BAD_DIRECTORY = "bad-directory"
     UNKNOWN_KEY = "unknown-key"
     COMPONENT_MISSING = "component-missing"
@@ -52,7 +55,9 @@ class SignatureVerdict:
     """One answer: `verified`, or `reason` with `detail` (what was missing, malformed or unsupported).
 
     `label` names the signature judged (None when none could be read), `components` what it covers, as
-    its Signature-Input writes them.
+    its Signature-Input writes them. `agent` is the origin its Signature-Agent names and `directory` the
+    key directory fetched from it, when the caller fetched one; `problem` why that directory could not be
+    had (reason `no-directory`).
     """
 
     verified: bool
@@ -63,14 +68,37 @@ class SignatureVerdict:
     components: tuple[str, ...] = ()
     created: int | None = None
     expires: int | None = None
+    agent: str | None = None
+    directory: str | None = None
+    problem: Message | None = None
 
     def message(self) -> Message:
         if self.verified:
             return message("signature.verified", keyid=self.keyid, components=list(self.components))
         assert self.reason is not None
         return message(
-            f"signature.{self.reason.value}", detail=self.detail, label=self.label or "", keyid=self.keyid or ""
+            f"signature.{self.reason.value}",
+            detail=self.detail,
+            label=self.label or "",
+            keyid=self.keyid or "",
+            directory=self.directory or "",
+            problem=self.problem or "",
         )
+
+    def as_dict(self, lang: str = DEFAULT_LANG) -> dict[str, Any]:
+        return {
+            "verified": self.verified,
+            "reason": None if self.reason is None else self.reason.value,
+            "label": self.label,
+            "keyid": self.keyid,
+            "agent": self.agent,
+            "directory": self.directory,
+            "created": self.created,
+            "expires": self.expires,
+            "components": list(self.components),
+            "problem": None if self.problem is None else self.problem.as_dict(lang),
+            "message": self.message().as_dict(lang),
+        }
 
 
 class Refusal(Exception):

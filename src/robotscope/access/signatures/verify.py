@@ -11,12 +11,16 @@ signers cover the bare field, which is accepted too).
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
+from datetime import UTC, datetime
 
 from ...syntax.structured import InnerList, Item, Member, Token, parse_dictionary
 from .base import field_value, identifier, signature_base
 from .keys import read_directory
 from .model import MAX_SIGNATURES, SKEW, TAG, Ed25519Check, Reason, Refusal, SignatureVerdict, SignedRequest
+
+Keys = Mapping[str, bytes]  # a directory's Ed25519 public keys by thumbprint (`keys.read_directory`)
 
 
 def verify_request(
@@ -33,21 +37,67 @@ def verify_request(
     `now` is seconds since the epoch; `check` the Ed25519 check. Never raises: every failure is a verdict.
     When no signature verifies, the verdict is the first web-bot-auth signature's failure (else the first's).
     """
+    return verify_with_keys(request, read_directory(directory), now, check, skew=skew, require_agent=require_agent)
+
+
+def verify_with_keys(
+    request: SignedRequest,
+    keys: Keys | None,
+    now: int,
+    check: Ed25519Check,
+    *,
+    skew: int = SKEW,
+    require_agent: bool = True,
+    label: str | None = None,
+) -> SignatureVerdict:
+    """`verify_request` with the directory already read (None: it is not a JWKS within bounds), and only the
+    signature `label` judged when one is given (a caller that fetched that signature's own directory)."""
     try:
-        fields = _signature_fields(request)
+        inputs, signatures = _signature_fields(request)
     except Refusal as refusal:
         return SignatureVerdict(False, refusal.reason, refusal.detail)
-    inputs, signatures = fields
-    keys = read_directory(directory)
-    verdicts = [
-        _judge(request, label, member, signatures.get(label), keys, now, check, skew, require_agent)
-        for label, member in inputs.items()
-    ]
+    verdicts = []
+    for name, member in inputs.items():
+        if label is None or name == label:
+            verdict = _judge(request, name, member, signatures.get(name), keys, now, check, skew, require_agent)
+            assert verdict is not None  # a check was given
+            verdicts.append(verdict)
+    if not verdicts:
+        return SignatureVerdict(False, Reason.MALFORMED, "signature-input", label)
+    return best(verdicts)
+
+
+def best(verdicts: Sequence[SignatureVerdict]) -> SignatureVerdict:
+    """The verdict on a request from those on its signatures (not empty): a verified one, else the first
+    Web Bot Auth signature's failure, else the first failure."""
     for verdict in verdicts:
         if verdict.verified:
             return verdict
     tagged = [verdict for verdict in verdicts if verdict.reason is not Reason.NOT_WEB_BOT_AUTH]
     return (tagged or verdicts)[0]
+
+
+def labels(request: SignedRequest) -> tuple[str, ...]:
+    """The labels of the request's signatures in Signature-Input order; empty when there are none to read."""
+    try:
+        inputs, _ = _signature_fields(request)
+    except Refusal:
+        return ()
+    return tuple(inputs)
+
+
+def precheck(
+    request: SignedRequest, label: str, now: int, *, skew: int = SKEW, require_agent: bool = True
+) -> SignatureVerdict | None:
+    """The verdict on signature `label` when a check that needs no key fails (its fields, tag, time window,
+    what it covers), else None: only then is its key directory worth fetching."""
+    try:
+        inputs, signatures = _signature_fields(request)
+    except Refusal as refusal:
+        return SignatureVerdict(False, refusal.reason, refusal.detail)
+    if label not in inputs:
+        return SignatureVerdict(False, Reason.MALFORMED, "signature-input", label)
+    return _judge(request, label, inputs[label], signatures.get(label), None, now, None, skew, require_agent)
 
 
 def _signature_fields(request: SignedRequest) -> tuple[dict[str, Member], dict[str, Member]]:
@@ -68,12 +118,13 @@ def _judge(
     label: str,
     covered: Member,
     signature: Member | None,
-    keys: dict[str, bytes] | None,
+    keys: Keys | None,
     now: int,
-    check: Ed25519Check,
+    check: Ed25519Check | None,
     skew: int,
     require_agent: bool,
-) -> SignatureVerdict:
+) -> SignatureVerdict | None:
+    """The verdict on one signature; with no `check`, None once every check before its key passed."""
     if not isinstance(covered, InnerList):
         return SignatureVerdict(False, Reason.MALFORMED, "signature-input", label)
     params = covered.params
@@ -87,8 +138,11 @@ def _judge(
     )
     try:
         judged = replace(judged, components=tuple(identifier(item) for item in covered.items))
-        public_key = _checked(label, covered, signature, keys, now, skew, require_agent)
-        assert isinstance(signature, Item) and isinstance(signature.value, bytes)  # _checked made sure
+        named = _prechecked(label, covered, signature, now, skew, require_agent)
+        if check is None:
+            return None
+        public_key = _key(keys, named)
+        assert isinstance(signature, Item) and isinstance(signature.value, bytes)  # _prechecked made sure
         if not check(public_key, signature_base(request, covered), signature.value):
             raise Refusal(Reason.BAD_SIGNATURE)
     except Refusal as refusal:
@@ -96,20 +150,27 @@ def _judge(
     return replace(judged, verified=True)
 
 
+def _moment(seconds: int) -> str:
+    """A signature's `created` or `expires` as people read it: UTC, to the second (the number past year 9999)."""
+    try:
+        return datetime.fromtimestamp(seconds, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    except (OverflowError, ValueError, OSError):
+        return str(seconds)
+
+
 def _is_time(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _checked(
+def _prechecked(
     label: str,
     covered: InnerList,
     signature: Member | None,
-    keys: dict[str, bytes] | None,
     now: int,
     skew: int,
     require_agent: bool,
-) -> bytes:
-    """The public key the signature is checked with, once every check before the cryptography passed."""
+) -> str:
+    """The signature's keyid, once every check before its key passed."""
     if not isinstance(signature, Item) or not isinstance(signature.value, bytes):
         raise Refusal(Reason.MALFORMED, "signature")
     params = covered.params
@@ -121,9 +182,9 @@ def _checked(
             raise Refusal(Reason.MALFORMED, name)
     created, expires = int(params["created"]), int(params["expires"])
     if created > now + skew:
-        raise Refusal(Reason.NOT_YET_VALID, str(created))
+        raise Refusal(Reason.NOT_YET_VALID, _moment(created))
     if expires < now - skew:
-        raise Refusal(Reason.EXPIRED, str(expires))
+        raise Refusal(Reason.EXPIRED, _moment(expires))
     alg = params.get("alg", "ed25519")
     if alg != "ed25519":
         raise Refusal(Reason.UNSUPPORTED, str(alg))
@@ -135,6 +196,10 @@ def _checked(
     keyid = params.get("keyid")
     if not isinstance(keyid, str) or isinstance(keyid, Token):
         raise Refusal(Reason.MALFORMED, "keyid")
+    return keyid
+
+
+def _key(keys: Keys | None, keyid: str) -> bytes:
     if keys is None:
         raise Refusal(Reason.BAD_DIRECTORY)
     public_key = keys.get(keyid)

@@ -27,7 +27,7 @@ from typing import TypeVar
 
 from ...messages import Message
 from ...syntax.logformats.model import BadLine
-from .classes import AuditClass
+from .classes import ROBOTS_TXT, AuditClass
 from .judge import Row
 from .sessions import Totals, Tracks, least, most
 
@@ -62,9 +62,9 @@ class CrawlerSummary:
 
     def then(self, later: CrawlerSummary, dropped: dict[str, int]) -> None:
         self.requests += later.requests
-        for mine, theirs in ((self.classes, later.classes), (self.verification, later.verification)):
-            _add(mine, theirs)
-        _add(self.statuses, later.statuses)
+        _add(self.classes, later.classes)
+        _add(self.verification, later.verification)
+        _add(self.statuses, later.statuses)  # a status is 3 digits: at most 900 of them
         self.blocked += later.blocked
         self.robots += later.robots
         _add(self.violations, later.violations, dropped, "violations")
@@ -72,10 +72,6 @@ class CrawlerSummary:
         self.first = least(self.first, later.first)
         self.last = most(self.last, later.last)
         self.sessions.add(later.sessions)
-
-    @property
-    def ever_read_robots(self) -> bool:
-        return self.robots > 0
 
 
 class Summary:
@@ -119,7 +115,7 @@ class Summary:
         if kind == _SPOOFED:
             _count(crawler.spoofers, row.ip, self.dropped, "spoofers")
         else:
-            robots = row.exempt == "robots-txt"
+            robots = row.exempt == ROBOTS_TXT
             crawler.robots += robots
             if kind == _ALLOWED and row.status == 403:
                 crawler.blocked += 1

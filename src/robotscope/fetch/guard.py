@@ -1,16 +1,19 @@
-"""The fetch panel's guard: refuse loopback, private and link-local targets, on every hop.
+"""The SSRF guard: refuse loopback, private and link-local targets, on every hop.
 
-When the web app listens on a non-loopback address, anyone who can reach it
-could otherwise use its fetch panel to probe the machine's own network
-(server-side request forgery). The guard sits where the connection is made,
-not in front of the fetcher:
+Whoever chooses the URL a robotscope process fetches could otherwise make it
+probe the machine's own network (server-side request forgery): anyone who
+can reach the web app when it listens on a non-loopback address, and the
+sender of a signed request, whose `Signature-Agent` names the key directory
+`robotscope.verifying.keydirectory` fetches. The guard sits where the
+connection is made, not in front of the fetcher:
 
 * `GuardedTransport` is an `httpx.AsyncBaseTransport` wrapped around the
   real one. The fetcher follows redirects by hand, so every hop is a separate
   request through this transport, and every request is checked.
 * For each request it resolves the host (`resolve`, injectable for tests),
   checks EVERY address the name resolves to (one private address among public
-  ones refuses the hop), and then sends the request to the first checked
+  ones refuses the hop; `permit` lets a caller allow some, such as loopback
+  for a signer under test), and then sends the request to the first checked
   address itself: the URL's host is replaced by that IP, the `Host` header
   keeps the name and TLS keeps it for SNI and certificate checks (httpcore's
   `sni_hostname` extension). So the address that was checked is the address
@@ -120,7 +123,7 @@ def _tunnel_ipv4(address: ipaddress.IPv6Address) -> tuple[ipaddress.IPv4Address,
 
 
 def is_forbidden(address: Address) -> bool:
-    """True for every address the fetch panel must not reach from a public bind.
+    """True for every address no fetch may reach unless its caller permits it (a loopback, private or reserved one).
 
     >>> is_forbidden(ipaddress.ip_address("10.0.0.1")), is_forbidden(ipaddress.ip_address("::ffff:127.0.0.1"))
     (True, True)
@@ -172,12 +175,18 @@ def _literal(host: str) -> Address | None:
 class GuardedTransport(httpx.AsyncBaseTransport):
     """Check every request's host against `is_forbidden`, then connect to the checked address."""
 
-    def __init__(self, inner: httpx.AsyncBaseTransport | None = None, resolve: Resolver = system_resolve) -> None:
+    def __init__(
+        self,
+        inner: httpx.AsyncBaseTransport | None = None,
+        resolve: Resolver = system_resolve,
+        permit: Callable[[Address], bool] = lambda _: False,
+    ) -> None:
         # No keep-alive: a connection made (and TLS-verified) for one name is never reused for
         # another name that resolved to the same address.
         no_reuse = httpx.Limits(max_keepalive_connections=0)
         self.inner = inner if inner is not None else httpx.AsyncHTTPTransport(trust_env=False, limits=no_reuse)
         self.resolve = resolve
+        self.permit = permit  # forbidden addresses the caller allows all the same
         self.hops: list[tuple[str, int]] = []  # every response so far, so a refusal can show the chain
 
     async def check(self, url: httpx.URL) -> Address:
@@ -201,7 +210,7 @@ class GuardedTransport(httpx.AsyncBaseTransport):
             if not addresses:
                 raise httpx.ConnectError(f"name resolution failed for {host}: no address")
         for address in addresses:
-            if is_forbidden(address):
+            if is_forbidden(address) and not self.permit(address):
                 raise RefusedTarget(str(url), host, str(address))
         return addresses[0]
 
