@@ -103,3 +103,15 @@ def test_what_it_refuses_is_said_in_the_pages_language() -> None:
 def test_the_report_is_in_the_language_asked(lang: str) -> None:
     html = audited(LOG[:5000], [5000], lang=lang)["html"]
     assert f'lang="{lang}"' in html and ("Server-log audit" if lang == "en" else "서버 로그 감사") in html
+
+
+def test_a_custom_nginx_format_given_as_its_directive() -> None:
+    directive = "log_format mine '$time_iso8601|$remote_addr|$request|$status|$http_user_agent';"
+    lines = [
+        "2026-11-02T10:00:00+00:00|66.249.66.1|GET /private/x HTTP/1.1|200|Googlebot/2.1",
+        "2026-11-02T10:00:05+00:00|203.0.113.9|GET / HTTP/1.1|200|Googlebot/2.1",
+    ]
+    view = audited("\n".join(lines).encode() + b"\n", [20], log_format=directive)["view"]
+    assert view["classes"]["violation"] == 1 and view["classes"]["spoofed"] == 1
+    refused = answer(LogAudit().start(json.dumps({"robots": ROBOTS, "log_format": "neither", "lang": "ko"})))
+    assert refused["status"] == 422 and "nginx log_format" in refused["body"]["error"]["message"]

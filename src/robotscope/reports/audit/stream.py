@@ -24,7 +24,17 @@ from collections.abc import Callable
 from typing import Any
 
 from ...messages import Message, message
-from ...syntax.logformats import DETECT_LINES, FORMATS, MAX_LINE, BadLine, FormatError, LineReader, detect, reader
+from ...syntax.logformats import (
+    DETECT_LINES,
+    FORMATS,
+    MAX_LINE,
+    BadLine,
+    FormatError,
+    LineReader,
+    detect,
+    directive_kind,
+    reader,
+)
 from ...syntax.urls import InvalidURL, origin_of
 from ..analysis import LIMITS
 from ..api import RequestError, lang_of, string_field
@@ -58,10 +68,12 @@ class LogAudit:
         self._judge: Judge | None = None
         self._versions: tuple[RobotsVersion, ...] = ()
         self._format, self._source, self._lang = "auto", "log", "en"
+        self._directive: str | None = None
         self._finished = False
 
     def start(self, request: str) -> str:
-        """A new audit: `{"robots": text, "robots_name", "site", "format", "name", "lang"}` (JSON)."""
+        """A new audit: `{"robots": text, "robots_name", "site", "format", "log_format", "name", "lang"}` (JSON;
+        `log_format` is nginx's log_format or Apache's LogFormat, as `--log-format` takes it)."""
         return _answered(lambda: self._start(_object(request)))
 
     def feed(self, data: bytes | bytearray | memoryview) -> str:
@@ -85,6 +97,12 @@ class LogAudit:
         self._format = string_field(data, "format", "auto") or "auto"
         if self._format != "auto" and self._format not in FORMATS:
             raise _refused("logs.format.unknown", self._lang, format=self._format, known=list(FORMATS))
+        self._directive = string_field(data, "log_format").strip() or None
+        if self._format == "auto" and self._directive is not None:
+            kind = directive_kind(self._directive)
+            if kind is None:
+                raise _refused("page.logs.badDirective", self._lang)
+            self._format = kind
         if self._format != "auto":
             self._choose(self._format)
         site = string_field(data, "site") or None
@@ -101,7 +119,7 @@ class LogAudit:
 
     def _choose(self, name: str) -> None:
         try:
-            self._reader = reader(name)
+            self._reader = reader(name, self._directive)
         except FormatError as error:  # jsonl without a mapping: the page offers none
             raise RequestError(422, "bad-format", error.reason.render(self._lang)) from error
         self._format = name

@@ -49,7 +49,8 @@ export function startLogs(theBackend) {
   $("logs-go").addEventListener("click", run);
   $("logs-stop").addEventListener("click", () => { if (running) running.stop = true; });
   const formats = $("logs-format");
-  for (const name of ["combined", "common", "nginx", "apache", "caddy", "cloudfront", "alb", "cloudflare", "w3c", "fastly"]) {
+  // The formats a page can read: `common` logs no User-Agent, `jsonl` needs the command line's --map.
+  for (const name of ["combined", "nginx", "apache", "caddy", "cloudfront", "alb", "cloudflare", "w3c", "fastly"]) {
     formats.append(el("option", { attrs: { value: name }, text: name }));
   }
 }
@@ -123,7 +124,7 @@ async function run() {
   const started = performance.now();
   const request = {
     robots, robots_name: "robots.txt", site: $("logs-site").value.trim() || null, format: $("logs-format").value,
-    name: file.name, lang: lang(),
+    log_format: $("logs-log-format").value, name: file.name, lang: lang(),
   };
   document.body.dataset.logsBusy = "1";
   $("logs-go").disabled = true;
