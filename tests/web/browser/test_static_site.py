@@ -316,3 +316,9 @@ def test_hostile_lines_dropped_in_the_logs_panel_stay_text(browser: Any, static_
     assert "longer than 32,768 bytes" in bad  # the long line: one bad line, never held
     assert page.errors == []
     page.context.close()
+
+
+def test_the_served_page_has_no_logs_panel(server_page: Any) -> None:
+    # Its back end has no `logs`: logs on the server's machine are for `robotscope logs`.
+    assert server_page.locator("#logs-panel").count() == 1 and server_page.is_hidden("#logs-panel")
+    assert server_page.evaluate("() => document.querySelector('link[href=\"static/audit.css\"]')") is None

@@ -23,7 +23,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from ...messages import Message, message
+from ...messages import message
 from ...syntax.logformats import (
     DETECT_LINES,
     FORMATS,
@@ -96,12 +96,12 @@ class LogAudit:
         self._source = string_field(data, "name", "log") or "log"
         self._format = string_field(data, "format", "auto") or "auto"
         if self._format != "auto" and self._format not in FORMATS:
-            raise _refused("logs.format.unknown", self._lang, format=self._format, known=list(FORMATS))
+            raise _refused("bad-format", "logs.format.unknown", self._lang, format=self._format, known=list(FORMATS))
         self._directive = string_field(data, "log_format").strip() or None
         if self._format == "auto" and self._directive is not None:
             kind = directive_kind(self._directive)
             if kind is None:
-                raise _refused("page.logs.badDirective", self._lang)
+                raise _refused("bad-directive", "page.logs.badDirective", self._lang)
             self._format = kind
         if self._format != "auto":
             self._choose(self._format)
@@ -109,7 +109,7 @@ class LogAudit:
         try:
             site = None if site is None else origin_of(site)
         except InvalidURL as error:
-            raise _refused("page.logs.badSite", self._lang, site=site, problem=error.reason) from error
+            raise _refused("bad-site", "page.logs.badSite", self._lang, site=site, problem=error.reason) from error
         label = message("audit.source.file", path=robots_name)
         self._versions = (file_version(None, None, label, robots_name, robots.encode("utf-8")),)
         if self._verifier is None:
@@ -128,7 +128,7 @@ class LogAudit:
         if self._judge is None:
             raise RequestError(409, "not-started", "start an audit before feeding it")
         if self.lines == 0 and not self._carry and data.startswith(_COMPRESSED):
-            raise _refused("page.logs.compressed", self._lang)
+            raise _refused("compressed", "page.logs.compressed", self._lang)
         parts = (self._carry + data).split(b"\n")
         self._carry = parts.pop()
         for part in parts:
@@ -158,7 +158,9 @@ class LogAudit:
         """The format from the lines held, then those lines audited."""
         found = detect([text for _, text in self._head])
         if found is None:
-            raise _refused("logs.error.undetected", self._lang, source=self._source, formats=list(FORMATS))
+            raise _refused(
+                "undetected", "logs.error.undetected", self._lang, source=self._source, formats=list(FORMATS)
+            )
         self._choose(found)
         head, self._head = self._head, []
         self._audit(head)
@@ -196,9 +198,9 @@ def _object(request: str) -> dict[str, Any]:
     return data
 
 
-def _refused(code: str, lang: str = "en", **params: Any) -> RequestError:
-    said: Message = message(code, **params)
-    return RequestError(422, code.rsplit(".", 1)[-1], said.render(lang))
+def _refused(code: str, said: str, lang: str, **params: Any) -> RequestError:
+    """A request refused with error `code`, the message `said` in `lang`."""
+    return RequestError(422, code, message(said, **params).render(lang))
 
 
 def _answered(work: Callable[[], Any]) -> str:
