@@ -88,6 +88,24 @@ def test_a_long_log_is_drawn_in_longer_steps_with_one_bar_per_step() -> None:
     assert "Each bar adds up 6 hours" in report(view, "en")
 
 
+def test_times_years_apart_are_drawn_in_whole_weeks_within_the_bars_allowed() -> None:
+    hours = [
+        {"hour": when, "purposes": {"search": 1}, "classes": {"violation": 1}}
+        for when in ("1970-01-01T00:00:00Z", "2026-11-02T10:00:00Z", "9999-12-31T23:00:00Z")
+    ]
+    view = {**busy()[0], "hours": hours}
+    html = report(view, "en")
+    bars = [tag for tag in tags(html) if tag.attrs.get("class") == "bar"]
+    # Bars of about 67 years: 1970 and 2026 in the first, 9999 in the last; each chart counts all three.
+    assert [(tag.attrs["data-series"], tag.attrs["data-count"]) for tag in bars] == [
+        ("search", "2"),
+        ("search", "1"),
+        ("violation", "2"),
+        ("violation", "1"),
+    ]
+    assert re.search(r"Each bar adds up \d+ days", html) and html.count("<text") < 40
+
+
 def test_hostile_text_from_the_log_and_the_file_is_escaped_cut_and_isolated() -> None:
     # The request line, the log's name and the robots.txt rule are shown; the User-Agent is not, escaped or not.
     long_target = "/" + "A" * 5000

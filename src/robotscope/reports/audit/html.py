@@ -273,7 +273,10 @@ def _buckets(hours: Sequence[dict[str, Any]]) -> tuple[float, int, int]:
     first = _moment(hours[0]["hour"])
     last = _moment(hours[-1]["hour"])
     span = int((last - first) // HOUR) + 1
-    step = next((step for step in STEPS if math.ceil(span / step) <= MOST_BARS), STEPS[-1])
+    # Past weeks (a log whose times run over years): whole weeks, as many as keep to MOST_BARS.
+    step = next((step for step in STEPS if math.ceil(span / step) <= MOST_BARS), 0) or 168 * math.ceil(
+        span / MOST_BARS / 168
+    )
     start = first // (step * HOUR) * (step * HOUR)
     count = int((last - start) // (step * HOUR)) + 1
     return start, step, count
@@ -302,7 +305,9 @@ def _axis(most: int) -> tuple[int, int]:
 def _ticks(start: float, step: int, count: int) -> list[int]:
     """The buckets to label under the axis: those starting on a round moment (midnight, noon, ...), at most 8."""
     span = step * count
-    unit = next((unit for unit in (*STEPS, 336, 720) if unit >= step and span / unit <= 8), 720)
+    unit = next((unit for unit in (*STEPS, 336, 720) if unit >= step and span / unit <= 8), 0) or step * math.ceil(
+        count / 8
+    )
     first = math.ceil(start / (unit * HOUR)) * unit * HOUR
     return [
         int((moment - start) // (step * HOUR)) for moment in range(int(first), int(start + span * HOUR), unit * HOUR)
