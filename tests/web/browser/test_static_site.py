@@ -322,3 +322,19 @@ def test_the_served_page_has_no_logs_panel(server_page: Any) -> None:
     # Its back end has no `logs`: logs on the server's machine are for `robotscope logs`.
     assert server_page.locator("#logs-panel").count() == 1 and server_page.is_hidden("#logs-panel")
     assert server_page.evaluate("() => document.querySelector('link[href=\"static/audit.css\"]')") is None
+
+
+def test_stop_ends_the_audit_with_the_lines_read_so_far(static_page: Any) -> None:
+    log = log_text("combined", busy_log(days=1))
+    static_page.set_input_files(
+        "#logs-file-input", files=[{"name": "a.log", "mimeType": "text/plain", "buffer": log.encode()}]
+    )
+    static_page.fill("#logs-robots", LOG_ROBOTS)
+    # Stop pressed before the first slice is read: the audit finishes at once, on nothing.
+    static_page.evaluate(
+        "() => { document.getElementById('logs-go').click(); document.getElementById('logs-stop').click(); }"
+    )
+    static_page.wait_for_selector("#logs-result[data-requests]", state="attached", timeout=60_000)
+    assert static_page.get_attribute("#logs-result", "data-requests") == "0"
+    assert "Stopped: the audit covers the lines read so far." in static_page.inner_text("#logs-status")
+    assert static_page.is_hidden("#logs-stop") and static_page.is_enabled("#logs-go")

@@ -145,7 +145,8 @@ async function run() {
     }
     const answer = await backend.logs.finish();
     const seconds = number(((performance.now() - started) / 1000).toFixed(1));
-    const done = t("logs.done", { name: file.name, lines: number(answer.lines), format: answer.format, seconds });
+    const format = answer.format === "auto" ? "-" : answer.format; // no line to tell it from
+    const done = t("logs.done", { name: file.name, lines: number(answer.lines), format, seconds });
     say(mine.stop ? `${done} ${t("logs.stopped")}` : done);
     draw(answer);
     finished = true;
