@@ -5,6 +5,7 @@ from __future__ import annotations
 import bz2
 import gzip
 import json
+import os
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
@@ -323,3 +324,37 @@ def test_a_log_of_no_known_format_is_refused(tmp_path: Path, robots_dir: Path) -
     assert code == 2 and "give --format" in err
     code, _, err = run(str(tmp_path / "missing.log"), "--robots-dir", str(robots_dir))
     assert code == 2 and "missing.log" in err
+
+
+def test_html_report_beside_the_summary_in_each_language(tmp_path: Path, robots_dir: Path) -> None:
+    log = write(tmp_path / "access.log", "combined")
+    for lang in ("en", "ko"):
+        out = tmp_path / f"report-{lang}.html"
+        args = [str(log), "--robots-dir", str(robots_dir), "--site", SITE, "--format", "combined", "--html", str(out)]
+        result = CliRunner().invoke(cli, ["logs", *args, "--no-dns", "--lang", lang])
+        assert result.exit_code == 0, result.stderr
+        html = out.read_text(encoding="utf-8")
+        assert html.startswith("<!doctype html>") and f'<html lang="{lang}"' in html
+        assert html.count('class="marker"') == 2  # both snapshots: one in force at the start, one from noon
+        assert html.count('class="line-bar"') == 2  # the two deciding lines broken
+        assert ("Server-log audit" if lang == "en" else "서버 로그 감사") in html
+        assert "allowed 6" in result.stdout or "허용 6" in result.stdout  # the terminal summary as well
+        assert out.stat().st_mode & 0o777 == 0o666 & ~_umask()  # not the temporary file's 0600
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["access.log", "report-en.html", "report-ko.html", "robots"]
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def test_html_report_that_cannot_be_written_or_finished(tmp_path: Path, robots_dir: Path) -> None:
+    log = write(tmp_path / "access.log", "combined")
+    code, _, err = run(str(log), "--robots-dir", str(robots_dir), "--html", str(tmp_path / "no" / "such" / "r.html"))
+    assert code == 2 and err.count("\n") == 1 and "cannot write" in err and "r.html" in err
+    # A log whose format cannot be told stops the audit: no report, no temporary file left behind.
+    (tmp_path / "odd.log").write_text("neither\nformat\n")
+    code, _, err = run(str(tmp_path / "odd.log"), "--robots-dir", str(robots_dir), "--html", str(tmp_path / "r.html"))
+    assert code == 2 and "none of the formats" in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["access.log", "odd.log", "robots"]

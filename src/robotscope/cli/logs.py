@@ -22,6 +22,7 @@ from rich.table import Table
 from ..integrations.logfiles import log_lines
 from ..integrations.records import Tally, Unreadable
 from ..messages import Message, message
+from ..reports.audit.html import document
 from ..reports.audit.judge import COLUMNS, Judge, Row
 from ..reports.audit.run import audit
 from ..reports.audit.summary import Summary
@@ -278,6 +279,16 @@ def _open_rows(path: str, kind: str) -> tuple[RowsFile, RowsFile]:
     return opened[0], opened[1]
 
 
+def _open_page(path: str, files: tuple[RowsFile, RowsFile] | None) -> RowsFile:
+    """The HTML report's file, written whole at the end (a temporary file until then)."""
+    try:
+        return RowsFile(Path(path), (), ".html")
+    except OSError as error:
+        for file in files or ():
+            file.close(keep=False)
+        fail(message("logs.error.write", path=path, problem=error.strerror or str(error)))
+
+
 @click.command("logs")
 @click.argument("logs", nargs=-1, required=True, metavar="LOG...")
 @click.option(
@@ -333,6 +344,12 @@ def _open_rows(path: str, kind: str) -> tuple[RowsFile, RowsFile]:
 )
 @click.option("--parquet", "parquet_out", metavar="OUT", help="The same rows as Parquet (needs pyarrow).")
 @click.option(
+    "--html",
+    "html_out",
+    metavar="OUT",
+    help="Write the summary to OUT as one self-contained HTML page with charts (loads nothing from elsewhere).",
+)
+@click.option(
     "--fail-on",
     type=click.Choice(FAIL_ON),
     default=None,
@@ -356,6 +373,7 @@ def logs_command(
     as_json: bool,
     csv_out: str | None,
     parquet_out: str | None,
+    html_out: str | None,
     fail_on: str | None,
     lang: str,
 ) -> None:
@@ -373,7 +391,8 @@ def logs_command(
     judged. The summary gives the AI share by purpose, violators with the
     deciding line, spoofers by claimed crawler, crawlers that never read
     robots.txt, robots.txt read first in sessions, gaps against
-    Crawl-delay and 403s to allowed requests. Logs may be gzip or bzip2,
+    Crawl-delay and 403s to allowed requests; --html draws it as a page
+    with charts (over time, the robots.txt versions marked). Logs may be gzip or bzip2,
     `-` is standard input. A line that is no request is counted and
     reported, never fatal. Exit code 1 at or above --fail-on, and when the
     answer is incomplete (requests no robots.txt judged, a log cut short,
@@ -384,6 +403,7 @@ def logs_command(
       robotscope logs access.log --robots robots.txt --site https://example.com
       robotscope logs access.log.*.gz --robots-dir snapshots/ --csv audit.csv --fail-on violation
       robotscope logs caddy.json --history --json
+      robotscope logs access.log --robots-dir snapshots/ --html audit.html --lang ko
     """
     if logs.count("-") > 1:
         fail(message("logs.error.stdin-twice"))
@@ -399,6 +419,7 @@ def logs_command(
     lists = history_from(lists_dir, None if lists_dir is not None else store_path)
     kind = ".csv" if csv_out is not None else ".parquet" if parquet_out is not None else None
     files = None if kind is None else _open_rows(csv_out or parquet_out or "", kind)
+    page = None if html_out is None else _open_page(html_out, files)
     setup = _Setup(versions, site, lists, not no_dns, kind)
     total, reading = Summary(), Summary()
     pieces = _pieces(logs, _Reading(reading), format_name, log_format, mapping)
@@ -420,8 +441,8 @@ def logs_command(
     except BrokenProcessPool:
         fail(message("logs.error.worker"))
     finally:
-        if files is not None and not done:
-            for file in files:
+        if not done:
+            for file in [*(files or ()), *([page] if page is not None else [])]:
                 file.close(keep=False)
     total.then(reading)
     view = summary_view(total, lang, versions)
@@ -429,6 +450,9 @@ def logs_command(
         files[1].write(crawler_rows(view))
         for file in files:
             file.close(keep=True)
+    if page is not None:
+        page.write_rendered(document(view, lang))
+        page.close(keep=True)
     _said_lines(view, lang)
     if as_json:
         echo_json(view)

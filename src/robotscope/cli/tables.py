@@ -1,4 +1,5 @@
-"""Rows written to a file as Parquet, CSV or JSON lines, all or nothing: what `survey` and `logs` write."""
+"""Rows written to a file as Parquet, CSV or JSON lines, all or nothing: what `survey` and `logs` write (and any
+other text, with `write_rendered`: `logs --html`'s page)."""
 
 from __future__ import annotations
 
@@ -82,6 +83,9 @@ class RowsFile:
         if self.stream is not None:
             self.stream.close()
         if keep:
+            mask = os.umask(0)  # read by setting it: a new file's mode, as open() would have made it
+            os.umask(mask)
+            os.chmod(self.temporary, 0o666 & ~mask)  # mkstemp's is 0600, for the partial file alone
             os.replace(self.temporary, self.path)
         else:
             self.temporary.unlink(missing_ok=True)

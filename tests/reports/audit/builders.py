@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import math
+import random
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from functools import cache
@@ -124,3 +126,57 @@ def log_text(kind: str, hits: Sequence[Hit], bad: Sequence[str] = (), host: str 
     else:
         lines = [caddy_line(hit, host) for hit in hits]
     return "\n".join([*lines, *bad]) + "\n"
+
+
+# A busy site's three days (`busy_log`): the robots.txt changes twice, each file in force from its moment.
+BUSY_FILES = (
+    (START, "User-agent: *\nDisallow: /private/\nDisallow: /cart/\nCrawl-delay: 5\n"),
+    (
+        START + 36 * 3600,
+        "User-agent: GPTBot\nUser-agent: CCBot\nDisallow: /\n\nUser-agent: *\nDisallow: /private/\n"
+        "Disallow: /cart/\nCrawl-delay: 5\n",
+    ),
+    (
+        START + 60 * 3600,
+        "User-agent: GPTBot\nAllow: /blog/\nDisallow: /\n\nUser-agent: CCBot\nDisallow: /\n\n"
+        "User-agent: *\nDisallow: /private/\nDisallow: /cart/\nCrawl-delay: 5\n",
+    ),
+)
+BUSY_PAGES = ("/", "/blog/", "/blog/post-1", "/blog/post-2", "/shop/item-7", "/about", "/private/report", "/cart/")
+# (address, crawler, requests per hour, the pages' share that is /private/ or /cart/)
+BUSY_CRAWLERS = (
+    (GOOGLE, "Googlebot", 6, 0.05),
+    ("157.55.39.5", "bingbot", 3, 0.0),  # bing-bingbot.json
+    (OPENAI_GPTBOT, "GPTBot", 4, 0.0),
+    ("216.73.216.9", "ClaudeBot", 2, 0.0),  # anthropic-bots.json
+    (CHATGPT_USER, "ChatGPT-User", 1, 0.3),
+    ("198.51.100.7", "CCBot", 1, 0.0),  # Common Crawl publishes no list: unverifiable
+    (ANYWHERE, "Googlebot", 1, 0.5),  # spoofed
+)
+
+
+def busy_log(seed: int = 26, days: int = 3) -> list[Hit]:
+    """A generated combined log of a busy site over `days`, in time order: browsers by day, crawlers at all
+    hours, GPTBot still crawling for six hours after the file of day two disallows it."""
+    rng = random.Random(seed)
+    hits = []
+    for hour in range(days * 24):
+        base = START + hour * 3600
+        browsers = int(24 + 18 * math.sin((hour % 24 - 9) / 24 * 2 * math.pi) + rng.uniform(-4, 4))  # busy by day
+        for _ in range(browsers):
+            hits.append(
+                Hit(f"192.0.2.{rng.randrange(1, 250)}", base + rng.uniform(0, 3599), rng.choice(BUSY_PAGES), BROWSER)
+            )
+        for address, token, per_hour, private in BUSY_CRAWLERS:
+            if token == "GPTBot" and START + 36 * 3600 + 6 * 3600 <= base < START + 60 * 3600:
+                continue  # read the new file after six hours, and stayed away until it allowed /blog/
+            pages = BUSY_PAGES[1:4] if token == "GPTBot" and base >= START + 60 * 3600 else BUSY_PAGES[:6]
+            for _ in range(per_hour):
+                target = rng.choice(BUSY_PAGES[-2:]) if rng.random() < private else rng.choice(pages)
+                status = 403 if token == "bingbot" and target == "/shop/item-7" else 200
+                hits.append(Hit(address, base + rng.uniform(0, 3599), target, agent(token), status))
+        if hour % 24 == 3:
+            hits.append(Hit(GOOGLE, base + 1, "/robots.txt", agent("Googlebot")))
+            hits.append(Hit(OPENAI_GPTBOT, base + 2, "/robots.txt", agent("GPTBot")))
+    hits.sort(key=lambda hit: hit.when)
+    return hits

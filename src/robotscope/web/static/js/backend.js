@@ -15,6 +15,7 @@
  *   policies(lang)  GET  /api/policies
  *   info()          GET  /api/info     (version, languages, limits, fetch)
  *   strings(lang)   GET  /api/strings  (the page's labels)
+ *   logs            {start, feed, finish, report}: the Logs panel's audit   (the Pyodide back end only)
  *
  * The server back end below calls the local API. A Pyodide back end, running
  * the same Python core in the browser, implements the same interface in
