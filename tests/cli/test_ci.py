@@ -101,7 +101,7 @@ def test_github_format_annotates_flips_expectations_and_findings_unless_code_sca
     repo: str, tmp_path: Path
 ) -> None:
     _, out, _ = run("--base", repo, "--expect", "robots-expect.toml", "--format", "github", "--agents", "Googlebot")
-    commands = [line for line in out.splitlines() if line.startswith("::")]
+    commands = runner_commands(out)
     assert commands[0].startswith(f"::error file=public/robots.txt,line={PRODUCTS_LINE},title=robotscope expectAllow::")
     assert any(
         c.startswith(f"::warning file=public/robots.txt,line={PRODUCTS_LINE},title=robotscope%3A a verdict flips::")
@@ -117,6 +117,54 @@ def test_github_format_annotates_flips_expectations_and_findings_unless_code_sca
     assert not any("missingColon" in line for line in out.splitlines() if line.startswith("::"))
     assert any("a verdict flips" in line for line in out.splitlines() if line.startswith("::"))
     assert run("--code-scanning")[0] == 2
+
+
+# The commands GitHub's runner knows (actions/runner, ActionCommandManager): the command extensions and stop-commands.
+_RUNNER_COMMANDS = {
+    *("add-mask", "add-matcher", "add-path", "debug", "echo", "endgroup", "error", "group", "notice"),
+    *("remove-matcher", "save-state", "set-env", "set-output", "stop-commands", "warning"),
+}
+
+
+def runner_commands(output: str) -> list[str]:
+    """The workflow commands GitHub's runner would act on in `output`, as it reads each line
+    (actions/runner ActionCommand): `::name ...::data` after leading blanks, or the legacy `##[name ...]data`
+    anywhere in a line; after `::stop-commands::TOKEN`, none until `::TOKEN::`."""
+    acted, stopped = [], None
+    for line in output.splitlines():
+        trimmed, start = line.lstrip(), line.find("##[")
+        if trimmed.startswith("::") and "::" in trimmed[2:]:
+            info, data = trimmed[2:].split("::", 1)
+        elif start >= 0 and "]" in line[start:]:
+            info, data = line[start + 3 :].split("]", 1)
+        else:
+            continue
+        name = info.split(" ", 1)[0]
+        if stopped is not None:
+            stopped = None if name == stopped else stopped
+        elif name == "stop-commands":
+            stopped = data
+        elif name in _RUNNER_COMMANDS:
+            acted.append(line)
+    return acted
+
+
+def test_text_from_the_files_starts_no_workflow_command_of_its_own(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = tmp_path / "site"
+    hostile = (
+        b"User-agent: *\n"
+        b"Disalow: /a ##[error]forged by the file\n"  # quoted by the lint finding: a legacy command mid-line
+        b"Disallow: /b ##[stop-commands]silenced\n"  # a flip quotes it: robotscope's own annotations would be ignored
+    )
+    base = site_repo(root, head=hostile)
+    monkeypatch.chdir(root)
+    code, out, _ = run("--base", base, "--format", "github", "--agents", "*")
+    acted = runner_commands(out)
+    assert code == 1 and acted == [line for line in out.splitlines() if line.startswith("::") and "file=" in line]
+    assert any("unknownDirective" in line for line in acted) and any("a verdict flips" in line for line in acted)
+    assert "Disalow: /a ##[error]forged by the file" in out  # the text is still shown, just not acted on
 
 
 def test_every_tracked_robots_txt_is_checked_by_default(repo: str) -> None:

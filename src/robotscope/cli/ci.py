@@ -9,10 +9,13 @@ the environment variables the action sets from its inputs (ROBOTSCOPE_*).
 from __future__ import annotations
 
 import codecs
+import contextlib
 import glob
 import json
 import os
+import secrets
 import sys
+from collections.abc import Iterator
 from pathlib import PurePath
 
 import click
@@ -141,34 +144,54 @@ def ci_command(
     """
     if code_scanning and sarif_path is None:
         fail(message("ci.code-scanning-needs-sarif"))
-    paths = _files(files)
-    expectations = read_expectations(expect_file) if expect_file else None
-    urls, complete = _urls(urls_file, lang) if urls_file else (None, True)
-    files_now = [read_robots(path) for path in paths]
-    before = _at_base(base, paths) if base else None
-    olds: list[Robots | None] = [None] * len(paths) if before is None else before
-    changes = [
-        _change(path, robots, before is not None, old, urls, agents, engine, expectations)
-        for path, robots, old in zip(paths, files_now, olds, strict=True)
-    ]
-    shown = _short(base)
-    if sarif_path is not None:
-        log = sarif_log([(c.path, c.findings) for c in changes], __version__, lang)
-        _write(sarif_path, json.dumps(log, indent=2, ensure_ascii=False) + "\n")
-    if comment_path is not None:
-        _write(comment_path, comment(changes, fail_on, shown, lang))
-    report = []
-    for change in changes:
-        report.extend(finding_lines(change.robots, list(change.findings), change.path, lang))
-        report.append(lint_summary(list(change.findings), change.path, lang))
-        report.extend(text_lines(change, shown, lang))
-    report.append(summary(changes, fail_on, lang).render(lang))
-    echo_text("\n".join(report))
+    with _commands_stopped(output_format == "github"):
+        paths = _files(files)
+        expectations = read_expectations(expect_file) if expect_file else None
+        urls, complete = _urls(urls_file, lang) if urls_file else (None, True)
+        files_now = [read_robots(path) for path in paths]
+        before = _at_base(base, paths) if base else None
+        olds: list[Robots | None] = [None] * len(paths) if before is None else before
+        changes = [
+            _change(path, robots, before is not None, old, urls, agents, engine, expectations)
+            for path, robots, old in zip(paths, files_now, olds, strict=True)
+        ]
+        shown = _short(base)
+        if sarif_path is not None:
+            log = sarif_log([(c.path, c.findings) for c in changes], __version__, lang)
+            _write(sarif_path, json.dumps(log, indent=2, ensure_ascii=False) + "\n")
+        if comment_path is not None:
+            _write(comment_path, comment(changes, fail_on, shown, lang))
+        report = []
+        for change in changes:
+            report.extend(finding_lines(change.robots, list(change.findings), change.path, lang))
+            report.append(lint_summary(list(change.findings), change.path, lang))
+            report.extend(text_lines(change, shown, lang))
+        report.append(summary(changes, fail_on, lang).render(lang))
+        echo_text("\n".join(report))
     if output_format == "github":
         click.echo("\n".join(workflow_commands(changes, fail_on, lint=not code_scanning, lang=lang)))
     if not complete:
         warn(message("ci.incomplete").render(lang))
     sys.exit(1 if fails(changes, fail_on) or not complete else 0)
+
+
+@contextlib.contextmanager
+def _commands_stopped(github: bool) -> Iterator[None]:
+    """With `github`, GitHub's runner acts on no workflow command in what is printed meanwhile.
+
+    The text quotes the files' lines, URLs and paths, and the runner reads `::name::` at the start of any
+    line and the legacy `##[name]` anywhere in one: a rule could forge an annotation, or stop the runner
+    from reading robotscope's own. `::stop-commands::TOKEN` (an unguessable token) stops it until `::TOKEN::`.
+    """
+    if not github:
+        yield
+        return
+    token = secrets.token_hex(16)
+    click.echo(f"::stop-commands::{token}")
+    try:
+        yield
+    finally:
+        click.echo(f"::{token}::")
 
 
 def _files(given: tuple[str, ...]) -> list[str]:
