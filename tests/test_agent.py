@@ -7,6 +7,8 @@ fetches through the fetcher, behind the SSRF guard unless told otherwise.
 
 from __future__ import annotations
 
+import re
+
 import anyio
 import pytest
 from hypothesis import given
@@ -147,6 +149,21 @@ def test_a_question_the_gate_cannot_answer_is_one_clear_error(
     with pytest.raises(InvalidRequest) as raised:
         gate(url, agent, initiated_by)
     assert said in str(raised.value) and len(str(raised.value)) < 300
+
+
+# Hosts the standard library reads and httpx cannot request: an octal IPv4 part, an A-label idna refuses.
+@pytest.mark.parametrize("host", ["0177.0.0.1", "xn--a.com"])
+@pytest.mark.parametrize("allow_private", [False, True])
+def test_a_host_the_fetcher_cannot_request_is_an_invalid_request(host: str, allow_private: bool) -> None:
+    url = f"http://{host}/x"
+    said = f"`{url}` has an invalid host name `{host}`"
+    with pytest.raises(InvalidRequest, match=re.escape(said)):
+        gate(url, "A", allow_private=allow_private)
+    # The MCP tools that fetch say the same as a tool error, not as an internal error.
+    settings = Settings(allow_private_fetch=allow_private)
+    for tool, args in (("may_fetch", {"url": url, "user_agent": "A"}), ("lint_robots", {"url": url})):
+        result = anyio.run(call, settings, tool, args)
+        assert result.is_error and [block.text for block in result.content] == [said]  # type: ignore[union-attr]
 
 
 @given(

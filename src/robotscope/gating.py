@@ -20,9 +20,20 @@ import httpx
 from .cache import RobotsCache
 from .fetch import FetchResult, fetch_robots_async, run
 from .fetch.guard import GuardedTransport, RefusedTarget, Resolver, system_resolve
+from .fetch.machine import checked_robots_url
 from .messages import Message, message
-from .reports.gate import POLICY, REFUSED, Evidence, GateAnswer, checked_request, file_hash, gate_answer, refused_answer
-from .syntax.urls import robots_url
+from .reports.gate import (
+    POLICY,
+    REFUSED,
+    Evidence,
+    GateAnswer,
+    InvalidRequest,
+    checked_request,
+    file_hash,
+    gate_answer,
+    refused_answer,
+)
+from .syntax.urls import InvalidURL, robots_url
 
 TIMEOUT = 10.0  # seconds for the whole fetch of robots.txt, every redirect included
 
@@ -49,7 +60,7 @@ async def fetch_guarded(
     guard = None if allow_private else GuardedTransport(transport, resolve)
     if guard is not None:
         with contextlib.suppress(httpx.HTTPError):  # a name that does not resolve: the fetch says so
-            await guard.check(httpx.URL(robots_url(url)))
+            await guard.check(httpx.URL(checked_robots_url(url)))
     return await fetch_robots_async(
         url, policy=POLICY, timeout=timeout, cache=cache, reuse=reuse, transport=guard or transport
     )
@@ -104,6 +115,8 @@ async def gate_async(
             transport=transport,
             resolve=resolve,
         )
+    except InvalidURL as error:  # a host httpx cannot request
+        raise InvalidRequest(error.reason) from None
     except RefusedTarget as refused:
         evidence = Evidence(robots, hops=refused.hops, error=(REFUSED, str(refused)))
         return refused_answer(url, user_agent, initiated_by, evidence, refusal(refused))
