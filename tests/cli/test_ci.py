@@ -13,6 +13,7 @@ from click.testing import CliRunner
 from robotscope.cli import cli
 from robotscope.reports.ci import MARKER
 from tests.ci_site import NO_COLON_LINE, PRODUCTS_LINE, git, site_repo, valid_sarif
+from tests.conftest import Server
 
 pytestmark = pytest.mark.usefixtures("isolated")
 
@@ -259,6 +260,23 @@ def test_lint_takes_several_files_in_text_json_and_sarif(repo: str, tmp_path: Pa
     assert {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in results} == {"public/robots.txt"}
     refused = runner.invoke(cli, ["lint", "ok.txt", "public/robots.txt", "--fix"])
     assert refused.exit_code == 2 and refused.stderr.startswith("robotscope: --fix takes one file")
+
+
+@pytest.mark.parametrize("output_format", ["json", "sarif"])
+def test_lint_json_and_sarif_stay_json_when_a_fetched_file_has_nothing_to_lint(
+    repo: str, server: Server, output_format: str
+) -> None:
+    server.serve("/robots.txt", status=503)
+    done = CliRunner().invoke(
+        cli, ["lint", "public/robots.txt", server.url("/"), "--format", output_format, "--no-cache"]
+    )
+    assert done.exit_code == 1
+    said = json.loads(done.stdout)  # the unreachable file is said on stderr, not in the middle of the JSON
+    found = said if output_format == "json" else said["runs"][0]["results"]
+    assert len(found) == 1 and "disallow-all: nothing to lint" in done.stderr
+    alone = CliRunner().invoke(cli, ["lint", server.url("/"), "--format", output_format, "--no-cache"])
+    nothing = json.loads(alone.stdout)
+    assert alone.exit_code == 1 and (nothing if output_format == "json" else nothing["runs"][0]["results"]) == []
 
 
 def test_generate_check_passes_in_sync_and_fails_with_a_diff(tmp_path: Path) -> None:

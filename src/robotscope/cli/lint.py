@@ -78,6 +78,7 @@ def lint_command(
     if fix and len(robots_files) > 1:
         fail(message("lint.fix-one-file"))
     threshold = _SEVERITY_RANK[Severity(fail_on)]
+    text = output_format == "text" and not as_json
     failed = False
     linted: list[tuple[Source, list[Finding]]] = []
     texts: list[str] = []
@@ -86,7 +87,8 @@ def lint_command(
         if source.fetched is not None and source.fetched.result.robots is None:
             decision = source.fetched.decision
             nothing = message("lint.nothing-to-lint").render(lang)
-            click.echo(f"{source.name}: {decision.action}: {nothing}\n  {decision.reason.render(lang)}")
+            # On stderr unless the output is text: JSON and SARIF stay one document.
+            click.echo(f"{source.name}: {decision.action}: {nothing}\n  {decision.reason.render(lang)}", err=not text)
             failed |= decision.action == "disallow-all"
             continue
         # A fetched file's findings start with those of how it was served, as `fetch` and `check` say them.
@@ -97,7 +99,7 @@ def lint_command(
         linted.append((source, findings))
         texts.append(render_findings(source.robots, findings, source.name, lang))
         failed |= any(_SEVERITY_RANK[f.severity] >= threshold for f in findings)
-    if fix or not linted:
+    if fix or (text and not linted):
         sys.exit(1 if failed else 0)
     if as_json or output_format == "json":
         echo_json([f.as_dict(lang) | {"file": source.name} for source, findings in linted for f in findings])
