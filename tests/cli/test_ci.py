@@ -193,6 +193,27 @@ def test_a_file_the_base_did_not_have_is_compared_with_none(repo: str, tmp_path:
     assert "A new file: the base revision" in body.read_text(encoding="utf-8")
 
 
+def test_a_file_the_change_removes_is_compared_with_none(repo: str, tmp_path: Path) -> None:
+    Path("docs").mkdir()
+    Path("docs/robots.txt").write_bytes(b"User-agent: *\nDisallow: /private/\n")
+    git(Path.cwd(), "add", "docs")
+    git(Path.cwd(), "commit", "-q", "-m", "docs")
+    base = git(Path.cwd(), "rev-parse", "HEAD").strip()
+    git(Path.cwd(), "rm", "-q", "docs/robots.txt")
+    git(Path.cwd(), "commit", "-q", "-m", "The docs site may be crawled whole")
+    allowed = (
+        "docs/robots.txt: * (others) may now fetch /private/: no group applies (before: line 2: Disallow: /private/)"
+    )
+    body = tmp_path / "c.md"
+    for named in ((), ("docs/robots.txt", "public/robots.txt")):  # every tracked robots.txt, or the files named
+        code, out, err = run(*named, "--base", base, "--fail-on", "flip", "--agents", "*", "--comment-body", str(body))
+        assert (code, err) == (1, "") and allowed in out.splitlines()
+        assert out.splitlines()[-1].startswith("2 files checked: 1 verdict flip, ")
+        assert "Removed by this change: the base revision" in body.read_text(encoding="utf-8")
+    code, _, err = run("gone/robots.txt", "--base", base)  # a file neither the base nor the change has
+    assert code == 2 and err.startswith("robotscope: cannot read 'gone/robots.txt'")
+
+
 def test_glob_patterns_and_their_misses(repo: str) -> None:
     code, out, _ = run("public/**/robots.txt", "--fail-on", "never")
     assert code == 0 and out.splitlines()[-1].startswith("1 file checked: ")

@@ -23,7 +23,7 @@ import click
 from .._version import __version__
 from ..access.engines.registry import PROFILED, choices
 from ..access.robots import Robots, parse
-from ..auditing.sources import at_revision, tracked
+from ..auditing.sources import at_revision, removed, tracked
 from ..messages import Message, message
 from ..reports.ci import FAIL_ON, Change, comment, fails, summary, text_lines, workflow_commands
 from ..reports.compare.diff import agents_named, diff, probe_urls
@@ -131,7 +131,8 @@ def ci_command(
     ROBOTS are files or glob patterns (`public/**/robots.txt`); by default
     every robots.txt the git repository tracks here and below. With --base,
     each file is compared with its version at that revision (a file it did
-    not have is compared with none: everything allowed), and every
+    not have, or one the change removes, is compared with none: everything
+    allowed; the removed robots.txt files are checked by default too), and every
     crawler/URL pair whose verdict flips is listed with the deciding line in
     both versions. Exit code 1 when anything at or above --fail-on is found
     (or a URL of --urls was skipped), 2 for bad usage or input (one line).
@@ -145,12 +146,16 @@ def ci_command(
     if code_scanning and sarif_path is None:
         fail(message("ci.code-scanning-needs-sarif"))
     with _commands_stopped(output_format == "github"):
-        paths = _files(files)
+        paths = _files(files, base)
         expectations = read_expectations(expect_file) if expect_file else None
         urls, complete = _urls(urls_file, lang) if urls_file else (None, True)
-        files_now = [read_robots(path) for path in paths]
         before = _at_base(base, paths) if base else None
         olds: list[Robots | None] = [None] * len(paths) if before is None else before
+        # A file the base has and the working tree not is removed by the change: None now.
+        files_now = [
+            None if old is not None and not os.path.lexists(p) else read_robots(p)
+            for p, old in zip(paths, olds, strict=True)
+        ]
         changes = [
             _change(path, robots, before is not None, old, urls, agents, engine, expectations)
             for path, robots, old in zip(paths, files_now, olds, strict=True)
@@ -194,10 +199,14 @@ def _commands_stopped(github: bool) -> Iterator[None]:
         click.echo(f"::{token}::")
 
 
-def _files(given: tuple[str, ...]) -> list[str]:
-    """The files to check: those given, glob patterns expanded (each must match), else every tracked robots.txt."""
+def _files(given: tuple[str, ...], base: str | None) -> list[str]:
+    """The files to check: those given, glob patterns expanded (each must match), else every tracked robots.txt
+    and every one the `base` revision has that the change removes."""
     if not given:
         found, problems = tracked(".", ROBOTS_TXT)
+        if found is not None and base:
+            gone, problems = removed(".", base, ROBOTS_TXT)
+            found = None if gone is None else sorted({*found, *gone})
         if found is None:
             fail(problems[0] if problems else message("ci.no-files"))
         if not found:
@@ -226,7 +235,7 @@ def _at_base(base: str, paths: list[str]) -> list[Robots | None]:
 
 def _change(
     path: str,
-    robots: Robots,
+    now: Robots | None,
     compare: bool,
     old: Robots | None,
     urls: list[str] | None,
@@ -234,6 +243,7 @@ def _change(
     engine: str,
     expectations: Expectations | None,
 ) -> Change:
+    robots = parse(b"") if now is None else now  # a removed file: as if there were none
     findings = tuple(lint(robots))
     failed = (
         ()
@@ -256,6 +266,7 @@ def _change(
         len(flips) > MAX_FLIPS,
         (len(tokens), len(asked)),
         failed,
+        now is None,
     )
 
 
