@@ -72,6 +72,21 @@ def test_the_sarif_log_is_valid_2_1_0_with_each_finding_on_its_line(repo: str, t
     assert all(uri == "public/robots.txt" for _, _, uri, _ in located)
 
 
+def test_sarif_uris_are_the_files_paths_percent_encoded(repo: str, tmp_path: Path) -> None:
+    folder = Path("site pages/100%#1")
+    folder.mkdir(parents=True)
+    (folder / "robots.txt").write_bytes(b"User-agent: *\nDisallow /x\n")
+    out = tmp_path / "ci.sarif"
+    assert run(str(folder / "robots.txt"), "--sarif", str(out))[0] == 1
+    linted = tmp_path / "lint.sarif"
+    linted.write_text(CliRunner().invoke(cli, ["lint", str(folder / "robots.txt"), "--format", "sarif"]).stdout)
+    for log in (out, linted):
+        results = valid_sarif(log)["runs"][0]["results"]
+        # A URI reference: read back, it is the path (a raw `#` would end it, `%` would be read as an escape).
+        uris = {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in results}
+        assert uris == {"site%20pages/100%25%231/robots.txt"}
+
+
 def test_a_sarif_log_the_schema_refuses_is_caught(tmp_path: Path) -> None:
     """The schema check above can fail: a result without its message is not SARIF 2.1.0."""
     log = {"version": "2.1.0", "runs": [{"tool": {"driver": {"name": "x"}}, "results": [{"ruleId": "a"}]}]}

@@ -30,7 +30,7 @@ from ..reports.compare.diff import agents_named, diff, probe_urls
 from ..reports.expect.check import check
 from ..reports.expect.load import Expectations
 from ..reports.linter import lint
-from ..reports.render import finding_lines, printable, sarif_log
+from ..reports.render import file_uri, finding_lines, printable, sarif_log
 from ..reports.render import summary as lint_summary
 from ..syntax import crawlers
 from ..syntax.sitemap import MAX_BYTES, read_sitemap, xml_encoding
@@ -162,7 +162,7 @@ def ci_command(
         ]
         shown = _short(base)
         if sarif_path is not None:
-            log = sarif_log([(c.path, c.findings) for c in changes], __version__, lang)
+            log = sarif_log([(file_uri(c.path), c.findings) for c in changes], __version__, lang)
             _write(sarif_path, json.dumps(log, indent=2, ensure_ascii=False) + "\n")
         if comment_path is not None:
             _write(comment_path, comment(changes, fail_on, shown, lang))

@@ -11,11 +11,11 @@ from ..access.robots import Robots, parse
 from ..messages import message
 from ..reports.linter import lint
 from ..reports.linter.proof import apply
-from ..reports.render import render_findings, sarif_log
+from ..reports.render import file_uri, render_findings, sarif_log
 from ..syntax.model import Finding, Severity
 from .options import FetchSettings, fetch_options, lang_option
 from .output import echo_json, echo_text, fail
-from .sources import Source, load
+from .sources import STDIN, Source, load
 
 _SEVERITY_RANK = {Severity.INFO: 0, Severity.WARNING: 1, Severity.ERROR: 2}
 
@@ -104,10 +104,16 @@ def lint_command(
     if as_json or output_format == "json":
         echo_json([f.as_dict(lang) | {"file": source.name} for source, findings in linted for f in findings])
     elif output_format == "sarif":
-        echo_json(sarif_log([(source.name, findings) for source, findings in linted], __version__, lang))
+        # A local file's name is a path; a fetched file's is its URL already, and standard input has none.
+        located = [(_uri(source), found) for source, found in linted]
+        echo_json(sarif_log(located, __version__, lang))
     else:
         echo_text("\n".join(texts))
     sys.exit(1 if failed else 0)
+
+
+def _uri(source: Source) -> str:
+    return source.name if source.fetched is not None or source.name == STDIN else file_uri(source.name)
 
 
 def _fixed(
