@@ -8,8 +8,10 @@ fetches through the fetcher, behind the SSRF guard unless told otherwise.
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import anyio
+import httpx
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -19,7 +21,7 @@ from robotscope.access.policy import Outcome, decide
 from robotscope.access.preferences import licenses_for
 from robotscope.access.robots import parse
 from robotscope.access.scope import fetch_scope
-from robotscope.agent import InvalidRequest, gate
+from robotscope.agent import InvalidRequest, gate, gate_async
 from robotscope.cache import RobotsCache
 from robotscope.mcp import Settings, call
 from robotscope.mcp.schemas import MAY_FETCH_OUTPUT
@@ -125,6 +127,31 @@ def test_a_private_site_is_refused_even_when_its_robots_txt_is_cached(server: Se
     refused = gate(server.url("/"), "MyAgent")
     assert (refused.allowed, refused.reason) == (False, "refused-target")
     assert server.hits["/robots.txt"] == 1
+
+
+def test_a_cached_chain_through_a_private_address_is_refused(tmp_path: Path) -> None:
+    """A copy cached by a fetch without the guard (the command line's) went through a redirect to an
+    intranet address: the guarded gate checks the chain's hosts before it answers from it."""
+    addresses = {"public.example": "93.184.216.34", "intranet.example": "10.0.0.7"}
+
+    async def resolve(host: str, port: int) -> list[str]:
+        return [addresses[host]]
+
+    def site(request: httpx.Request) -> httpx.Response:
+        if request.url.host in ("public.example", addresses["public.example"]):
+            return httpx.Response(302, headers={"Location": "http://intranet.example/robots.txt"})
+        return httpx.Response(200, stream=httpx.ByteStream(b"User-agent: *\nDisallow: /internal-only/\n"))
+
+    cache = RobotsCache(tmp_path / "cache.sqlite3")
+    transport = httpx.MockTransport(site)
+    url = "http://public.example/internal-only/x"
+    unguarded = anyio.run(
+        lambda: gate_async(url, "A", allow_private=True, cache=cache, transport=transport, resolve=resolve)
+    )
+    assert unguarded.line == 2  # read from the intranet's file, and cached under public.example
+    guarded = anyio.run(lambda: gate_async(url, "A", cache=cache, transport=transport, resolve=resolve))
+    assert (guarded.allowed, guarded.reason, guarded.line) == (False, "refused-target", None)
+    assert "10.0.0.7" in guarded.as_dict()["robots_txt"]["error"]["message"]
 
 
 @pytest.mark.parametrize(

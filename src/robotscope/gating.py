@@ -4,8 +4,9 @@
 the origin's robots.txt with the fetcher's deadline, size bounds and cache,
 and builds the answer in `reports.gate`. Unless `allow_private`, the target
 is checked by the guard (`fetch.guard`) before the cache is asked (a cached
-copy of an intranet's robots.txt is not handed out either) and every hop
-again as it connects; a refused target is an answer that allows nothing.
+copy of an intranet's robots.txt is not handed out either, nor one whose
+redirects reached an intranet) and every hop again as it connects; a
+refused target is an answer that allows nothing.
 `gate` runs it in an event loop of its own (`fetch.run`). The MCP tool
 `may_fetch` calls `gate_async`, and its other tools fetch through
 `fetch_guarded`; users import the gate from `robotscope.agent`.
@@ -51,7 +52,8 @@ async def fetch_guarded(
     """The robots.txt of `url`'s origin, read by RFC 9309's status policy (`reports.gate.POLICY`).
 
     Unless `allow_private`, the guard checks the target before the cache is
-    asked and every hop as it connects: raises `RefusedTarget` for a
+    asked and every hop as it connects (or, for a cached copy, the hosts its
+    redirects reached): raises `RefusedTarget` for a
     loopback, private or reserved one, `InvalidURL` for a URL with no
     robots.txt. `cache`: a `RobotsCache`, None for the default one, False
     for none; `reuse=False` fetches even when a fresh copy is cached.
@@ -61,9 +63,21 @@ async def fetch_guarded(
     if guard is not None:
         with contextlib.suppress(httpx.HTTPError):  # a name that does not resolve: the fetch says so
             await guard.check(httpx.URL(checked_robots_url(url)))
-    return await fetch_robots_async(
+    result = await fetch_robots_async(
         url, policy=POLICY, timeout=timeout, cache=cache, reuse=reuse, transport=guard or transport
     )
+    if guard is not None and result.from_cache:
+        # The copy may come from a fetch without the guard (the command line's, sharing the cache): the
+        # hosts its redirects reached are checked as the guard would have checked them.
+        for index, (hop, _) in enumerate(result.hops[1:], 1):
+            try:
+                await guard.check(httpx.URL(hop))
+            except httpx.HTTPError:  # a name that no longer resolves: nothing there to reach
+                continue
+            except RefusedTarget as refused:
+                refused.hops = result.hops[:index]
+                raise
+    return result
 
 
 def evidence_of(result: FetchResult) -> Evidence:
