@@ -27,7 +27,7 @@ from robotscope.mcp import Settings, call
 from robotscope.mcp.schemas import MAY_FETCH_OUTPUT
 from robotscope.reports.gate import POLICY, Evidence, gate_answer
 from tests.conftest import Server
-from tests.hostile import SlowServer, trickle
+from tests.hostile import HANG, SlowServer, finishes, trickle
 
 pytestmark = pytest.mark.usefixtures("isolated")
 
@@ -119,6 +119,31 @@ def test_a_robots_txt_that_never_finishes_is_unreachable_at_the_deadline() -> No
         slow.close()
     assert answer.allowed is False and answer.reason == "robots-txt-unreachable"
     assert answer.as_dict()["robots_txt"]["error"]["kind"] == "timeout"
+
+
+def test_a_name_that_never_resolves_is_unreachable_at_the_deadline(tmp_path: Path) -> None:
+    """The guard's look at the target before the cache is asked is within the one deadline too."""
+
+    async def never(host: str, port: int) -> list[str]:
+        await anyio.sleep_forever()
+        raise AssertionError("unreachable")
+
+    cache = RobotsCache(tmp_path / "cache.sqlite3")
+    for _ in range(2):  # the second time with the failure cached
+        answer = finishes(
+            lambda: anyio.run(lambda: gate_async("http://slow.example/", "A", cache=cache, timeout=1.0, resolve=never)),
+            within=HANG,
+        )
+        assert answer.allowed is False and answer.reason == "robots-txt-unreachable"
+        assert answer.as_dict()["robots_txt"]["error"]["kind"] == "timeout"
+
+
+def test_a_refused_target_closes_the_cache_the_fetch_opened(monkeypatch: pytest.MonkeyPatch) -> None:
+    closed: list[RobotsCache] = []
+    monkeypatch.setattr(RobotsCache, "close", lambda self: closed.append(self))
+    for url in ("http://127.0.0.1/", "http://[::ffff:10.0.0.1]/"):
+        assert gate(url, "A").reason == "refused-target"  # the default cache, opened (and owned) by the fetch
+    assert len(closed) == 2
 
 
 def test_a_private_site_is_refused_even_when_its_robots_txt_is_cached(server: Server) -> None:

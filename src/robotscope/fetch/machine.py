@@ -90,7 +90,13 @@ class Fetch:
     """One fetch's state and decisions; the HTTP shell only moves bytes."""
 
     def __init__(
-        self, url: str, policy: str, user_agent: str, timeout: float, cache: RobotsCache | bool | None
+        self,
+        url: str,
+        policy: str,
+        user_agent: str,
+        timeout: float,
+        cache: RobotsCache | bool | None,
+        started: float | None = None,
     ) -> None:
         if policy not in POLICIES:
             raise ValueError(f"unknown policy {policy!r}: choose one of {', '.join(POLICIES)}")
@@ -100,7 +106,8 @@ class Fetch:
         self.headers = {"User-Agent": user_agent, "Accept-Encoding": "gzip, deflate"}
         self.cache, self._owns_cache, warnings = open_cache(cache)
         self.warnings = warnings  # the cache's own are read when the result is made, after `put`
-        self.deadline = time.monotonic() + timeout
+        # `started`: when the caller's budget began (`time.monotonic()`), if before this fetch.
+        self.deadline = (time.monotonic() if started is None else started) + timeout
         self.next_url: str | None = self.robots_url
         self.hops: list[tuple[str, int]] = []
         self.redirects = 0
