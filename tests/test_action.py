@@ -206,6 +206,22 @@ def test_a_pull_request_that_blocks_googlebot_gets_sarif_one_comment_and_fails(s
     assert methods == ["POST", "PATCH"]
 
 
+def test_a_comment_someone_else_starts_with_the_marker_is_left_alone(site: tuple[Path, str, Path]) -> None:
+    repo, base, scratch = site
+    state = pull_request(scratch)
+    planted = {"id": 4, "body": f"{MARKER}\nrobotscope: the check passes", "user": {"login": "mallory"}}
+    state["comments"].append(planted)
+    (scratch / "pull-request.json").write_text(json.dumps(state))
+    Run(repo, scratch, base, INPUTS, install=False)
+    Run(repo, scratch, base, INPUTS, install=False)  # the next push edits robotscope's own comment
+    comments = pull_request(scratch)["comments"]
+    assert planted in comments  # neither edited nor taken for robotscope's
+    (ours,) = [c for c in comments if c["body"].startswith(MARKER) and c["user"]["login"] == "github-actions[bot]"]
+    assert "`Disallow: /products/`" in ours["body"]
+    methods = [call[2] for call in pull_request(scratch)["calls"] if call[1] == "--method"]
+    assert methods == ["POST", "PATCH"]
+
+
 def test_without_code_scanning_the_findings_are_annotations_and_fail_on_never_passes(
     site: tuple[Path, str, Path],
 ) -> None:

@@ -7,7 +7,11 @@ fetches through the fetcher, behind the SSRF guard unless told otherwise.
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import anyio
+import httpx
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -17,13 +21,13 @@ from robotscope.access.policy import Outcome, decide
 from robotscope.access.preferences import licenses_for
 from robotscope.access.robots import parse
 from robotscope.access.scope import fetch_scope
-from robotscope.agent import InvalidRequest, gate
+from robotscope.agent import InvalidRequest, gate, gate_async
 from robotscope.cache import RobotsCache
 from robotscope.mcp import Settings, call
 from robotscope.mcp.schemas import MAY_FETCH_OUTPUT
 from robotscope.reports.gate import POLICY, Evidence, gate_answer
 from tests.conftest import Server
-from tests.hostile import SlowServer, trickle
+from tests.hostile import HANG, SlowServer, finishes, trickle
 
 pytestmark = pytest.mark.usefixtures("isolated")
 
@@ -117,12 +121,62 @@ def test_a_robots_txt_that_never_finishes_is_unreachable_at_the_deadline() -> No
     assert answer.as_dict()["robots_txt"]["error"]["kind"] == "timeout"
 
 
+def test_a_name_that_never_resolves_is_unreachable_at_the_deadline(tmp_path: Path) -> None:
+    """The guard's look at the target before the cache is asked is within the one deadline too."""
+
+    async def never(host: str, port: int) -> list[str]:
+        await anyio.sleep_forever()
+        raise AssertionError("unreachable")
+
+    cache = RobotsCache(tmp_path / "cache.sqlite3")
+    for _ in range(2):  # the second time with the failure cached
+        answer = finishes(
+            lambda: anyio.run(lambda: gate_async("http://slow.example/", "A", cache=cache, timeout=1.0, resolve=never)),
+            within=HANG,
+        )
+        assert answer.allowed is False and answer.reason == "robots-txt-unreachable"
+        assert answer.as_dict()["robots_txt"]["error"]["kind"] == "timeout"
+
+
+def test_a_refused_target_closes_the_cache_the_fetch_opened(monkeypatch: pytest.MonkeyPatch) -> None:
+    closed: list[RobotsCache] = []
+    monkeypatch.setattr(RobotsCache, "close", lambda self: closed.append(self))
+    for url in ("http://127.0.0.1/", "http://[::ffff:10.0.0.1]/"):
+        assert gate(url, "A").reason == "refused-target"  # the default cache, opened (and owned) by the fetch
+    assert len(closed) == 2
+
+
 def test_a_private_site_is_refused_even_when_its_robots_txt_is_cached(server: Server) -> None:
     server.serve("/robots.txt", body=b"User-agent: *\nAllow: /\n")
     assert gate(server.url("/"), "MyAgent", allow_private=True).allowed is True
     refused = gate(server.url("/"), "MyAgent")
     assert (refused.allowed, refused.reason) == (False, "refused-target")
     assert server.hits["/robots.txt"] == 1
+
+
+def test_a_cached_chain_through_a_private_address_is_refused(tmp_path: Path) -> None:
+    """A copy cached by a fetch without the guard (the command line's) went through a redirect to an
+    intranet address: the guarded gate checks the chain's hosts before it answers from it."""
+    addresses = {"public.example": "93.184.216.34", "intranet.example": "10.0.0.7"}
+
+    async def resolve(host: str, port: int) -> list[str]:
+        return [addresses[host]]
+
+    def site(request: httpx.Request) -> httpx.Response:
+        if request.url.host in ("public.example", addresses["public.example"]):
+            return httpx.Response(302, headers={"Location": "http://intranet.example/robots.txt"})
+        return httpx.Response(200, stream=httpx.ByteStream(b"User-agent: *\nDisallow: /internal-only/\n"))
+
+    cache = RobotsCache(tmp_path / "cache.sqlite3")
+    transport = httpx.MockTransport(site)
+    url = "http://public.example/internal-only/x"
+    unguarded = anyio.run(
+        lambda: gate_async(url, "A", allow_private=True, cache=cache, transport=transport, resolve=resolve)
+    )
+    assert unguarded.line == 2  # read from the intranet's file, and cached under public.example
+    guarded = anyio.run(lambda: gate_async(url, "A", cache=cache, transport=transport, resolve=resolve))
+    assert (guarded.allowed, guarded.reason, guarded.line) == (False, "refused-target", None)
+    assert "10.0.0.7" in guarded.as_dict()["robots_txt"]["error"]["message"]
 
 
 @pytest.mark.parametrize(
@@ -147,6 +201,21 @@ def test_a_question_the_gate_cannot_answer_is_one_clear_error(
     with pytest.raises(InvalidRequest) as raised:
         gate(url, agent, initiated_by)
     assert said in str(raised.value) and len(str(raised.value)) < 300
+
+
+# Hosts the standard library reads and httpx cannot request: an octal IPv4 part, an A-label idna refuses.
+@pytest.mark.parametrize("host", ["0177.0.0.1", "xn--a.com"])
+@pytest.mark.parametrize("allow_private", [False, True])
+def test_a_host_the_fetcher_cannot_request_is_an_invalid_request(host: str, allow_private: bool) -> None:
+    url = f"http://{host}/x"
+    said = f"`{url}` has an invalid host name `{host}`"
+    with pytest.raises(InvalidRequest, match=re.escape(said)):
+        gate(url, "A", allow_private=allow_private)
+    # The MCP tools that fetch say the same as a tool error, not as an internal error.
+    settings = Settings(allow_private_fetch=allow_private)
+    for tool, args in (("may_fetch", {"url": url, "user_agent": "A"}), ("lint_robots", {"url": url})):
+        result = anyio.run(call, settings, tool, args)
+        assert result.is_error and [block.text for block in result.content] == [said]  # type: ignore[union-attr]
 
 
 @given(

@@ -77,7 +77,8 @@ THIRD_PARTY_ALLOWED: dict[str, frozenset[str]] = {
     "cli": frozenset({"click", "rich", "uvicorn", "pyspark", "pyarrow"}),
     "webbotauth": frozenset({"cryptography"}),
     "verifying": frozenset({"dnslib", "httpx"}),
-    "gating": frozenset({"httpx"}),  # the guard's check of a URL before the cache is asked
+    # The guard's check of a cached copy's chain (httpx URLs), within the fetch's deadline (anyio).
+    "gating": frozenset({"httpx", "anyio"}),
     # The MCP SDK, the tools' input schemas checked by jsonschema, anyio's threads for CPU work, the
     # fetcher's transport type, and the streamable HTTP app's type.
     "mcp": frozenset({"mcp", "jsonschema", "anyio", "httpx", "starlette"}),

@@ -2,10 +2,11 @@
 
 `gate_async` checks the question (`reports.gate.checked_request`), fetches
 the origin's robots.txt with the fetcher's deadline, size bounds and cache,
-and builds the answer in `reports.gate`. Unless `allow_private`, the target
-is checked by the guard (`fetch.guard`) before the cache is asked (a cached
-copy of an intranet's robots.txt is not handed out either) and every hop
-again as it connects; a refused target is an answer that allows nothing.
+and builds the answer in `reports.gate`. Unless `allow_private`, the guard
+(`fetch.guard`) checks every hop as it connects, and the target and
+redirects of a cached copy before it is handed out (so no copy of an
+intranet's robots.txt is), all within the fetch's one deadline; a refused
+target is an answer that allows nothing.
 `gate` runs it in an event loop of its own (`fetch.run`). The MCP tool
 `may_fetch` calls `gate_async`, and its other tools fetch through
 `fetch_guarded`; users import the gate from `robotscope.agent`.
@@ -13,16 +14,28 @@ again as it connects; a refused target is an answer that allows nothing.
 
 from __future__ import annotations
 
-import contextlib
+import functools
+import time
 
+import anyio
 import httpx
 
 from .cache import RobotsCache
 from .fetch import FetchResult, fetch_robots_async, run
 from .fetch.guard import GuardedTransport, RefusedTarget, Resolver, system_resolve
 from .messages import Message, message
-from .reports.gate import POLICY, REFUSED, Evidence, GateAnswer, checked_request, file_hash, gate_answer, refused_answer
-from .syntax.urls import robots_url
+from .reports.gate import (
+    POLICY,
+    REFUSED,
+    Evidence,
+    GateAnswer,
+    InvalidRequest,
+    checked_request,
+    file_hash,
+    gate_answer,
+    refused_answer,
+)
+from .syntax.urls import InvalidURL, robots_url
 
 TIMEOUT = 10.0  # seconds for the whole fetch of robots.txt, every redirect included
 
@@ -39,20 +52,47 @@ async def fetch_guarded(
 ) -> FetchResult:
     """The robots.txt of `url`'s origin, read by RFC 9309's status policy (`reports.gate.POLICY`).
 
-    Unless `allow_private`, the guard checks the target before the cache is
-    asked and every hop as it connects: raises `RefusedTarget` for a
-    loopback, private or reserved one, `InvalidURL` for a URL with no
-    robots.txt. `cache`: a `RobotsCache`, None for the default one, False
-    for none; `reuse=False` fetches even when a fresh copy is cached.
-    `transport` and `resolve` are the fetcher's and the guard's seams (tests).
+    Unless `allow_private`, the guard checks every hop as it connects, and a
+    cached copy's target and the hosts its redirects reached before it is
+    handed out (the copy may come from a fetch without the guard: the
+    command line's share the cache), all within the one deadline: raises
+    `RefusedTarget` for a loopback, private or reserved one, `InvalidURL`
+    for a URL with no robots.txt. `cache`: a `RobotsCache`, None for the
+    default one, False for none; `reuse=False` fetches even when a fresh
+    copy is cached. `transport` and `resolve` are the fetcher's and the
+    guard's seams (tests).
     """
     guard = None if allow_private else GuardedTransport(transport, resolve)
-    if guard is not None:
-        with contextlib.suppress(httpx.HTTPError):  # a name that does not resolve: the fetch says so
-            await guard.check(httpx.URL(robots_url(url)))
-    return await fetch_robots_async(
-        url, policy=POLICY, timeout=timeout, cache=cache, reuse=reuse, transport=guard or transport
+    started = time.monotonic()
+    fetch = functools.partial(
+        fetch_robots_async,
+        url,
+        policy=POLICY,
+        timeout=timeout,
+        cache=cache,
+        transport=guard or transport,
+        started=started,
     )
+    result = await fetch(reuse=reuse)
+    if guard is None or not result.from_cache:
+        return result
+    with anyio.move_on_after(max(0.0, started + timeout - time.monotonic())) as waiting:
+        await _check_chain(guard, result)
+    # A chain not checked in time is not handed out: the fetch through the guard says what the deadline left.
+    return await fetch(reuse=False) if waiting.cancelled_caught else result
+
+
+async def _check_chain(guard: GuardedTransport, result: FetchResult) -> None:
+    """Check a cached copy's robots.txt URL and every URL its redirects reached as the guard checks a hop."""
+    chain = list(dict.fromkeys([result.robots_url, *(url for url, _ in result.hops)]))
+    for index, url in enumerate(chain):
+        try:
+            await guard.check(httpx.URL(url))
+        except httpx.HTTPError:  # a name that does not resolve (now): nothing there to reach
+            continue
+        except RefusedTarget as refused:
+            refused.hops = result.hops[:index]
+            raise
 
 
 def evidence_of(result: FetchResult) -> Evidence:
@@ -104,6 +144,8 @@ async def gate_async(
             transport=transport,
             resolve=resolve,
         )
+    except InvalidURL as error:  # a host httpx cannot request
+        raise InvalidRequest(error.reason) from None
     except RefusedTarget as refused:
         evidence = Evidence(robots, hops=refused.hops, error=(REFUSED, str(refused)))
         return refused_answer(url, user_agent, initiated_by, evidence, refusal(refused))

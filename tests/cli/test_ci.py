@@ -13,6 +13,7 @@ from click.testing import CliRunner
 from robotscope.cli import cli
 from robotscope.reports.ci import MARKER
 from tests.ci_site import NO_COLON_LINE, PRODUCTS_LINE, git, site_repo, valid_sarif
+from tests.conftest import Server
 
 pytestmark = pytest.mark.usefixtures("isolated")
 
@@ -71,6 +72,21 @@ def test_the_sarif_log_is_valid_2_1_0_with_each_finding_on_its_line(repo: str, t
     assert all(uri == "public/robots.txt" for _, _, uri, _ in located)
 
 
+def test_sarif_uris_are_the_files_paths_percent_encoded(repo: str, tmp_path: Path) -> None:
+    folder = Path("site pages/100%#1")
+    folder.mkdir(parents=True)
+    (folder / "robots.txt").write_bytes(b"User-agent: *\nDisallow /x\n")
+    out = tmp_path / "ci.sarif"
+    assert run(str(folder / "robots.txt"), "--sarif", str(out))[0] == 1
+    linted = tmp_path / "lint.sarif"
+    linted.write_text(CliRunner().invoke(cli, ["lint", str(folder / "robots.txt"), "--format", "sarif"]).stdout)
+    for log in (out, linted):
+        results = valid_sarif(log)["runs"][0]["results"]
+        # A URI reference: read back, it is the path (a raw `#` would end it, `%` would be read as an escape).
+        uris = {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in results}
+        assert uris == {"site%20pages/100%25%231/robots.txt"}
+
+
 def test_a_sarif_log_the_schema_refuses_is_caught(tmp_path: Path) -> None:
     """The schema check above can fail: a result without its message is not SARIF 2.1.0."""
     log = {"version": "2.1.0", "runs": [{"tool": {"driver": {"name": "x"}}, "results": [{"ruleId": "a"}]}]}
@@ -101,7 +117,7 @@ def test_github_format_annotates_flips_expectations_and_findings_unless_code_sca
     repo: str, tmp_path: Path
 ) -> None:
     _, out, _ = run("--base", repo, "--expect", "robots-expect.toml", "--format", "github", "--agents", "Googlebot")
-    commands = [line for line in out.splitlines() if line.startswith("::")]
+    commands = runner_commands(out)
     assert commands[0].startswith(f"::error file=public/robots.txt,line={PRODUCTS_LINE},title=robotscope expectAllow::")
     assert any(
         c.startswith(f"::warning file=public/robots.txt,line={PRODUCTS_LINE},title=robotscope%3A a verdict flips::")
@@ -117,6 +133,54 @@ def test_github_format_annotates_flips_expectations_and_findings_unless_code_sca
     assert not any("missingColon" in line for line in out.splitlines() if line.startswith("::"))
     assert any("a verdict flips" in line for line in out.splitlines() if line.startswith("::"))
     assert run("--code-scanning")[0] == 2
+
+
+# The commands GitHub's runner knows (actions/runner, ActionCommandManager): the command extensions and stop-commands.
+_RUNNER_COMMANDS = {
+    *("add-mask", "add-matcher", "add-path", "debug", "echo", "endgroup", "error", "group", "notice"),
+    *("remove-matcher", "save-state", "set-env", "set-output", "stop-commands", "warning"),
+}
+
+
+def runner_commands(output: str) -> list[str]:
+    """The workflow commands GitHub's runner would act on in `output`, as it reads each line
+    (actions/runner ActionCommand): `::name ...::data` after leading blanks, or the legacy `##[name ...]data`
+    anywhere in a line; after `::stop-commands::TOKEN`, none until `::TOKEN::`."""
+    acted, stopped = [], None
+    for line in output.splitlines():
+        trimmed, start = line.lstrip(), line.find("##[")
+        if trimmed.startswith("::") and "::" in trimmed[2:]:
+            info, data = trimmed[2:].split("::", 1)
+        elif start >= 0 and "]" in line[start:]:
+            info, data = line[start + 3 :].split("]", 1)
+        else:
+            continue
+        name = info.split(" ", 1)[0]
+        if stopped is not None:
+            stopped = None if name == stopped else stopped
+        elif name == "stop-commands":
+            stopped = data
+        elif name in _RUNNER_COMMANDS:
+            acted.append(line)
+    return acted
+
+
+def test_text_from_the_files_starts_no_workflow_command_of_its_own(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = tmp_path / "site"
+    hostile = (
+        b"User-agent: *\n"
+        b"Disalow: /a ##[error]forged by the file\n"  # quoted by the lint finding: a legacy command mid-line
+        b"Disallow: /b ##[stop-commands]silenced\n"  # a flip quotes it: robotscope's own annotations would be ignored
+    )
+    base = site_repo(root, head=hostile)
+    monkeypatch.chdir(root)
+    code, out, _ = run("--base", base, "--format", "github", "--agents", "*")
+    acted = runner_commands(out)
+    assert code == 1 and acted == [line for line in out.splitlines() if line.startswith("::") and "file=" in line]
+    assert any("unknownDirective" in line for line in acted) and any("a verdict flips" in line for line in acted)
+    assert "Disalow: /a ##[error]forged by the file" in out  # the text is still shown, just not acted on
 
 
 def test_every_tracked_robots_txt_is_checked_by_default(repo: str) -> None:
@@ -142,6 +206,27 @@ def test_a_file_the_base_did_not_have_is_compared_with_none(repo: str, tmp_path:
         and "new/robots.txt: * (others) may no longer fetch /: line 2: Disallow: / (before: no group applies)" in out
     )
     assert "A new file: the base revision" in body.read_text(encoding="utf-8")
+
+
+def test_a_file_the_change_removes_is_compared_with_none(repo: str, tmp_path: Path) -> None:
+    Path("docs").mkdir()
+    Path("docs/robots.txt").write_bytes(b"User-agent: *\nDisallow: /private/\n")
+    git(Path.cwd(), "add", "docs")
+    git(Path.cwd(), "commit", "-q", "-m", "docs")
+    base = git(Path.cwd(), "rev-parse", "HEAD").strip()
+    git(Path.cwd(), "rm", "-q", "docs/robots.txt")
+    git(Path.cwd(), "commit", "-q", "-m", "The docs site may be crawled whole")
+    allowed = (
+        "docs/robots.txt: * (others) may now fetch /private/: no group applies (before: line 2: Disallow: /private/)"
+    )
+    body = tmp_path / "c.md"
+    for named in ((), ("docs/robots.txt", "public/robots.txt")):  # every tracked robots.txt, or the files named
+        code, out, err = run(*named, "--base", base, "--fail-on", "flip", "--agents", "*", "--comment-body", str(body))
+        assert (code, err) == (1, "") and allowed in out.splitlines()
+        assert out.splitlines()[-1].startswith("2 files checked: 1 verdict flip, ")
+        assert "Removed by this change: the base revision" in body.read_text(encoding="utf-8")
+    code, _, err = run("gone/robots.txt", "--base", base)  # a file neither the base nor the change has
+    assert code == 2 and err.startswith("robotscope: cannot read 'gone/robots.txt'")
 
 
 def test_glob_patterns_and_their_misses(repo: str) -> None:
@@ -211,6 +296,23 @@ def test_lint_takes_several_files_in_text_json_and_sarif(repo: str, tmp_path: Pa
     assert {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in results} == {"public/robots.txt"}
     refused = runner.invoke(cli, ["lint", "ok.txt", "public/robots.txt", "--fix"])
     assert refused.exit_code == 2 and refused.stderr.startswith("robotscope: --fix takes one file")
+
+
+@pytest.mark.parametrize("output_format", ["json", "sarif"])
+def test_lint_json_and_sarif_stay_json_when_a_fetched_file_has_nothing_to_lint(
+    repo: str, server: Server, output_format: str
+) -> None:
+    server.serve("/robots.txt", status=503)
+    done = CliRunner().invoke(
+        cli, ["lint", "public/robots.txt", server.url("/"), "--format", output_format, "--no-cache"]
+    )
+    assert done.exit_code == 1
+    said = json.loads(done.stdout)  # the unreachable file is said on stderr, not in the middle of the JSON
+    found = said if output_format == "json" else said["runs"][0]["results"]
+    assert len(found) == 1 and "disallow-all: nothing to lint" in done.stderr
+    alone = CliRunner().invoke(cli, ["lint", server.url("/"), "--format", output_format, "--no-cache"])
+    nothing = json.loads(alone.stdout)
+    assert alone.exit_code == 1 and (nothing if output_format == "json" else nothing["runs"][0]["results"]) == []
 
 
 def test_generate_check_passes_in_sync_and_fails_with_a_diff(tmp_path: Path) -> None:

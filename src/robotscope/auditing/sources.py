@@ -415,13 +415,8 @@ def at_revision(
     out of time (the problems say which); every git command within one deadline of `timeout` seconds."""
     problems = _Problems()
     runner = _Git(git, repo, time.monotonic() + timeout, timeout, problems)
-    # `rev-parse --verify --quiet` says nothing and exits 1 for a revision it does not know.
-    found = runner.output(["rev-parse", "--verify", "--quiet", "--end-of-options", f"{rev}^{{commit}}"], 1024, (0, 1))
-    if found is None:
-        return None, problems.loaded(()).problems
-    sha = found.decode("ascii", "replace").strip()
-    if not sha:
-        problems.add(message("ci.base-missing", rev=_shown(rev), repo=_shown(repo)))
+    sha = runner.commit(rev)
+    if sha is None:
         return None, problems.loaded(()).problems
     bad = [f for f in files if any(c in f for c in "\n\r\0")]
     if bad:
@@ -444,8 +439,30 @@ def tracked(
     listed = runner.output(["ls-files", "-z", "--", f":(glob){name}", f":(glob)**/{name}"], _LIST_BYTES)
     if listed is None:
         return None, problems.loaded(()).problems
-    names = {p for p in listed.decode("utf-8", "surrogateescape").split("\0") if p}
-    return sorted(names), problems.loaded(()).problems
+    return _names(listed), problems.loaded(()).problems
+
+
+def removed(
+    repo: str, rev: str, name: str, *, timeout: float = GIT_TIMEOUT, git: str = GIT
+) -> tuple[list[str] | None, tuple[Message, ...]]:
+    """The files named `name` (`robots.txt`) that the revision `rev` has in and below `repo` and the working
+    tree no longer has (a rename counts as removed), as paths relative to `repo`, sorted; None (and the
+    problem) when the revision is not in the repository, or git fails or runs out of time."""
+    problems = _Problems()
+    runner = _Git(git, repo, time.monotonic() + timeout, timeout, problems)
+    sha = runner.commit(rev)
+    if sha is None:
+        return None, problems.loaded(()).problems
+    args = ["diff", "--name-only", "--diff-filter=D", "--no-renames", "--relative", "-z", sha, "--"]
+    listed = runner.output([*args, f":(glob){name}", f":(glob)**/{name}"], _LIST_BYTES)
+    if listed is None:
+        return None, problems.loaded(()).problems
+    return _names(listed), problems.loaded(()).problems
+
+
+def _names(listed: bytes) -> list[str]:
+    """The paths of a NUL-separated list git printed, each once, sorted."""
+    return sorted({p for p in listed.decode("utf-8", "surrogateescape").split("\0") if p})
 
 
 class _Commit(NamedTuple):
@@ -501,6 +518,18 @@ class _Git:
                 self.problems.add(message("audit.problem.git-status", repo=self.shown, status=process.returncode))
             return False
         return True
+
+    def commit(self, rev: str) -> str | None:
+        """The hash of the commit `rev` names; None (the problem added) when the repository has no such commit."""
+        # `rev-parse --verify --quiet` says nothing and exits 1 for a revision it does not know.
+        found = self.output(["rev-parse", "--verify", "--quiet", "--end-of-options", f"{rev}^{{commit}}"], 1024, (0, 1))
+        if found is None:
+            return None
+        sha = found.decode("ascii", "replace").strip()
+        if not sha:
+            self.problems.add(message("ci.base-missing", rev=_shown(rev), repo=self.shown))
+            return None
+        return sha
 
     def output(self, args: list[str], limit: int, ok: tuple[int, ...] = (0,)) -> bytes | None:
         """What one git command prints, `limit` bytes at most; None (the problem added) when it fails with a

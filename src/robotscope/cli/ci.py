@@ -9,10 +9,13 @@ the environment variables the action sets from its inputs (ROBOTSCOPE_*).
 from __future__ import annotations
 
 import codecs
+import contextlib
 import glob
 import json
 import os
+import secrets
 import sys
+from collections.abc import Iterator
 from pathlib import PurePath
 
 import click
@@ -20,14 +23,14 @@ import click
 from .._version import __version__
 from ..access.engines.registry import PROFILED, choices
 from ..access.robots import Robots, parse
-from ..auditing.sources import at_revision, tracked
+from ..auditing.sources import at_revision, removed, tracked
 from ..messages import Message, message
 from ..reports.ci import FAIL_ON, Change, comment, fails, summary, text_lines, workflow_commands
 from ..reports.compare.diff import agents_named, diff, probe_urls
 from ..reports.expect.check import check
 from ..reports.expect.load import Expectations
 from ..reports.linter import lint
-from ..reports.render import finding_lines, printable, sarif_log
+from ..reports.render import file_uri, finding_lines, printable, sarif_log
 from ..reports.render import summary as lint_summary
 from ..syntax import crawlers
 from ..syntax.sitemap import MAX_BYTES, read_sitemap, xml_encoding
@@ -128,7 +131,8 @@ def ci_command(
     ROBOTS are files or glob patterns (`public/**/robots.txt`); by default
     every robots.txt the git repository tracks here and below. With --base,
     each file is compared with its version at that revision (a file it did
-    not have is compared with none: everything allowed), and every
+    not have, or one the change removes, is compared with none: everything
+    allowed; the removed robots.txt files are checked by default too), and every
     crawler/URL pair whose verdict flips is listed with the deciding line in
     both versions. Exit code 1 when anything at or above --fail-on is found
     (or a URL of --urls was skipped), 2 for bad usage or input (one line).
@@ -141,29 +145,34 @@ def ci_command(
     """
     if code_scanning and sarif_path is None:
         fail(message("ci.code-scanning-needs-sarif"))
-    paths = _files(files)
-    expectations = read_expectations(expect_file) if expect_file else None
-    urls, complete = _urls(urls_file, lang) if urls_file else (None, True)
-    files_now = [read_robots(path) for path in paths]
-    before = _at_base(base, paths) if base else None
-    olds: list[Robots | None] = [None] * len(paths) if before is None else before
-    changes = [
-        _change(path, robots, before is not None, old, urls, agents, engine, expectations)
-        for path, robots, old in zip(paths, files_now, olds, strict=True)
-    ]
-    shown = _short(base)
-    if sarif_path is not None:
-        log = sarif_log([(c.path, c.findings) for c in changes], __version__, lang)
-        _write(sarif_path, json.dumps(log, indent=2, ensure_ascii=False) + "\n")
-    if comment_path is not None:
-        _write(comment_path, comment(changes, fail_on, shown, lang))
-    report = []
-    for change in changes:
-        report.extend(finding_lines(change.robots, list(change.findings), change.path, lang))
-        report.append(lint_summary(list(change.findings), change.path, lang))
-        report.extend(text_lines(change, shown, lang))
-    report.append(summary(changes, fail_on, lang).render(lang))
-    echo_text("\n".join(report))
+    with _commands_stopped(output_format == "github"):
+        paths = _files(files, base)
+        expectations = read_expectations(expect_file) if expect_file else None
+        urls, complete = _urls(urls_file, lang) if urls_file else (None, True)
+        before = _at_base(base, paths) if base else None
+        olds: list[Robots | None] = [None] * len(paths) if before is None else before
+        # A file the base has and the working tree not is removed by the change: None now.
+        files_now = [
+            None if old is not None and not os.path.lexists(p) else read_robots(p)
+            for p, old in zip(paths, olds, strict=True)
+        ]
+        changes = [
+            _change(path, robots, before is not None, old, urls, agents, engine, expectations)
+            for path, robots, old in zip(paths, files_now, olds, strict=True)
+        ]
+        shown = _short(base)
+        if sarif_path is not None:
+            log = sarif_log([(file_uri(c.path), c.findings) for c in changes], __version__, lang)
+            _write(sarif_path, json.dumps(log, indent=2, ensure_ascii=False) + "\n")
+        if comment_path is not None:
+            _write(comment_path, comment(changes, fail_on, shown, lang))
+        report = []
+        for change in changes:
+            report.extend(finding_lines(change.robots, list(change.findings), change.path, lang))
+            report.append(lint_summary(list(change.findings), change.path, lang))
+            report.extend(text_lines(change, shown, lang))
+        report.append(summary(changes, fail_on, lang).render(lang))
+        echo_text("\n".join(report))
     if output_format == "github":
         click.echo("\n".join(workflow_commands(changes, fail_on, lint=not code_scanning, lang=lang)))
     if not complete:
@@ -171,10 +180,33 @@ def ci_command(
     sys.exit(1 if fails(changes, fail_on) or not complete else 0)
 
 
-def _files(given: tuple[str, ...]) -> list[str]:
-    """The files to check: those given, glob patterns expanded (each must match), else every tracked robots.txt."""
+@contextlib.contextmanager
+def _commands_stopped(github: bool) -> Iterator[None]:
+    """With `github`, GitHub's runner acts on no workflow command in what is printed meanwhile.
+
+    The text quotes the files' lines, URLs and paths, and the runner reads `::name::` at the start of any
+    line and the legacy `##[name]` anywhere in one: a rule could forge an annotation, or stop the runner
+    from reading robotscope's own. `::stop-commands::TOKEN` (an unguessable token) stops it until `::TOKEN::`.
+    """
+    if not github:
+        yield
+        return
+    token = secrets.token_hex(16)
+    click.echo(f"::stop-commands::{token}")
+    try:
+        yield
+    finally:
+        click.echo(f"::{token}::")
+
+
+def _files(given: tuple[str, ...], base: str | None) -> list[str]:
+    """The files to check: those given, glob patterns expanded (each must match), else every tracked robots.txt
+    and every one the `base` revision has that the change removes."""
     if not given:
         found, problems = tracked(".", ROBOTS_TXT)
+        if found is not None and base:
+            gone, problems = removed(".", base, ROBOTS_TXT)
+            found = None if gone is None else sorted({*found, *gone})
         if found is None:
             fail(problems[0] if problems else message("ci.no-files"))
         if not found:
@@ -203,7 +235,7 @@ def _at_base(base: str, paths: list[str]) -> list[Robots | None]:
 
 def _change(
     path: str,
-    robots: Robots,
+    now: Robots | None,
     compare: bool,
     old: Robots | None,
     urls: list[str] | None,
@@ -211,6 +243,7 @@ def _change(
     engine: str,
     expectations: Expectations | None,
 ) -> Change:
+    robots = parse(b"") if now is None else now  # a removed file: as if there were none
     findings = tuple(lint(robots))
     failed = (
         ()
@@ -233,6 +266,7 @@ def _change(
         len(flips) > MAX_FLIPS,
         (len(tokens), len(asked)),
         failed,
+        now is None,
     )
 
 

@@ -11,11 +11,11 @@ from ..access.robots import Robots, parse
 from ..messages import message
 from ..reports.linter import lint
 from ..reports.linter.proof import apply
-from ..reports.render import render_findings, sarif_log
+from ..reports.render import file_uri, render_findings, sarif_log
 from ..syntax.model import Finding, Severity
 from .options import FetchSettings, fetch_options, lang_option
 from .output import echo_json, echo_text, fail
-from .sources import Source, load
+from .sources import STDIN, Source, load
 
 _SEVERITY_RANK = {Severity.INFO: 0, Severity.WARNING: 1, Severity.ERROR: 2}
 
@@ -78,6 +78,7 @@ def lint_command(
     if fix and len(robots_files) > 1:
         fail(message("lint.fix-one-file"))
     threshold = _SEVERITY_RANK[Severity(fail_on)]
+    text = output_format == "text" and not as_json
     failed = False
     linted: list[tuple[Source, list[Finding]]] = []
     texts: list[str] = []
@@ -86,7 +87,8 @@ def lint_command(
         if source.fetched is not None and source.fetched.result.robots is None:
             decision = source.fetched.decision
             nothing = message("lint.nothing-to-lint").render(lang)
-            click.echo(f"{source.name}: {decision.action}: {nothing}\n  {decision.reason.render(lang)}")
+            # On stderr unless the output is text: JSON and SARIF stay one document.
+            click.echo(f"{source.name}: {decision.action}: {nothing}\n  {decision.reason.render(lang)}", err=not text)
             failed |= decision.action == "disallow-all"
             continue
         # A fetched file's findings start with those of how it was served, as `fetch` and `check` say them.
@@ -97,15 +99,21 @@ def lint_command(
         linted.append((source, findings))
         texts.append(render_findings(source.robots, findings, source.name, lang))
         failed |= any(_SEVERITY_RANK[f.severity] >= threshold for f in findings)
-    if fix or not linted:
+    if fix or (text and not linted):
         sys.exit(1 if failed else 0)
     if as_json or output_format == "json":
         echo_json([f.as_dict(lang) | {"file": source.name} for source, findings in linted for f in findings])
     elif output_format == "sarif":
-        echo_json(sarif_log([(source.name, findings) for source, findings in linted], __version__, lang))
+        # A local file's name is a path; a fetched file's is its URL already, and standard input has none.
+        located = [(_uri(source), found) for source, found in linted]
+        echo_json(sarif_log(located, __version__, lang))
     else:
         echo_text("\n".join(texts))
     sys.exit(1 if failed else 0)
+
+
+def _uri(source: Source) -> str:
+    return source.name if source.fetched is not None or source.name == STDIN else file_uri(source.name)
 
 
 def _fixed(

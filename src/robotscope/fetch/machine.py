@@ -60,6 +60,20 @@ def _httpx_host(url: str) -> str:
     return httpx.URL(url).host
 
 
+def checked_robots_url(url: str) -> str:
+    """The robots.txt URL of `url`'s origin, one httpx can request; else InvalidURL (robotscope's).
+
+    The standard library passes hosts httpx refuses: an A-label idna cannot decode (`xn--a.com`), an
+    IPv4 address with an octal part (`0177.0.0.1`).
+    """
+    robots = _robots_url(url)
+    try:
+        _httpx_host(robots)
+    except (httpx.InvalidURL, UnicodeError):
+        raise InvalidURL(message("url.bad-host", host=urlsplit(robots).hostname, url=url)) from None
+    return robots
+
+
 def open_cache(cache: RobotsCache | bool | None) -> tuple[RobotsCache | None, bool, list[str]]:
     """The cache to use, whether this fetch owns (and closes) it, and any warning."""
     if isinstance(cache, RobotsCache):
@@ -76,21 +90,24 @@ class Fetch:
     """One fetch's state and decisions; the HTTP shell only moves bytes."""
 
     def __init__(
-        self, url: str, policy: str, user_agent: str, timeout: float, cache: RobotsCache | bool | None
+        self,
+        url: str,
+        policy: str,
+        user_agent: str,
+        timeout: float,
+        cache: RobotsCache | bool | None,
+        started: float | None = None,
     ) -> None:
         if policy not in POLICIES:
             raise ValueError(f"unknown policy {policy!r}: choose one of {', '.join(POLICIES)}")
-        self.robots_url = _robots_url(url)
-        try:
-            _httpx_host(self.robots_url)
-        except UnicodeError:  # the standard library's codec passed the host; idna does not
-            raise InvalidURL(message("url.bad-host", host=urlsplit(self.robots_url).hostname, url=url)) from None
+        self.robots_url = checked_robots_url(url)
         self.policy = policy
         self.timeout = timeout
         self.headers = {"User-Agent": user_agent, "Accept-Encoding": "gzip, deflate"}
         self.cache, self._owns_cache, warnings = open_cache(cache)
         self.warnings = warnings  # the cache's own are read when the result is made, after `put`
-        self.deadline = time.monotonic() + timeout
+        # `started`: when the caller's budget began (`time.monotonic()`), if before this fetch.
+        self.deadline = (time.monotonic() if started is None else started) + timeout
         self.next_url: str | None = self.robots_url
         self.hops: list[tuple[str, int]] = []
         self.redirects = 0

@@ -52,7 +52,8 @@ class Change(NamedTuple):
     `base` is the file at the base revision (an empty file where it had
     none: `new_file`), None when no base was given. `flips` are the first
     flips found (`more_flips`: there were more), `compared` the crawlers and
-    URLs compared; `expectations` the failed statements of the expectation file.
+    URLs compared; `expectations` the failed statements of the expectation file. A file the change
+    `removed` is an empty `robots`: no robots.txt.
     """
 
     path: str
@@ -64,6 +65,7 @@ class Change(NamedTuple):
     more_flips: bool = False
     compared: tuple[int, int] = (0, 0)
     expectations: tuple[Alert, ...] = ()
+    removed: bool = False
 
 
 def lint_fails(finding: Finding, fail_on: str) -> bool:
@@ -174,6 +176,8 @@ def comment(changes: Sequence[Change], fail_on: str, base: str | None, lang: str
             out.append(_md(say("ci.no-base")))
         elif change.new_file:
             out.append(_md(say("ci.new-file", base=base or "")))
+        elif change.removed:
+            out.append(_md(say("ci.removed-file", base=base or "")))
         if change.base is not None and not change.flips:
             crawlers, urls = change.compared
             out.append(_md(say("ci.no-flips", base=base or "", agents=crawlers, urls=urls)))
@@ -281,7 +285,10 @@ def _counts(findings: Sequence[Finding], lang: str) -> str:
 def text_lines(change: Change, base: str | None, lang: str = DEFAULT_LANG) -> list[str]:
     """A change in a terminal's terms: its flips and failed expectations, one line each (the caller prints
     the lint findings as `robotscope lint` does)."""
-    out = [printable(f"{change.path}: {flip_message(change, flip).render(lang)}") for flip in change.flips]
+    out = []
+    if change.removed:
+        out.append(printable(f"{change.path}: {message('ci.removed-file', base=base or '').render(lang)}"))
+    out.extend(printable(f"{change.path}: {flip_message(change, flip).render(lang)}") for flip in change.flips)
     if change.more_flips:
         out.append(
             printable(

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from typing import Any
+from urllib.parse import quote
 
 from ..access import served
 from ..access.engines.registry import PROFILED as DEFAULT_ENGINE
@@ -141,6 +142,16 @@ def summary(findings: list[Finding], name: str, lang: str = DEFAULT_LANG) -> str
     counts = {s: sum(1 for f in findings if f.severity is s) for s in Severity}
     parts = [message(f"count.{s.value}", n=n).render(lang) for s, n in counts.items() if n]
     return f"{name}: " + ", ".join(parts)
+
+
+def file_uri(path: str) -> str:
+    """A relative file path as SARIF's `artifactLocation.uri` wants it: a URI reference, so percent-encoded
+    (a space, `%`, `#` or `?` in a name would otherwise be read as something else or be invalid).
+
+    >>> file_uri("site pages/100%/robots.txt")
+    'site%20pages/100%25/robots.txt'
+    """
+    return quote(path, safe="/")
 
 
 def sarif(findings: list[Finding], uri: str, version: str, lang: str = DEFAULT_LANG) -> dict[str, Any]:
