@@ -16,6 +16,7 @@ from click.testing import CliRunner
 from robotscope.cli import cli
 from robotscope.cli import logs as logs_module
 from robotscope.syntax.logformats import MAX_LINE
+from tests.conftest import Server
 from tests.reports.audit.builders import (
     ANYWHERE,
     BROWSER,
@@ -323,3 +324,13 @@ def test_a_log_of_no_known_format_is_refused(tmp_path: Path, robots_dir: Path) -
     assert code == 2 and "give --format" in err
     code, _, err = run(str(tmp_path / "missing.log"), "--robots-dir", str(robots_dir))
     assert code == 2 and "missing.log" in err
+
+
+@pytest.mark.usefixtures("isolated")
+def test_robots_url_names_the_site_of_a_log_without_hosts(tmp_path: Path, server: Server) -> None:
+    # NCSA combined logs no host: the origin of `--robots URL` is the site its requests were made to.
+    server.serve("/robots.txt", body=NEW.encode())
+    log = write(tmp_path / "access.log", "combined", [HITS[1]], bad=[])
+    code, out, err = run(str(log), "--robots", server.url("/robots.txt"), "--format", "combined", "--json")
+    view = json.loads(out)
+    assert code == 0 and view["classes"]["violation"] == 1 and not view["unjudged"], err

@@ -295,7 +295,11 @@ def _open_rows(path: str, kind: str) -> tuple[RowsFile, RowsFile]:
     metavar="PATH:FILE",
     help="A git repository's history of a robots.txt file, each commit in force from its time.",
 )
-@click.option("--site", metavar="URL", help="The site the logs are of: the origin of requests logged without a host.")
+@click.option(
+    "--site",
+    metavar="URL",
+    help="The site the logs are of: the origin of requests logged without a host (default: --robots URL's).",
+)
 @click.option(
     "--format",
     "format_name",
@@ -395,6 +399,8 @@ def logs_command(
         except InvalidURL as error:
             fail(message("logs.error.site", site=site, problem=error.reason))
     versions = _versions(robots, history, store_path, robots_dir, robots_git, site)
+    if site is None and robots is not None:
+        site = versions[0].origin  # `--robots URL` names the site of a log without hosts; a file names none
     # The lists of --lists alone, or the shipped snapshots and every version a history store keeps.
     lists = history_from(lists_dir, None if lists_dir is not None else store_path)
     kind = ".csv" if csv_out is not None else ".parquet" if parquet_out is not None else None
