@@ -308,6 +308,17 @@ def test_a_snapshot_folder_that_is_missing_or_unreadable_is_a_problem(
     assert {v.origin for v in loaded.versions} == {"http://example.org", "https://example.org"}
 
 
+def test_a_snapshot_that_is_no_regular_file_is_skipped_not_waited_on(tmp_path: Path) -> None:
+    # Opening a named pipe for reading waits for a writer that never comes.
+    host = tmp_path / "example.com"
+    host.mkdir()
+    os.mkfifo(host / "2026-11-03.txt")
+    (host / "2026-11-04.txt").write_bytes(OLD)
+    loaded = from_dir(tmp_path)
+    assert texts(loaded) == [f"{host / '2026-11-03.txt'} skipped: a snapshot is a regular file, not a pipe or a device"]
+    assert [v.ref for v in loaded.versions] == [str(host / "2026-11-04.txt")] * 2
+
+
 def test_problems_past_the_limit_are_counted(tmp_path: Path) -> None:
     for n in range(MAX_PROBLEMS + 5):
         (tmp_path / f"junk-{n}.txt").write_bytes(b"")

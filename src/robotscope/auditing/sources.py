@@ -25,6 +25,7 @@ import contextlib
 import itertools
 import os
 import re
+import stat
 import subprocess
 import threading
 import time
@@ -363,6 +364,10 @@ def _snapshots(files: Iterable[Path], origins: tuple[str | None, ...], problems:
             problems.add(message("audit.problem.duplicate", path=_shown(file), kept=_shown(seen[moment])))
             continue
         try:
+            if not stat.S_ISREG(file.stat().st_mode):  # opening a named pipe waits for a writer
+                reason = message("audit.problem.name.not-file")
+                problems.add(message("audit.problem.name", path=_shown(file), reason=reason))
+                continue
             body = _read(file)
         except OSError as error:
             problems.add(_unreadable(file, error))
