@@ -16,7 +16,10 @@ from click.testing import CliRunner
 from robotscope.cli import cli
 from robotscope.cli import logs as logs_module
 from robotscope.syntax.logformats import MAX_LINE
+from robotscope.history import HistoryStore
+from tests.clock import Clock
 from tests.conftest import Server
+from tests.history.results import fetched
 from tests.reports.audit.builders import (
     ANYWHERE,
     BROWSER,
@@ -25,6 +28,7 @@ from tests.reports.audit.builders import (
     OPENAI_GPTBOT,
     Hit,
     agent,
+    caddy_line,
     log_text,
 )
 
@@ -334,3 +338,18 @@ def test_robots_url_names_the_site_of_a_log_without_hosts(tmp_path: Path, server
     code, out, err = run(str(log), "--robots", server.url("/robots.txt"), "--format", "combined", "--json")
     view = json.loads(out)
     assert code == 0 and view["classes"]["violation"] == 1 and not view["unjudged"], err
+
+
+def test_history_judges_every_origin_of_a_log_with_hosts_site_or_not(tmp_path: Path) -> None:
+    # --site names the origin of requests logged without a host; it does not narrow the store to one origin.
+    store_path, clock = tmp_path / "history.sqlite3", Clock(at(0))
+    with HistoryStore(store_path, now=clock) as store:
+        for origin in ("https://a.example", "https://b.example"):
+            store.record(origin, "browser", fetched(NEW.encode(), origin=origin))
+    log = tmp_path / "caddy.log"
+    hits = [(Hit(OPENAI_GPTBOT, at(10), "/blog", agent("GPTBot")), host) for host in ("a.example", "b.example")]
+    log.write_text("".join(caddy_line(hit, host) + "\n" for hit, host in hits))
+    for site in ((), ("--site", "https://a.example")):
+        code, out, err = run(str(log), "--history", "--store", str(store_path), "--format", "caddy", "--json", *site)
+        view = json.loads(out)
+        assert code == 0 and view["classes"]["violation"] == 2 and not view["unjudged"], (site, err)

@@ -239,7 +239,7 @@ def _versions(
         loaded = sources.from_robots(robots, site)
     elif history:
         with open_store(store_path) as store:
-            loaded = sources.from_history(store, None if site is None else [site])
+            loaded = sources.from_history(store)  # each origin's: a log with hosts names several
     elif robots_dir is not None:
         loaded = sources.from_dir(robots_dir)
     else:
