@@ -392,6 +392,22 @@ def test_a_reverted_file_and_a_file_past_the_limit_read_correctly(repo: Path) ->
     assert not back.verdict("GPTBot", "/old/").allowed and back.reading is loaded.versions[0].reading
 
 
+def test_a_commit_dated_past_year_9999_is_reported_and_skipped(repo: Path) -> None:
+    # git takes any committer time; no report can write one past 9999.
+    (repo / "public").mkdir(exist_ok=True)
+    (repo / "public" / "robots.txt").write_bytes(NEW)
+    git(repo, "add", ".")
+    git(repo, "commit", "-q", "-m", "Far future", when="@300000000000 +0000")
+    loaded = from_git(f"{repo}:public/robots.txt")
+    (problem,) = texts(loaded)
+    assert problem.startswith("commit ") and problem.endswith(f" of {repo} is dated past the year 9999; skipped")
+    assert [v.since for v in loaded.versions] == [
+        moment("2026-01-01T10:00:00"),
+        moment("2026-02-01T10:00:00"),
+        moment("2026-04-01T10:00:00"),
+    ]
+
+
 def test_git_problems_are_one_line_each(tmp_path: Path, repo: Path) -> None:
     assert texts(from_git("no-colon")) == [
         "--robots-git takes PATH:FILE (a repository and the robots.txt file in it), not 'no-colon'"
