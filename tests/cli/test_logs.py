@@ -15,16 +15,18 @@ from click.testing import CliRunner
 
 from robotscope.cli import cli
 from robotscope.cli import logs as logs_module
-from robotscope.syntax.logformats import MAX_LINE
 from robotscope.history import HistoryStore
+from robotscope.syntax.logformats import MAX_LINE
 from tests.clock import Clock
 from tests.conftest import Server
 from tests.history.results import fetched
+from tests.logs.cases import APACHE_CUSTOM, JSONL_MAP, NGINX_CUSTOM
 from tests.reports.audit.builders import (
     ANYWHERE,
     BROWSER,
     CHATGPT_USER,
     GOOGLE,
+    KINDS,
     OPENAI_GPTBOT,
     Hit,
     agent,
@@ -61,8 +63,15 @@ HITS = [
     Hit(CCBOT_ANYWHERE, at(15), "/private/d", agent("CCBot")),  # unverified
     *(Hit(f"192.0.2.{n}", at(9, 0, n), f"/page/{n}", BROWSER) for n in range(5)),  # no crawler: counted
 ]
-BAD = {"combined": ["garbage", '1.2.3.4 - - [02/Nov/2026:10:00:00 +0000] "-" 400 0 "-" "-"'], "w3c": ["garbage"]}
+BAD = {kind: ["garbage"] for kind in KINDS}
+BAD["combined"] = ["garbage", '1.2.3.4 - - [02/Nov/2026:10:00:00 +0000] "-" 400 0 "-" "-"']
 BAD["caddy"] = ["{not json", "[]"]
+# What each format is read with besides --format: its directive, or its mapping.
+READ_AS = {
+    "nginx": ("--log-format", NGINX_CUSTOM),
+    "apache": ("--log-format", APACHE_CUSTOM),
+    "jsonl": ("--map", JSONL_MAP),
+}
 
 
 def snapshots(root: Path, *files: tuple[str, str]) -> Path:
@@ -85,7 +94,7 @@ def run(*args: str) -> tuple[int, str, str]:
 
 def audited(log: Path, robots_dir: Path, *more: str, kind: str | None = "combined") -> tuple[int, dict[str, Any], str]:
     """The audit's JSON view of `log` in format `kind` (None: told from its first lines)."""
-    told = () if kind is None else ("--format", kind)
+    told = () if kind is None else ("--format", kind, *READ_AS.get(kind, ()))
     code, out, err = run(str(log), "--robots-dir", str(robots_dir), "--site", SITE, "--json", *told, *more)
     assert code in (0, 1), err
     view: dict[str, Any] = json.loads(out)
@@ -102,7 +111,7 @@ def crawler(view: dict[str, Any], token: str) -> dict[str, Any]:
     return found
 
 
-@pytest.mark.parametrize("kind", ["combined", "w3c", "caddy"])
+@pytest.mark.parametrize("kind", KINDS)
 def test_every_count_of_a_generated_log(tmp_path: Path, robots_dir: Path, kind: str) -> None:
     code, view, err = audited(write(tmp_path / "access.log", kind), robots_dir, kind=kind)
     assert code == 0, err
@@ -201,7 +210,7 @@ def test_a_request_before_any_known_file_is_unjudged_and_the_answer_incomplete(
     assert view["classes"]["unjudged"] == 1 and view["unjudged"] == [{"origin": SITE, "requests": 1}]
 
 
-@pytest.mark.parametrize("kind", ["combined", "w3c"])
+@pytest.mark.parametrize("kind", ["combined", "w3c", "cloudfront"])
 def test_jobs_2_gives_what_jobs_1_gives(
     tmp_path: Path, robots_dir: Path, monkeypatch: pytest.MonkeyPatch, kind: str
 ) -> None:
