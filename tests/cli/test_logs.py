@@ -268,6 +268,20 @@ def test_parquet_rows_with_types(tmp_path: Path, robots_dir: Path) -> None:
     assert {row["token"]: row["class_spoofed"] for row in crawlers}["Googlebot"] == 3
 
 
+def test_parquet_rows_with_a_crawl_delay_past_int64(tmp_path: Path) -> None:
+    # `Crawl-delay: 1e30` reads as the integer 10**30, which no Arrow column took: the audit stopped.
+    robots = snapshots(tmp_path, ("2026-11-02T00:00Z.txt", OLD.replace("Crawl-delay: 10", "Crawl-delay: 1e30")))
+    log = write(tmp_path / "access.log", "combined", HITS[9:13], bad=[])
+    out = tmp_path / "audit.parquet"
+    code, _, err = run(str(log), "--robots-dir", str(robots), "--site", SITE, "--parquet", str(out), "--json")
+    assert code == 0, err
+    import pyarrow.parquet as pq
+
+    assert pq.read_table(out).column("crawl_delay").to_pylist() == [1e30] * 4
+    (bing,) = pq.read_table(tmp_path / "audit.crawlers.parquet").to_pylist()
+    assert (bing["crawl_delay"], bing["short_gaps"]) == (1e30, 3)
+
+
 def test_parquet_without_pyarrow_is_one_clear_line(
     tmp_path: Path, robots_dir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
