@@ -210,6 +210,13 @@ def test_a_request_before_any_known_file_is_unjudged_and_the_answer_incomplete(
     assert view["classes"]["unjudged"] == 1 and view["unjudged"] == [{"origin": SITE, "requests": 1}]
 
 
+def test_a_log_without_hosts_and_no_site_says_to_give_one(tmp_path: Path, robots_dir: Path) -> None:
+    log = write(tmp_path / "access.log", "combined", HITS[:2], bad=[])
+    code, out, err = run(str(log), "--robots-dir", str(robots_dir), "--format", "combined")
+    assert code == 1 and "1 request was not judged" in out, err  # the other fetched robots.txt: exempt
+    assert "Requests logged without a host (-) have no origin: give --site URL" in out
+
+
 @pytest.mark.parametrize("kind", ["combined", "w3c", "cloudfront"])
 def test_jobs_2_gives_what_jobs_1_gives(
     tmp_path: Path, robots_dir: Path, monkeypatch: pytest.MonkeyPatch, kind: str

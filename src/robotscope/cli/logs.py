@@ -555,6 +555,8 @@ def _terminal(view: dict[str, Any], lang: str) -> None:
     if view["unjudged"]:
         origins = [found["origin"] or "-" for found in view["unjudged"][:5]]
         say("logs.cli.unjudged", count=classes["unjudged"], origins=origins)
+        if any(found["origin"] is None for found in view["unjudged"]):
+            say("logs.cli.no-host")
 
 
 def _shown(text: str) -> str:
