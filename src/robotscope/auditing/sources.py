@@ -25,6 +25,7 @@ import contextlib
 import itertools
 import os
 import re
+import stat
 import subprocess
 import threading
 import time
@@ -57,6 +58,7 @@ GIT_TIMEOUT = 60.0  # seconds for all of one repository's git commands
 _SUBJECT_COLUMNS = 200  # of a commit's subject kept (git truncates it)
 _HEADER_BYTES = 1024  # of one `git cat-file --batch` header line read at most
 _ERROR_BYTES = 4096  # of git's standard error read at most
+_PAST_9999 = datetime(9999, 12, 31, 23, 59, 59, tzinfo=UTC).timestamp() + 1  # the first moment no report writes
 _LIST_BYTES = 16 * 1024 * 1024  # of `git ls-files` read at most (a path a line; past it git is stopped, a problem)
 
 
@@ -363,6 +365,10 @@ def _snapshots(files: Iterable[Path], origins: tuple[str | None, ...], problems:
             problems.add(message("audit.problem.duplicate", path=_shown(file), kept=_shown(seen[moment])))
             continue
         try:
+            if not stat.S_ISREG(file.stat().st_mode):  # opening a named pipe waits for a writer
+                reason = message("audit.problem.name.not-file")
+                problems.add(message("audit.problem.name", path=_shown(file), reason=reason))
+                continue
             body = _read(file)
         except OSError as error:
             problems.add(_unreadable(file, error))
@@ -556,6 +562,9 @@ class _Git:
             sha, _, rest = record.strip("\n").partition("\x1f")
             stamp, _, subject = rest.partition("\x1f")
             if sha and stamp.isdigit():
+                if float(stamp) >= _PAST_9999:  # git takes any time; no report can write this one
+                    self.problems.add(message("audit.problem.git-time", sha=sha[:12], repo=self.shown))
+                    continue
                 commits.append(_Commit(sha, float(stamp), subject.rstrip()))
         return commits
 

@@ -133,6 +133,8 @@ def _arrow(rows: list[Row]) -> Any:
         if field.name == "time":
             micros = [None if value is None else round(value * 1_000_000) for value in values]
             arrays.append(pa.array(micros, pa.int64()).cast(field.type))
+        elif pa.types.is_floating(field.type):  # a Crawl-delay of 1e30 reads as an int past int64, refused
+            arrays.append(pa.array([None if value is None else float(value) for value in values], field.type))
         else:
             arrays.append(pa.array(values, field.type))
     return pa.RecordBatch.from_arrays(arrays, schema=schema)
@@ -240,7 +242,7 @@ def _versions(
         loaded = sources.from_robots(robots, site)
     elif history:
         with open_store(store_path) as store:
-            loaded = sources.from_history(store, None if site is None else [site])
+            loaded = sources.from_history(store)  # each origin's: a log with hosts names several
     elif robots_dir is not None:
         loaded = sources.from_dir(robots_dir)
     else:
@@ -306,7 +308,11 @@ def _open_page(path: str, files: tuple[RowsFile, RowsFile] | None) -> RowsFile:
     metavar="PATH:FILE",
     help="A git repository's history of a robots.txt file, each commit in force from its time.",
 )
-@click.option("--site", metavar="URL", help="The site the logs are of: the origin of requests logged without a host.")
+@click.option(
+    "--site",
+    metavar="URL",
+    help="The site the logs are of: the origin of requests logged without a host (default: --robots URL's).",
+)
 @click.option(
     "--format",
     "format_name",
@@ -415,6 +421,8 @@ def logs_command(
         except InvalidURL as error:
             fail(message("logs.error.site", site=site, problem=error.reason))
     versions = _versions(robots, history, store_path, robots_dir, robots_git, site)
+    if site is None and robots is not None:
+        site = versions[0].origin  # `--robots URL` names the site of a log without hosts; a file names none
     # The lists of --lists alone, or the shipped snapshots and every version a history store keeps.
     lists = history_from(lists_dir, None if lists_dir is not None else store_path)
     kind = ".csv" if csv_out is not None else ".parquet" if parquet_out is not None else None
@@ -571,6 +579,8 @@ def _terminal(view: dict[str, Any], lang: str) -> None:
     if view["unjudged"]:
         origins = [found["origin"] or "-" for found in view["unjudged"][:5]]
         say("logs.cli.unjudged", count=classes["unjudged"], origins=origins)
+        if any(found["origin"] is None for found in view["unjudged"]):
+            say("logs.cli.no-host")
 
 
 def _shown(text: str) -> str:

@@ -60,6 +60,10 @@ class RowsFile:
             import pyarrow as pa
 
             if rows:
+                # Arrow refuses an int past int64 for a float column (a Crawl-delay of 1e30 reads as one).
+                floats = [f.name for f in self.parquet.schema if pa.types.is_floating(f.type)]
+                if floats:
+                    rows = [row | {n: float(row[n]) for n in floats if row.get(n) is not None} for row in rows]
                 self.parquet.write_table(pa.Table.from_pylist(rows, schema=self.parquet.schema))
         elif self.csv is not None:
             self.csv.writerows(rows)

@@ -176,6 +176,17 @@ def test_verdicts_and_user_agents_are_asked_once_and_kept_within_bounds(monkeypa
     assert len(found._verdicts) <= 4 and len(found._claimed) <= 3
 
 
+def test_a_long_target_is_judged_each_time_never_kept() -> None:
+    # A scanner's distinct long URLs (8 KB each, as servers allow) would fill the verdicts' cache with 500 MB.
+    found = judge_of(*versions(None, (None, OLD)))
+    for n in range(20):
+        long_target = f"/private/{n}/" + "x" * judge_module.LONGEST_KEPT
+        assert not judged(found, GOOGLE, agent("Googlebot"), long_target, START).allowed
+    assert len(found._verdicts) == 0
+    judged(found, GOOGLE, agent("Googlebot"), "/private/short", START)
+    assert len(found._verdicts) == 1
+
+
 def test_rows_name_every_column() -> None:
     found = judge_of(*versions(None, (None, OLD)))
     row = judged(found, GOOGLE, agent("Googlebot"), "/private/x", START, status=403, number=7)
