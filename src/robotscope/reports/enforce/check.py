@@ -45,6 +45,7 @@ MAX_PATHS = 100
 MAX_PATH = 256  # characters of a path probed: a regex is bounded on subjects this long
 _SHOWN = 3  # paths shown in a finding's text
 _ORIGIN = "http://example.com"
+_DELIMITERS = " \t(),;/"  # around a product token in a User-Agent: not shown as part of what a test matched
 
 
 class Probe(NamedTuple):
@@ -152,15 +153,16 @@ def _who(probe: Probe) -> Message:
 
 
 def _by(decision: Decision) -> Message:
-    if decision.line is None:
-        return message("enforce.check.by.implied")
     hit: Hit | None = decision.hits[0] if decision.hits else None
     if hit is None:
-        return message("enforce.check.by.line", line=decision.line)
+        return message("enforce.check.by.line" if decision.line else "enforce.check.by.implied", line=decision.line)
+    matched = safe(hit.matched.strip(_DELIMITERS) or hit.matched)
+    if decision.line is None:
+        return message("enforce.check.by.implied-match", test=hit.line, matched=matched)
     if hit.file is not None:
-        file, matched = safe(hit.file), safe(hit.matched)
+        file = safe(hit.file)
         return message("enforce.check.by.match-file", line=decision.line, test=hit.line, file=file, matched=matched)
-    return message("enforce.check.by.match", line=decision.line, test=hit.line, matched=safe(hit.matched))
+    return message("enforce.check.by.match", line=decision.line, test=hit.line, matched=matched)
 
 
 def _allowed(verdict: Verdict, lines: dict[int, str]) -> Message:

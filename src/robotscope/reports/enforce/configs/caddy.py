@@ -359,17 +359,19 @@ class _Reader:
     def site(self, block: tuple[Entry, ...]) -> _Site:
         entries_ = self.imported(block)
         named: dict[str, tuple[_Matcher, ...]] = {}
+        defined: dict[str, int] = {}
         used: set[str] = set()
         for entry in entries_:
             head = entry.tokens[0] if entry.tokens else ""
             if head.startswith("@"):
                 lines = entry.block if entry.block is not None else (Entry(entry.tokens[1:], entry.line, None),)
                 named[head] = (*named.get(head, ()), *self.matcher_set(lines))
+                defined.setdefault(head, entry.line)
         maps: list[_Map] = []
         directives = self.directives(entries_, named, used, maps, 0)
         for name, matchers in named.items():
             if name not in used:
-                line = matchers[0].line if matchers else 0
+                line = defined[name]
                 directives.append(_Directive("abort", matchers, (), (), line))
                 self.reading.notes.append(message("enforce.check.note.unused-matcher", matcher=name, line=line))
         return _Site(tuple(maps), tuple(directives))
@@ -656,7 +658,7 @@ def read_caddy(text: str, reading: Reading) -> Config:
         scopes.append(Scope(" ".join(site.tokens), site.line, partial(_decide, reader.site(site.block or ()))))
     rest = tuple(entry for entry in body if not _is_site(entry))
     head = rest[0].tokens[0] if rest and rest[0].tokens else "@"
-    if not sites and rest[0].block is None and not head.startswith("@") and head not in (*ORDER, "import"):
+    if not sites and rest and rest[0].block is None and not head.startswith("@") and head not in (*ORDER, "import"):
         # One site without braces: its address, then its directives.
         scopes.append(Scope(" ".join(rest[0].tokens), rest[0].line, partial(_decide, reader.site(rest[1:]))))
     elif not sites:

@@ -27,7 +27,7 @@ from functools import partial
 from typing import NamedTuple
 
 from ..entries import safe
-from .model import HOST, Config, Decision, Hit, Reading, Request, Scope, Unreadable, refusing
+from .model import HOST, Config, Decision, Hit, Reading, Request, Scope, Unreadable, quoted, refusing
 from .regex import PCRE, Regex, Unsupported, read
 
 SERVER = "haproxy"
@@ -236,7 +236,7 @@ class _Reader:
                     if file is None:
                         self.reading.reason(line, error.reason)
                     else:
-                        self.reading.unreadable.append(Unreadable(number, safe(value), error.reason, file))
+                        self.reading.unreadable.append(Unreadable(number, safe(value), quoted(error.reason), file))
         if method == "ip" and any(_network(value) is None for value, _, _ in values):
             self.reading.skip(line, "enforce.check.syntax", what="an address or network")
             return None

@@ -90,9 +90,10 @@ class _Parser:
             line += found.group(kind).count("\n")
             at = found.end()
         self.at = 0
+        self.last = line  # where the text ends: the line of an error there
 
     def peek(self) -> tuple[str, str, int]:
-        return self.items[self.at] if self.at < len(self.items) else ("end", "", 0)
+        return self.items[self.at] if self.at < len(self.items) else ("end", "", self.last)
 
     def next(self) -> tuple[str, str, int]:
         item = self.peek()

@@ -129,10 +129,16 @@ class Reading:
 
     def skip(self, line: int, code: str, **params: object) -> None:
         """Line `line` is not evaluated, for the reason `code` says."""
-        self.unreadable.append(Unreadable(line, self.text_of(line), message(code, **params), self.file))
+        self.reason(line, message(code, **params))
 
     def reason(self, line: int, reason: Message) -> None:
-        self.unreadable.append(Unreadable(line, self.text_of(line), reason, self.file))
+        line = min(max(line, 1), max(len(self.lines), 1))  # the end of the text is on its last line
+        self.unreadable.append(Unreadable(line, self.text_of(line), quoted(reason), self.file))
+
+
+def quoted(reason: Message) -> Message:
+    """`reason` with the configuration's text it quotes made one printable line each."""
+    return Message(reason.code, {key: safe(v) if isinstance(v, str) else v for key, v in reason.params.items()})
 
 
 def refusing(status: int) -> bool:

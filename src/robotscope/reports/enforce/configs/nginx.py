@@ -128,8 +128,10 @@ def statements(text: str, reading: Reading) -> tuple[Statement, ...]:
                 words.append(_unescape(text[at:end]))
                 at = end
     else:
-        if words or stack:
-            wrong("the file ends inside a directive or a block")
+        if stack:
+            reading.skip(stack[-1][2], "enforce.check.syntax", what="a block that is never closed")
+        elif words:
+            reading.skip(first, "enforce.check.syntax", what="the file ends inside a directive")
     while stack:  # what was read of blocks left open by an error
         parent, block_words, block_line = stack.pop()
         parent.append(Statement(block_words, block_line, tuple(current)))
