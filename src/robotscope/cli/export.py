@@ -4,14 +4,18 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Callable
 
 import click
 
+from ..access.robots import Robots
 from ..messages import message
 from ..reports.enforce import AI, ALL_NAMED, TARGETS, NotAToken, complete, export, export_view
+from ..reports.enforce.check import Report, check, check_view
+from ..reports.enforce.configs import MAX_CHARS
 from ..reports.enforce.entries import safe
 from .options import FetchSettings, fetch_options, json_option, lang_option
-from .output import echo_json, fail, note, warn
+from .output import echo_json, echo_text, fail, note, warn
 from .sources import load
 
 
@@ -35,6 +39,78 @@ def _write(files: tuple[tuple[str, str], ...], output: str, lang: str) -> list[s
     return paths
 
 
+def _read(path: str) -> str | None:
+    """A file's text (bytes that are not UTF-8 replaced), or None when it cannot be read or is too large."""
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(MAX_CHARS + 1)
+    except OSError:
+        return None
+    return None if len(data) > MAX_CHARS else data.decode("utf-8", "replace")
+
+
+def _config(path: str, lang: str) -> str:
+    """The configuration to check, or a one-line failure."""
+    try:
+        size = os.path.getsize(path)
+        with open(path, "rb") as handle:
+            data = handle.read(MAX_CHARS + 1)
+    except OSError as error:
+        fail(message("enforce.check.cli.unreadable", path=safe(path), reason=error.strerror or str(error)), lang)
+    if size > MAX_CHARS or len(data) > MAX_CHARS:
+        fail(message("enforce.check.cli.too-large", path=safe(path), limit=MAX_CHARS), lang)
+    return data.decode("utf-8", "replace")
+
+
+def _pattern_file(config: str) -> Callable[[str], str | None]:
+    """How a file the configuration names is read: as named, else beside the configuration."""
+
+    def load(name: str) -> str | None:
+        found = _read(name)
+        if found is None and not os.path.isabs(name):
+            found = _read(os.path.join(os.path.dirname(config), name))
+        return found
+
+    return load
+
+
+def _checked(robots: Robots, target: str, agents: str, config: str, source: str, as_json: bool, lang: str) -> None:
+    """`--check`: the configuration against the robots.txt; exit 0 when consistent, else 1."""
+    text = _config(config, lang)
+    try:
+        report = check(robots, target, text, agents, config, source, _pattern_file(config))
+    except NotAToken as error:
+        fail(error.reason, lang)
+    for item in report.notes:
+        note(item.render(lang))
+    if as_json:
+        echo_json(check_view(report, lang))
+    else:
+        echo_text(_report_text(report, lang))
+    sys.exit(0 if report.consistent else 1)
+
+
+def _report_text(report: Report, lang: str) -> str:
+    agents = len({probe.user_agent for probe in report.probes})
+    header = message(
+        "enforce.check.header",
+        server=report.server,
+        config=report.config,
+        source=report.source,
+        agents=agents,
+        paths=len(report.paths),
+    )
+    lines = [header.render(lang)]
+    lines += [f"  {finding.message.render(lang)}" for finding in report.findings]
+    lines += [f"  {item.as_message(report.config).render(lang)}" for item in report.unreadable]
+    if report.consistent:
+        lines.append(message("enforce.check.consistent").render(lang))
+    else:
+        summary = message("enforce.check.summary", findings=len(report.findings), unreadable=len(report.unreadable))
+        lines.append(summary.render(lang))
+    return "\n".join(lines)
+
+
 @click.command("export")
 @click.argument("robots_file", metavar="ROBOTS")
 @click.option("--target", type=click.Choice(TARGETS), required=True, help="The server to write rules for.")
@@ -52,6 +128,13 @@ def _write(files: tuple[tuple[str, str], ...], output: str, lang: str) -> list[s
     help="Refuse only requests from outside the crawler's operator's published IP lists.",
 )
 @click.option(
+    "--check",
+    "config",
+    metavar="CONFIG",
+    help="Instead of writing rules, read this existing configuration of --target and list where it and the "
+    "robots.txt disagree.",
+)
+@click.option(
     "-o",
     "--output",
     metavar="FILE|DIR",
@@ -65,6 +148,7 @@ def export_command(
     target: str,
     agents: str,
     unverified_only: bool,
+    config: str | None,
     output: str | None,
     as_json: bool,
     lang: str,
@@ -82,14 +166,28 @@ def export_command(
     standard error. Exit code 1 when a rule or a crawler is left to
     robots.txt alone.
 
+    With --check CONFIG, nothing is written: CONFIG (nginx, Apache or
+    .htaccess, Caddyfile, HAProxy, lighttpd; robotscope's own layout or a
+    list such as ai.robots.txt's) is read as its server reads it and asked
+    about real User-Agents on the file's paths. It lists the chosen
+    crawlers robots.txt disallows that the server lets through, the
+    crawlers the server refuses where robots.txt allows them, innocent
+    agents it refuses, and a refused /robots.txt. Exit code 0: consistent;
+    1: findings, or parts of CONFIG not evaluated (listed with their lines).
+
     \b
     Examples:
       robotscope export robots.txt --target nginx -o /etc/nginx/robotscope.conf
       robotscope export https://example.com/ --target caddy --agents GPTBot,ClaudeBot
       robotscope export robots.txt --target haproxy --agents all-named -o /etc/haproxy/robotscope/
       robotscope export robots.txt --target apache --unverified-only
+      robotscope export robots.txt --target nginx --check /etc/nginx/conf.d/ai-bots.conf
     """
-    if target == "haproxy" and output is None:
+    if config is not None:
+        for given, option in ((output, "-o"), (unverified_only or None, "--unverified-only")):
+            if given is not None:
+                fail(message("enforce.check.cli.conflict", option=option), lang)
+    elif target == "haproxy" and output is None:
         fail(message("enforce.cli.needs-output"), lang)
     if output is not None and not output.isprintable():
         fail(message("enforce.cli.unsafe-path", path=safe(output)), lang)
@@ -103,6 +201,8 @@ def export_command(
             err=True,
         )
         sys.exit(1)
+    if config is not None:
+        _checked(source.robots, target, agents, config, source.name, as_json, lang)
     acl_dir = os.path.abspath(_where(output, "")[1]) if output is not None else "."
     try:
         made, result = export(source.robots, target, agents, unverified_only, source.name, lang, acl_dir)

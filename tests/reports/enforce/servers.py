@@ -1,7 +1,10 @@
 """Real web servers from Debian on 127.0.0.1, each with a generated rule file, for the export tests.
 
 `start(target, folder, files, ...)` writes a whole configuration around the
-exported files (loopback, a free high port, pid and log files in `folder`),
+exported files (loopback, a free high port, pid and log files in `folder`);
+with `snippet=True`, around a file of another layout (ai.robots.txt's): nginx
+includes it in the `server` block, Apache reads it as the site's `.htaccess`.
+It
 runs the server's own configuration check, starts the server as a child of
 the test, waits (a bounded number of polls) until its port answers, and
 returns a `Running`; `stop` ends it by its PID. No root is needed; as root,
@@ -52,7 +55,7 @@ def site(paths: Sequence[str]) -> Path:
     that drops root's privileges cannot enter pytest's own folders. The caller removes it."""
     root = Path(tempfile.mkdtemp(prefix="robotscope-site-"))
     for path in {path.split("?")[0] for path in paths}:
-        name = root / (path.lstrip("/") or "index.html")
+        name = root / path.lstrip("/") / "index.html" if path.endswith("/") else root / path.lstrip("/")
         name.parent.mkdir(parents=True, exist_ok=True)
         name.write_text("ok\n", encoding="utf-8")
     for where in [root, *root.rglob("*")]:
@@ -60,35 +63,43 @@ def site(paths: Sequence[str]) -> Path:
     return root
 
 
-def _nginx(folder: Path, root: Path, port: int) -> tuple[list[str], list[str], Path]:
+def _nginx(folder: Path, root: Path, port: int, snippet: bool) -> tuple[list[str], list[str], Path]:
     user = "user nobody nogroup;\n" if os.geteuid() == 0 else ""
     kinds = ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
     temp = " ".join(f"{kind}_temp_path {folder}/{kind};" for kind in kinds)
+    included = f"include {folder}/robotscope.conf;"
+    rule = included if snippet else "if ($robotscope_deny) { return 403; }"
     config = folder / "nginx.conf"
     config.write_text(
         f"{user}daemon off;\nworker_processes 1;\npid {folder}/nginx.pid;\nerror_log {folder}/error.log;\n"
         "events { worker_connections 64; }\n"
-        f"http {{\n  access_log off;\n  {temp}\n  include {folder}/robotscope.conf;\n"
+        f"http {{\n  access_log off;\n  {temp}\n  {'' if snippet else included}\n"
         f"  server {{\n    listen 127.0.0.1:{port};\n    root {root};\n"
-        "    if ($robotscope_deny) { return 403; }\n  }\n}\n",
+        f"    {rule}\n  }}\n}}\n",
         encoding="utf-8",
     )
     common = ["-c", str(config), "-p", str(folder), "-e", f"{folder}/error.log"]
     return [program("nginx"), "-t", *common], [program("nginx"), *common], folder / "error.log"
 
 
-def _apache(folder: Path, root: Path, port: int) -> tuple[list[str], list[str], Path]:
+def _apache(folder: Path, root: Path, port: int, snippet: bool) -> tuple[list[str], list[str], Path]:
     modules = "".join(
         f"LoadModule {name}_module {APACHE_MODULES}/mod_{name}.so\n"
-        for name in ("mpm_event", "authz_core", "setenvif", "dir")
+        for name in ("mpm_event", "authz_core", "setenvif", "dir", "rewrite", "access_compat")
     )
     user = "User #65534\nGroup #65534\n" if os.geteuid() == 0 else ""
+    if snippet:  # the site's .htaccess
+        shutil.copyfile(folder / "robotscope.conf", root / ".htaccess")
+        (root / ".htaccess").chmod(0o644)
+    override = "AllowOverride All" if snippet else "AllowOverride None"
+    include = "" if snippet else f"    Include {folder}/robotscope.conf\n"
     config = folder / "httpd.conf"
     config.write_text(
         f'ServerRoot "{folder}"\n{modules}{user}Listen 127.0.0.1:{port}\nServerName 127.0.0.1\n'
         f"PidFile {folder}/httpd.pid\nErrorLog {folder}/error.log\nDefaultRuntimeDir {folder}\n"
-        f"DocumentRoot {root}\nDirectoryIndex index.html\n<Directory {root}>\n    Require all granted\n</Directory>\n"
-        f"<VirtualHost 127.0.0.1:{port}>\n    DocumentRoot {root}\n    Include {folder}/robotscope.conf\n"
+        f"DocumentRoot {root}\nDirectoryIndex index.html\n<Directory {root}>\n    Require all granted\n"
+        f"    {override}\n</Directory>\n"
+        f"<VirtualHost 127.0.0.1:{port}>\n    DocumentRoot {root}\n{include}"
         "</VirtualHost>\n",
         encoding="utf-8",
     )
@@ -138,23 +149,29 @@ def _environment(folder: Path) -> dict[str, str]:
     return {**os.environ, "HOME": str(folder), "XDG_DATA_HOME": str(folder), "XDG_CONFIG_HOME": str(folder)}
 
 
-def check(target: str, folder: Path, root: Path, port: int, backend: int = 0) -> tuple[list[str], Path]:
+def check(
+    target: str, folder: Path, root: Path, port: int, backend: int = 0, snippet: bool = False
+) -> tuple[list[str], Path]:
     """Write the configuration around the exported files in `folder` and run the server's own check; the
     command that starts the server, and its log."""
     if target == "haproxy":
         test, run, log = _haproxy(folder, port, backend)
+    elif target == "nginx":
+        test, run, log = _nginx(folder, root, port, snippet)
+    elif target == "apache":
+        test, run, log = _apache(folder, root, port, snippet)
     else:
-        make = {"nginx": _nginx, "apache": _apache, "caddy": _caddy, "lighttpd": _lighttpd}[target]
+        make = {"caddy": _caddy, "lighttpd": _lighttpd}[target]
         test, run, log = make(folder, root, port)
     done = subprocess.run(test, capture_output=True, text=True, timeout=60, env=_environment(folder), check=False)
     assert done.returncode == 0, f"{' '.join(test)}:\n{done.stdout}\n{done.stderr}"
     return run, log
 
 
-def start(target: str, folder: Path, root: Path, backend: int = 0) -> Running:
+def start(target: str, folder: Path, root: Path, backend: int = 0, snippet: bool = False) -> Running:
     """Check and start the server on a free port; stopped (by PID) if it never answers."""
     port = free_port()
-    run, log = check(target, folder, root, port, backend)
+    run, log = check(target, folder, root, port, backend, snippet)
     with open(folder / "server.log", "ab") as output:
         process = subprocess.Popen(run, stdout=output, stderr=subprocess.STDOUT, env=_environment(folder))
     for _ in range(POLLS):

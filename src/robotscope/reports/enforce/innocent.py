@@ -1,7 +1,8 @@
 """Real User-Agent strings of agents a server rule must not refuse by accident. Pure data.
 
 Browsers, tools and libraries, and crawlers robotscope's catalogue has no
-entry for, each as it sends itself. A name chosen for refusal is checked
+entry for, each as it sends itself (the two strings of Visual Studio Code's
+GitLab Workflow extension as reported in ai.robots.txt issue #233). A name chosen for refusal is checked
 against them and against the catalogue's own User-Agent strings
 (`agents.collateral`): `Code` refuses Visual Studio Code, `Scrapy` every
 crawler built with Scrapy that keeps its default, `Mozilla` every browser.
@@ -60,6 +61,16 @@ AGENTS = (
         "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Code/1.90.0 Chrome/122.0.6261.156 "
         "Electron/29.4.0 Safari/537.36",
     ),
+    Agent(
+        "Visual Studio Code's GitLab Workflow extension",
+        None,
+        "vs-code-gitlab-workflow/6.81.0 VSCode/1.123.0 Node.js/24.15.0 (linux; x64)",
+    ),
+    Agent(
+        "Git for Windows run by Visual Studio Code",
+        None,
+        "git/2.54.0.windows.1 (Windows 11 Pro 10.0.26200; win32 arm64) vscode/1.123.0 (Visual Studio Code)",
+    ),
     Agent("curl", None, "curl/8.5.0"),
     Agent("Wget", None, "Wget/1.21.4"),
     Agent("Python requests", None, "python-requests/2.32.3"),
@@ -79,3 +90,7 @@ AGENTS = (
     Agent("Majestic", "MJ12bot", "Mozilla/5.0 (compatible; MJ12bot/v1.4.8; http://mj12bot.com/)"),
     Agent("Semrush", "SemrushBot", "Mozilla/5.0 (compatible; SemrushBot/7~bl; +http://www.semrush.com/bot.html)"),
 )
+
+# Made up, as ai.robots.txt's own tests make them: a name that is no listed crawler but differs from one only
+# across a character `\b` takes for a word boundary (`-` belongs to a product token). `export --check` sends it.
+BOUNDARY = (Agent("Not-Cursor (made up: `-` belongs to the token)", None, "Not-Cursor/1.0"),)
