@@ -136,5 +136,5 @@ def test_a_lone_surrogate_escaped_in_json_is_a_replacement_character(kind: str) 
     found = reader(kind, mapping=MAP + ",host=h" if kind == "jsonl" else None).read(1, lines[kind])
     assert isinstance(found, Request), found
     assert found.user_agent == "GPTBot/1.1 \ufffd (+https://openai.com/gptbot)" and found.target == "/private/\ufffdx"
-    for text in (found.ip, found.method, found.target, found.host, found.user_agent, found.referer or ""):
+    for text in (found.ip, found.method, found.target, found.host or "", found.user_agent, found.referer or ""):
         text.encode("utf-8")  # raises for a lone surrogate
