@@ -15,10 +15,11 @@
 import { $, clear, el } from "../dom.js";
 import { lang, number, t } from "../i18n.js";
 import { text as editorText } from "../editor.js";
+import { state } from "../state.js";
 
-const SLICE = 2 * 1024 * 1024; // bytes read and handed to the worker at a time
+const MB = 2 ** 20; // bytes in a MiB, for what the panel shows
+const SLICE = 2 ** 21; // bytes read and handed to the worker at a time: a chunk size, no limit
 const MOST_MB = 512; // "a few hundred MB at most": larger logs are for `robotscope logs`
-const ROBOTS_MOST = 1024 * 1024; // the editor's limit (info.max_body)
 const SVG = "http://www.w3.org/2000/svg";
 // The report's elements (reports/audit/html.py ELEMENTS, the document's own aside) and attributes.
 const ELEMENTS = new Set([
@@ -85,12 +86,12 @@ function choose(chosen) {
 }
 
 function showFile() {
-  $("logs-file").textContent = file ? `${file.name} (${number((file.size / 1048576).toFixed(1))} MB)` : "";
+  $("logs-file").textContent = file ? `${file.name} (${number((file.size / MB).toFixed(1))} MB)` : "";
 }
 
 async function readRobots(dropped) {
-  if (dropped.size > ROBOTS_MOST) {
-    say(t("status.tooLarge", { size: number(dropped.size), limit: number(ROBOTS_MOST) }), "error");
+  if (dropped.size > state.info.max_body) {
+    say(t("status.tooLarge", { size: number(dropped.size), limit: number(state.info.max_body) }), "error");
     return;
   }
   $("logs-robots").value = new TextDecoder("utf-8", { ignoreBOM: true }).decode(await dropped.arrayBuffer());
@@ -106,7 +107,7 @@ function progress(read, size, lines, requests) {
   const bar = $("logs-progress");
   bar.max = size || 1;
   bar.value = read;
-  const mb = (n) => number((n / 1048576).toFixed(1));
+  const mb = (n) => number((n / MB).toFixed(1));
   say(t("logs.progress", { read: mb(read), size: mb(size), lines: number(lines), requests: number(requests) }));
 }
 
@@ -115,8 +116,8 @@ async function run() {
   if (!file) { say(t("logs.noFile"), "error"); return; }
   const robots = $("logs-robots").value;
   if (!robots.trim()) { say(t("logs.noRobots"), "error"); return; }
-  if (file.size > MOST_MB * 1048576) {
-    const size = number(Math.ceil(file.size / 1048576));
+  if (file.size > MOST_MB * MB) {
+    const size = number(Math.ceil(file.size / MB));
     say(t("logs.tooLarge", { name: file.name, size, limit: number(MOST_MB) }), "error");
     return;
   }
