@@ -363,3 +363,6 @@ def test_generate_check_passes_in_sync_and_fails_with_a_diff(tmp_path: Path) -> 
     assert missing.exit_code == 1 and "+Disallow: /cart/" in missing.stdout.splitlines() and not target.exists()
     alone = runner.invoke(cli, ["generate", "--spec", str(spec), "--check"])
     assert alone.exit_code == 2 and alone.stderr.startswith("robotscope: --check needs -o FILE")
+    target.write_bytes(b"hand-written\n")
+    as_json = runner.invoke(cli, ["generate", "--spec", str(spec), "-o", str(target), "--check", "--json"])
+    assert as_json.exit_code == 2 and as_json.stderr.startswith("robotscope: --check takes no --json")
