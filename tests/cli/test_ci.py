@@ -229,6 +229,36 @@ def test_a_file_the_change_removes_is_compared_with_none(repo: str, tmp_path: Pa
     assert code == 2 and err.startswith("robotscope: cannot read 'gone/robots.txt'")
 
 
+def test_a_symlinked_robots_txt_is_read_through_its_link_at_the_base_too(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = tmp_path / "site"
+    base = site_repo(root)  # public/robots.txt, changed by the head commit
+    (root / "shared").mkdir()
+    (root / "shared" / "robots.txt").write_bytes(b"User-agent: *\nDisallow: /a\n")
+    (root / "linked").mkdir()
+    (root / "linked" / "robots.txt").symlink_to("../shared/robots.txt")
+    (root / "outside").mkdir()
+    (root / "outside" / "robots.txt").symlink_to(tmp_path / "elsewhere.txt")  # out of the repository at the base
+    git(root, "add", ".")
+    git(root, "commit", "-q", "-m", "A robots.txt shared by link")
+    linked = git(root, "rev-parse", "HEAD").strip()
+    (root / "shared" / "robots.txt").write_bytes(b"User-agent: *\nDisallow: /a\nDisallow: /b\n")
+    (tmp_path / "elsewhere.txt").write_bytes(b"User-agent: *\nDisallow: /c\n")
+    git(root, "commit", "-q", "-am", "Block /b too")
+    monkeypatch.chdir(root)
+    files = ("outside/robots.txt", "linked/robots.txt", "public/robots.txt")
+    _, out, _ = run(*files, "--base", linked, "--agents", "*", "--fail-on", "never")
+    flips = [line for line in out.splitlines() if "fetch" in line]
+    assert flips == [
+        # A link out of the repository was no file git had: as if the base had none.
+        "outside/robots.txt: * (others) may no longer fetch /c: line 2: Disallow: /c (before: no group applies)",
+        "linked/robots.txt: * (others) may no longer fetch /b: line 3: Disallow: /b (before: no rule matches)",
+    ]
+    _, out, _ = run("public/robots.txt", "--base", base, "--agents", "*", "--fail-on", "never")
+    assert out.splitlines()[-1].startswith("1 file checked: 0 verdict flips")  # the file after the links read right
+
+
 def test_glob_patterns_and_their_misses(repo: str) -> None:
     code, out, _ = run("public/**/robots.txt", "--fail-on", "never")
     assert code == 0 and out.splitlines()[-1].startswith("1 file checked: ")
@@ -333,3 +363,6 @@ def test_generate_check_passes_in_sync_and_fails_with_a_diff(tmp_path: Path) -> 
     assert missing.exit_code == 1 and "+Disallow: /cart/" in missing.stdout.splitlines() and not target.exists()
     alone = runner.invoke(cli, ["generate", "--spec", str(spec), "--check"])
     assert alone.exit_code == 2 and alone.stderr.startswith("robotscope: --check needs -o FILE")
+    target.write_bytes(b"hand-written\n")
+    as_json = runner.invoke(cli, ["generate", "--spec", str(spec), "-o", str(target), "--check", "--json"])
+    assert as_json.exit_code == 2 and as_json.stderr.startswith("robotscope: --check takes no --json")

@@ -572,7 +572,8 @@ class _Git:
         """Each file named (`REV:./PATH`) through one `git cat-file --batch`: its first `KEEP` bytes (each
         blob cut at the fetcher's limit), None where the revision has no such file; stops (the problem
         added) when git fails or the deadline passes."""
-        started = self._start(["cat-file", "--batch"], subprocess.PIPE)
+        # Through symbolic links within the tree, as the working tree's file is read through its link.
+        started = self._start(["cat-file", "--batch", "--follow-symlinks"], subprocess.PIPE)
         if started is None:
             return
         process, timer = started
@@ -620,11 +621,14 @@ class _Ended(Exception):
 
 def _blob(stream: IO[bytes]) -> bytes | None:
     """One object of `git cat-file --batch`: its first `KEEP` bytes (the rest read and dropped), None when
-    the commit has no such file; raises `_Ended` when the output ends first."""
+    the commit has no such file (or a link to none); raises `_Ended` when the output ends first."""
     header = stream.readline(_HEADER_BYTES)
     if not header.endswith(b"\n"):
         raise _Ended
     fields = header.split()
+    if len(fields) == 2 and fields[1].isdigit():
+        # "symlink|dangling|loop|notdir <size>", then that many bytes: a link to no file in the tree.
+        fields = [b"", fields[0], fields[1]]
     if len(fields) != 3 or not fields[2].isdigit():
         return None  # "<object> missing": the commit removed the file (or never had it at that path)
     size = int(fields[2])
@@ -637,7 +641,7 @@ def _blob(stream: IO[bytes]) -> bytes | None:
         left -= len(chunk)
     if len(body) < min(size, KEEP) or stream.read(1) != b"\n":
         raise _Ended
-    return body
+    return body if fields[1] == b"blob" else None  # a link to a folder is no file either
 
 
 __all__ = [

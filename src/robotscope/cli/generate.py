@@ -173,6 +173,8 @@ def generate(
     """
     if check and output is None:
         fail(message("generate.check.needs-output"))
+    if check and as_json:
+        fail(message("generate.check.json"))
     try:
         if spec_file is not None:
             spec = _read_spec(spec_file)
