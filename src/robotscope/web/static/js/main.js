@@ -14,6 +14,7 @@ import { relangFetch, renderFetch, startFetch } from "./panels/fetch.js";
 import { relangHistory, startHistory } from "./panels/history.js";
 import { relangPageCheck, startPageCheck } from "./panels/pagecheck.js";
 import { renderFindings } from "./panels/findings.js";
+import { relangExport, renderExport, startExport } from "./panels/export.js";
 import { relangGenerator, renderGenerator, startGenerator } from "./panels/generator.js";
 import { pathsToCheck, renderMatrix } from "./panels/matrix.js";
 import { relangSelftest, renderSelftest, startSelftest } from "./panels/selftest.js";
@@ -124,11 +125,13 @@ async function switchLanguage(code, save) {
   renderSwaps();
   renderSelftest();
   renderGenerator();
+  renderExport();
   schedule(0);
   if (state.info.fetch) { relangFetch(); relangPageCheck(); }
   if (state.info.history) relangHistory();
   relangSelftest();
   relangGenerator();
+  relangExport();
 }
 
 function currentQuery() {
@@ -269,6 +272,7 @@ async function start() {
   startSelftest(backend);
   startGenerator(backend);
   renderGenerator();
+  startExport(backend);
   loadCrawlers();
   window.addEventListener("hashchange", async () => {
     const opened = await linkInAddressBar();
