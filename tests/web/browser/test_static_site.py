@@ -338,3 +338,23 @@ def test_stop_ends_the_audit_with_the_lines_read_so_far(static_page: Any) -> Non
     assert static_page.get_attribute("#logs-result", "data-requests") == "0"
     assert "Stopped: the audit covers the lines read so far." in static_page.inner_text("#logs-status")
     assert static_page.is_hidden("#logs-stop") and static_page.is_enabled("#logs-go")
+
+
+def test_the_export_panel_writes_in_the_page_what_the_server_writes(static_page: Any, server_page: Any) -> None:
+    robots = "User-agent: GPTBot\nDisallow: /private/\nDisallow: /*.pdf$\n\nUser-agent: Code\nDisallow: /\n"
+    shown = []
+    for page in (static_page, server_page):
+        page.fill("#robots", robots)
+        for target in ("haproxy", "lighttpd"):
+            page.select_option("#export-target", target)
+            page.select_option("#export-choice", "all-named")
+            page.click("#export-go")
+            page.wait_for_function("() => !document.getElementById('export-panel').dataset.busy")
+            page.wait_for_selector("#export-result .export-complete")
+            files = page.locator("#export-result pre.export-text").all_inner_texts()
+            said = page.locator("#export-result .export-warning").evaluate_all("(n) => n.map((x) => x.dataset.code)")
+            shown.append((target, files, said))
+    static, server = shown[:2], shown[2:]
+    assert static == server
+    assert static[1][2] == ["enforce.left.query", "enforce.collateral"]  # lighttpd: `$`; `Code`: Visual Studio Code
+    assert static_page.errors == []

@@ -12,6 +12,8 @@ One model of "the rules the file implies" (`plan`), rendered per server:
 - `entries`: the deciding order, comments, the `Export` every renderer gives.
 - `nginx`, `apache`, `caddy`, `haproxy`, `lighttpd`: the renderers.
 - `view`: an export as JSON-ready data, and whether it is `complete`.
+- `configs`, `check`: an existing configuration read as its server reads it,
+  and checked against the robots.txt (`export --check`).
 
 `export(robots, target, agents=...)` does it all; docs/enforce.md shows
 the layout per server.
@@ -22,6 +24,7 @@ from __future__ import annotations
 from ...access.robots import Robots
 from . import apache, caddy, haproxy, lighttpd, nginx
 from .agents import AI, ALL_NAMED, Choice, Chosen, NotAToken, agent_regex, choose, claims, collateral, token_problem
+from .check import Report, check, check_view
 from .entries import Export
 from .plan import Group, Plan, plan
 from .view import complete, export_view
@@ -74,7 +77,10 @@ __all__ = [
     "Group",
     "NotAToken",
     "Plan",
+    "Report",
     "agent_regex",
+    "check",
+    "check_view",
     "choose",
     "claims",
     "collateral",

@@ -198,9 +198,16 @@ def check(
     source: str = "robots.txt",
     load: Callable[[str], str | None] | None = None,
 ) -> Report:
-    """`text`, a `target` configuration named `config`, checked against `robots` for the crawlers `agents` names.
+    """`text`, a `target` configuration named `config`, checked against `robots` for the crawlers `agents` names;
+    `load(name)` reads a file it names (HAProxy's `-f`).
 
     Raises `NotAToken` for a listed name that is no product token.
+
+    >>> import robotscope
+    >>> caddy = '@ai header_regexp User-Agent "GPTBot"\\nabort @ai\\n'
+    >>> report = check(robotscope.parse("User-agent: GPTBot\\nDisallow: /\\n"), "caddy", caddy, agents="GPTBot")
+    >>> sorted({(finding.kind, finding.probe.kind) for finding in report.findings})
+    [('let-through', 'case'), ('robots-txt', 'crawler')]
     """
     sent = probes(robots, agents)
     paths, left = probe_paths(robots)

@@ -5,6 +5,7 @@
  *
  *   analyse(body)   POST /api/analyse  {text, agent, urls, paths, lang, engine, origin?}
  *   generate(body)  POST /api/generate {preset | spec, agent, lang}
+ *   exportRules(body) POST /api/export {text, target, agents, lang}
  *   fetch(body)     POST /api/fetch    {url, policy, lang}
  *   page(body)      POST /api/page     {url, agents, lang}  (server build only)
  *   historyOrigins()              GET /api/history                        (a server with a store only)
@@ -66,6 +67,7 @@ function serverBackend() {
   return {
     analyse: (body) => request("/api/analyse", body),
     generate: (body) => request("/api/generate", body),
+    exportRules: (body) => request("/api/export", body),
     fetch: (body) => request("/api/fetch", body),
     page: (body) => request("/api/page", body),
     historyOrigins: () => request("/api/history"),

@@ -15,6 +15,7 @@ import { relangHistory, startHistory } from "./panels/history.js";
 import { relangLogs, startLogs } from "./panels/logs.js";
 import { relangPageCheck, startPageCheck } from "./panels/pagecheck.js";
 import { renderFindings } from "./panels/findings.js";
+import { relangExport, renderExport, startExport } from "./panels/export.js";
 import { relangGenerator, renderGenerator, startGenerator } from "./panels/generator.js";
 import { pathsToCheck, renderMatrix } from "./panels/matrix.js";
 import { relangSelftest, renderSelftest, startSelftest } from "./panels/selftest.js";
@@ -125,12 +126,14 @@ async function switchLanguage(code, save) {
   renderSwaps();
   renderSelftest();
   renderGenerator();
+  renderExport();
   schedule(0);
   if (state.info.fetch) { relangFetch(); relangPageCheck(); }
   if (state.info.history) relangHistory();
   if (backend.logs) relangLogs();
   relangSelftest();
   relangGenerator();
+  relangExport();
 }
 
 function currentQuery() {
@@ -273,6 +276,7 @@ async function start() {
   startSelftest(backend);
   startGenerator(backend);
   renderGenerator();
+  startExport(backend);
   loadCrawlers();
   window.addEventListener("hashchange", async () => {
     const opened = await linkInAddressBar();

@@ -4,7 +4,7 @@
  *
  * What never changes for a build is written by build-site as files beside the
  * page (api/info.json, api/strings-<lang>.json, api/crawlers.json,
- * api/policies-<lang>.json), so the labels show at once; analyse, generate and
+ * api/policies-<lang>.json), so the labels show at once; analyse, generate, export and
  * selftest call robotscope.api.call in the worker. Each call has the server's
  * time budget (info.time_budget): past it the worker is stopped, which really
  * stops the work, and restarted, and the call fails with the server's 422
@@ -112,6 +112,7 @@ export async function createBackend() {
   const backend = {
     analyse: (body) => engine.call("analyse", body, budget),
     generate: (body) => engine.call("generate", body, budget),
+    exportRules: (body) => engine.call("export", body, budget),
     fetch: async () => { throw new BackendError("this page fetches nothing; paste the file instead", "no-fetch"); },
     page: async () => { throw new BackendError("this page fetches nothing", "no-fetch"); },
     historyOrigins: noStore,
