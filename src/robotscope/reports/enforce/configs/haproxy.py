@@ -27,7 +27,7 @@ from functools import partial
 from typing import NamedTuple
 
 from ..entries import safe
-from .model import HOST, Config, Decision, Hit, Reading, Request, Scope, Unreadable, quoted, refusing
+from .model import HOST, Config, Decision, Hit, Reading, Request, Scope, Unreadable, Work, quoted, refusing
 from .regex import PCRE, Regex, Unsupported, read
 
 SERVER = "haproxy"
@@ -348,8 +348,8 @@ def _network(text: str) -> ipaddress.IPv4Network | ipaddress.IPv6Network | None:
 
 
 class _Run:
-    def __init__(self, section: _Section, backend: _Section | None, request: Request) -> None:
-        self.section, self.backend, self.request = section, backend, request
+    def __init__(self, section: _Section, backend: _Section | None, request: Request, work: Work) -> None:
+        self.section, self.backend, self.request, self.work = section, backend, request, work
         self.variables: dict[str, str] = {}
         self.hits: list[Hit] = []
 
@@ -394,6 +394,7 @@ class _Run:
         """The line of the pattern that matched `sample`, the text it matched, and the pattern's file."""
         if acl.method == "reg":
             for regex, line, file in acl.regexes:
+                self.work.step()
                 found = regex.search(sample)
                 if found is not None:
                     return line, found, file
@@ -403,6 +404,7 @@ class _Run:
             return next(((line, v, file) for v, line, file in acl.values if address in (_network(v) or ())), None)
         folded = sample.lower() if acl.icase else sample
         for value, line, file in acl.values:
+            self.work.step()
             pattern = value.lower() if acl.icase else value
             if _matches(acl.method, pattern, folded):
                 at = folded.find(pattern)
@@ -429,6 +431,7 @@ class _Run:
             if section is None:
                 continue
             for rule in section.rules:
+                self.work.step()
                 if not self.holds(rule, section.acls):
                     continue
                 if rule.action == "set":
@@ -456,8 +459,8 @@ def _matches(method: str, pattern: str, sample: str) -> bool:
     return re.search(f"(?:^|{edge}){re.escape(pattern)}(?:{edge}|$)", sample) is not None
 
 
-def _decide(section: _Section, backend: _Section | None, request: Request) -> Decision:
-    return _Run(section, backend, request).run()
+def _decide(section: _Section, backend: _Section | None, request: Request, work: Work) -> Decision:
+    return _Run(section, backend, request, work).run()
 
 
 def read_haproxy(text: str, reading: Reading, load: Callable[[str], str | None]) -> Config:
