@@ -181,6 +181,7 @@ def test_each_server_of_a_file_is_a_scope_of_its_own() -> None:
         ("caddy", "import bots.caddy\n", 1, "include"),
         ("haproxy", "acl bad hdr_sub(user-agent) -i -f /missing.lst\nhttp-request deny if bad\n", 1, "pattern-file"),
         ("haproxy", "use_backend bots if { hdr_sub(user-agent) bot }\n", 1, "directive"),
+        ("haproxy", "acl bot hdr_sub(user-agent) bot\nhttp-request deny if bots !METH_POST\n", 2, "acl"),
         ("lighttpd", 'include "bots.conf"\n', 1, "include"),
         ("lighttpd", '$HTTP["user-agent"] =~ "a.*b.*c.*d.*e" { url.access-deny = ("") }\n', 1, "regex.repeats"),
     ],

@@ -285,8 +285,8 @@ class _Scope(NamedTuple):
 
 
 class _Reader:
-    def __init__(self, reading: Reading, per_dir: bool) -> None:
-        self.reading, self.per_dir = reading, per_dir
+    def __init__(self, reading: Reading) -> None:
+        self.reading = reading
 
     def skip(self, at: Directive, code: str, **params: object) -> None:
         self.reading.skip(at.line, code, **params)
@@ -774,7 +774,7 @@ def _decide(scope: _Scope, request: Request, work: Work) -> Decision:
 def read_apache(text: str, reading: Reading, per_dir: bool) -> Config:
     """`per_dir`: the file is a `.htaccess` (its rewrite patterns see the path without its leading `/`)."""
     top = directives(text, reading)
-    reader = _Reader(reading, per_dir)
+    reader = _Reader(reading)
     outside: list[_Item] = []
     reader.flatten(top, (), per_dir, 0, outside)
     hosts = [directive for directive in top if directive.name == "virtualhost" and directive.block is not None]

@@ -141,9 +141,8 @@ class Config(NamedTuple):
 class Reading:
     """What a reader collects while it reads one file: the parts it cannot evaluate, and notes."""
 
-    def __init__(self, text: str, file: str | None = None) -> None:
+    def __init__(self, text: str) -> None:
         self.lines = text.splitlines()
-        self.file = file
         self.unreadable: list[Unreadable] = []
         self.notes: list[Message] = []
 
@@ -157,7 +156,7 @@ class Reading:
 
     def reason(self, line: int, reason: Message) -> None:
         line = min(max(line, 1), max(len(self.lines), 1))  # the end of the text is on its last line
-        self.unreadable.append(Unreadable(line, self.text_of(line), quoted(reason), self.file))
+        self.unreadable.append(Unreadable(line, self.text_of(line), quoted(reason)))
 
 
 def quoted(reason: Message) -> Message:
