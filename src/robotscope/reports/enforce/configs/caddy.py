@@ -351,8 +351,8 @@ class _Reader:
         if kind == "path" and any("%" in arg for arg in args):
             self.reading.skip(line, "enforce.check.directive", directive="path with an escape")
             return None
-        if not args:
-            self.reading.skip(line, "enforce.check.syntax", what=f"{kind} with no arguments")
+        if not args or (kind == "header" and len(args) > 2):
+            self.reading.skip(line, "enforce.check.syntax", what=f"{kind} with the wrong number of arguments")
             return None
         return _Matcher(kind, args, None, (), None, line)
 
