@@ -107,7 +107,7 @@ def test_a_configuration_that_cannot_be_read_or_is_too_large(robots: str, tmp_pa
     assert (
         code == 2 and err.startswith(f"robotscope: cannot read `{tmp_path / 'none.conf'}`: ") and err.count("\n") == 1
     )
-    huge = tmp_path / "huge.conf"
+    huge = tmp_path / "huge.conf"  # past MAX_CHARS: refused before it is read
     huge.write_bytes(b"#" * (MAX_CHARS + 1))
     code, _, err = run("export", robots, "--target", "nginx", "--check", str(huge))
     assert (

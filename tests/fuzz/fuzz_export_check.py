@@ -44,7 +44,8 @@ def check(data: bytes) -> None:
     for finding in report.findings:
         assert finding.paths and "\n" not in finding.message.render()
         assert finding.kind != "let-through" or finding.probe.chosen
-    assert report.consistent == (not report.findings and not report.unreadable)
+    assert report.consistent == (not report.findings and not report.unreadable and report.cut is None)
+    assert report.decided <= report.requests
     check_view(report, "en")
 
 

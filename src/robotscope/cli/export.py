@@ -103,6 +103,8 @@ def _report_text(report: Report, lang: str) -> str:
     lines = [header.render(lang)]
     lines += [f"  {finding.message.render(lang)}" for finding in report.findings]
     lines += [f"  {item.as_message(report.config).render(lang)}" for item in report.unreadable]
+    if report.cut is not None:
+        lines.append(f"  {report.cut.render(lang)}")
     if report.consistent:
         lines.append(message("enforce.check.consistent").render(lang))
     else:

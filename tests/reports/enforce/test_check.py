@@ -9,7 +9,7 @@ import pytest
 
 from robotscope import parse
 from robotscope.reports.enforce import TARGETS, choose, plan, render
-from robotscope.reports.enforce.check import Finding, Report, check, check_view
+from robotscope.reports.enforce.check import MAX_WORK, Finding, Report, check, check_view
 from tests.paths import EXAMPLES
 from tests.reports.enforce import aistyle
 
@@ -181,6 +181,7 @@ def test_each_server_of_a_file_is_a_scope_of_its_own() -> None:
         ("caddy", "import bots.caddy\n", 1, "include"),
         ("haproxy", "acl bad hdr_sub(user-agent) -i -f /missing.lst\nhttp-request deny if bad\n", 1, "pattern-file"),
         ("haproxy", "use_backend bots if { hdr_sub(user-agent) bot }\n", 1, "directive"),
+        ("haproxy", "acl bot hdr_sub(user-agent) bot\nhttp-request deny if bots !METH_POST\n", 2, "acl"),
         ("lighttpd", 'include "bots.conf"\n', 1, "include"),
         ("lighttpd", '$HTTP["user-agent"] =~ "a.*b.*c.*d.*e" { url.access-deny = ("") }\n', 1, "regex.repeats"),
     ],
@@ -200,3 +201,17 @@ def test_the_view_is_json_ready_and_korean() -> None:
     lower = next(f for f in view["findings"] if f["variant"] == "case" and f["agent"] == "GPTBot")
     assert lower["kind"] == "let-through" and lower["config_line"] is None
     assert "robots.txt는 /를 금지하지만" in lower["message"]["text"] and "`gptbot` 표기" in lower["message"]["text"]
+
+
+def test_a_configuration_too_large_to_ask_every_request_says_how_many_were_decided() -> None:
+    # Every request walks 20,000 patterns: all the requests together would take past MAX_WORK steps.
+    acls = "".join(f"acl bot hdr_sub(user-agent) -i bot{n}\n" for n in range(20_000))
+    report = checked("haproxy", acls + "http-request deny if bot\n", robots="User-agent: GPTBot\nDisallow: /\n")
+    assert report.unreadable == () and report.findings and not report.consistent
+    assert 0 < report.decided < report.requests and report.decided * 20_000 <= MAX_WORK
+    assert report.cut is not None
+    assert report.cut.render() == (
+        f"deciding every request would take more than {MAX_WORK:,} steps: {report.decided:,} of "
+        f"{report.requests:,} requests decided, and only their findings listed"
+    )
+    assert check_view(report)["decided"] == report.decided

@@ -1,10 +1,14 @@
 """The proof that `export --check` reads a configuration as its server does: the real server answers alike.
 
-For each ai.robots.txt-style configuration (`aistyle.py`) and for
-robotscope's own export, the server from Debian is started on 127.0.0.1 with
-it and sent every request the check sends (each User-Agent on each path);
-every answer, refused (403, or the connection closed) or not, is asserted
-to be the one `configs.read_config` decides.
+For each ai.robots.txt-style configuration (`aistyle.py`), for robotscope's
+own export, and for a configuration of other constructs per server
+(`VARIETY`: nginx locations, `return 444` and `deny all`; Apache sections,
+`Require` and mod_rewrite; Caddy's `header` wildcards, `path`, `handle` and
+`error`; HAProxy's comma-split `hdr()`, `allow`, variables and `return`;
+lighttpd's `else` chains and suffixes), the server from Debian is started
+on 127.0.0.1 with it and sent every request the check sends (each
+User-Agent on each path); every answer, refused (403, or the connection
+closed) or not, is asserted to be the one `configs.read_config` decides.
 """
 
 from __future__ import annotations
@@ -26,7 +30,53 @@ from tests.reports.enforce.servers import site, start, stop
 
 pytestmark = pytest.mark.slow  # real servers
 
-ROBOTS = aistyle.ROBOTS + "\nUser-agent: PerplexityBot\nDisallow: /private/\nAllow: /private/open/\n"
+ROBOTS = (
+    aistyle.ROBOTS
+    + "\nUser-agent: PerplexityBot\nDisallow: /private/\nAllow: /private/open/\nDisallow: /static/*.pdf\n"
+    + "\nUser-agent: *\nDisallow: /*.pdf\n"
+)
+VARIETY = {
+    "nginx": (
+        "location = /robots.txt { }\n"
+        "location ^~ /static/ { }\n"
+        "location ~* \\.pdf$ {\n    if ($http_user_agent ~* 'gptbot|claudebot') { return 403; }\n}\n"
+        "location / {\n    if ($http_user_agent ~ Bytespider) { return 444; }\n"
+        "    set $who $http_user_agent;\n    if ($who ~* '(^|[^a-z])ccbot') { return 403; }\n}\n"
+        "location /private/ { deny all; }\n"
+    ),
+    "apache": (
+        'SetEnvIfNoCase User-Agent "(gptbot|claudebot)" bad\n'
+        'BrowserMatch "compatible; PerplexityBot" bad\n'
+        '<Location "/">\n    <RequireAll>\n        Require all granted\n        Require not env bad\n'
+        "    </RequireAll>\n</Location>\n"
+        '<LocationMatch "^/robots\\.txt$">\n    Require all granted\n</LocationMatch>\n'
+        "RewriteEngine On\nRewriteCond %{HTTP_USER_AGENT} Bytespider [OR]\nRewriteCond %{HTTP_USER_AGENT} CCBot\n"
+        "RewriteRule ^/private/ - [F]\n"
+    ),
+    "caddy": (
+        "@bots {\n    header User-Agent *GPTBot*\n    header User-Agent *ClaudeBot*\n    not path /robots.txt\n}\n"
+        "@pdf {\n    path *.pdf\n    header_regexp ua User-Agent (?i)perplexity\n}\n"
+        "handle /static/* {\n    error @pdf 403\n    file_server\n}\n"
+        "abort @bots\nrespond @pdf 403\n"
+    ),
+    "haproxy": (
+        "acl ua_gpt req.hdr(user-agent) -m sub -i gptbot\n"
+        "acl ua_like hdr(user-agent) -m beg like\n"
+        "acl robots path /robots.txt\nacl private path_beg /private/\nacl open path_beg /private/open/\n"
+        "http-request allow if robots\n"
+        "http-request set-var(txn.bot) str(yes) if { hdr_reg(user-agent) -i (claudebot|ccbot) }\n"
+        "http-request deny deny_status 403 if { var(txn.bot) -m str yes } private !open\n"
+        "http-request deny if ua_gpt || ua_like\n"
+        "http-request return status 403 if METH_GET { hdr_sub(user-agent) Bytespider }\n"
+    ),
+    "lighttpd": (
+        '$HTTP["url"] =^ "/robots.txt" { }\n'
+        'else $HTTP["useragent"] =~ "(?i)gptbot" { url.access-deny = ("") }\n'
+        'else $HTTP["url"] =~ "^/private/" {\n'
+        '    $HTTP["user-agent"] =~ "ClaudeBot|CCBot" { url.access-deny = ("") }\n}\n'
+        '$HTTP["user-agent"] =~ "Bytespider" { url.access-deny = (".pdf", "/") }\n'
+    ),
+}
 # The file each server's wrapper (servers.py) reads the configuration from.
 WRAPPED = {
     "nginx": "robotscope.conf",
@@ -66,6 +116,10 @@ def _aistyle(target: str, folder: Path) -> tuple[str, str, bool]:
     return (aistyle.caddy() if target == "caddy" else aistyle.lighttpd()), "ai.conf", False
 
 
+def _variety(target: str, folder: Path) -> tuple[str, str, bool]:
+    return VARIETY[target], "variety.conf", target == "nginx"
+
+
 def _exported(target: str, folder: Path) -> tuple[str, str, bool]:
     robots = parse(ROBOTS)
     result = render(plan(robots, choose(robots, "all-named")), target, "robots.txt", "en", str(folder))
@@ -74,7 +128,9 @@ def _exported(target: str, folder: Path) -> tuple[str, str, bool]:
     return result.files[0][1], result.files[0][0], False
 
 
-@pytest.mark.parametrize("layout", [_aistyle, _exported], ids=["ai.robots.txt-style", "robotscope's export"])
+@pytest.mark.parametrize(
+    "layout", [_aistyle, _exported, _variety], ids=["ai.robots.txt-style", "robotscope's export", "variety"]
+)
 @pytest.mark.parametrize("target", ["nginx", "apache", "caddy", "haproxy", "lighttpd"])
 def test_the_server_refuses_exactly_what_the_check_reads(
     target: str, layout: Callable[[str, Path], tuple[str, str, bool]], tmp_path: Path

@@ -323,7 +323,7 @@ def test_apache_rewrite_conditions_or_and_negation() -> None:
 def test_caddy_order_handle_and_header_wildcards() -> None:
     config = (
         "example.com {\n"
-        "  @bots header User-Agent *GPTBot* *ClaudeBot*\n"
+        "  @bots {\n    header User-Agent *GPTBot*\n    header User-Agent *ClaudeBot*\n  }\n"
         "  respond /robots.txt 200\n"
         "  handle /api/* {\n    respond 200\n  }\n"
         "  abort @bots\n"

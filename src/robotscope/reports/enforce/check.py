@@ -37,12 +37,13 @@ from ...syntax.crawlers import catalogue
 from ...syntax.model import Reason, Verdict
 from ...syntax.patterns import example_target
 from .agents import AI, choose
-from .configs import Config, Decision, Hit, Request, Unreadable, read_config
+from .configs import Config, Decision, Hit, OutOfWork, Request, Unreadable, Work, read_config
 from .entries import safe
 from .innocent import AGENTS, BOUNDARY
 
 MAX_PATHS = 100
 MAX_PATH = 256  # characters of a path probed: a regex is bounded on subjects this long
+MAX_WORK = 2_000_000  # steps the configuration's server may take deciding all the requests (seconds of CPU)
 _SHOWN = 3  # paths shown in a finding's text
 _ORIGIN = "http://example.com"
 _DELIMITERS = " \t(),;/"  # around a product token in a User-Agent: not shown as part of what a test matched
@@ -78,10 +79,19 @@ class Report(NamedTuple):
     findings: tuple[Finding, ...]
     unreadable: tuple[Unreadable, ...]
     notes: tuple[Message, ...]
+    requests: int  # the requests to decide, in every scope
+    decided: int  # those decided before the work ran out
 
     @property
     def consistent(self) -> bool:
-        return not self.findings and not self.unreadable
+        return not self.findings and not self.unreadable and self.decided == self.requests
+
+    @property
+    def cut(self) -> Message | None:
+        """What is said when the work ran out before every request was decided."""
+        if self.decided == self.requests:
+            return None
+        return message("enforce.check.work", limit=MAX_WORK, decided=self.decided, requests=self.requests)
 
 
 def _recased(user_agent: str, token: str, written: str) -> str:
@@ -215,22 +225,27 @@ def check(
     lines = {line.number: line.raw.strip() for line in robots.lines}
     verdicts: dict[tuple[str, str], Verdict] = {}
     grouped: dict[tuple[str, str, int, str, str, int | None], list[tuple[str, Decision, Verdict | None]]] = {}
-    for scope in read.scopes:
-        for probe in sent:
-            for path in paths:
-                decision = scope.decide(Request(probe.user_agent, path))
-                verdict = None
-                if probe.token is not None:
-                    key = (probe.token, path)
-                    if key not in verdicts:
-                        verdicts[key] = robots.verdict(probe.token, _ORIGIN + path, PROFILED)
-                    verdict = verdicts[key]
-                kind = _kind(probe, path, decision, verdict)
-                if kind is not None:
-                    # One finding per robots.txt line: the line its text names holds for each of its paths.
-                    line = None if verdict is None else verdict.line
-                    where = (kind, scope.name, scope.line, probe.who, probe.kind, line)
-                    grouped.setdefault(where, []).append((path, decision, verdict))
+    work, decided = Work(MAX_WORK), 0
+    try:
+        for scope in read.scopes:
+            for probe in sent:
+                for path in paths:
+                    decision = scope.decide(Request(probe.user_agent, path), work)
+                    decided += 1
+                    verdict = None
+                    if probe.token is not None:
+                        key = (probe.token, path)
+                        if key not in verdicts:
+                            verdicts[key] = robots.verdict(probe.token, _ORIGIN + path, PROFILED)
+                        verdict = verdicts[key]
+                    kind = _kind(probe, path, decision, verdict)
+                    if kind is not None:
+                        # One finding per robots.txt line: the line its text names holds for each of its paths.
+                        line = None if verdict is None else verdict.line
+                        where = (kind, scope.name, scope.line, probe.who, probe.kind, line)
+                        grouped.setdefault(where, []).append((path, decision, verdict))
+    except OutOfWork:
+        pass  # the report says how many requests were decided
     findings = []
     by_probe = {(probe.who, probe.kind): probe for probe in sent}
     for (kind, scope_name, scope_line, who, probe_kind, _), found in grouped.items():
@@ -246,9 +261,9 @@ def check(
         notes.append(message("enforce.check.note.paths", count=left, limit=MAX_PATHS, length=MAX_PATH))
     if any(finding.probe.kind == "case" and finding.kind == "let-through" for finding in findings):
         notes.append(message("enforce.check.note.case"))
-    return Report(
-        read.server, config, source, tuple(sent), tuple(paths), tuple(findings), read.unreadable, tuple(notes)
-    )
+    requests = len(read.scopes) * len(sent) * len(paths)
+    made = (tuple(sent), tuple(paths), tuple(findings), read.unreadable, tuple(notes), requests, decided)
+    return Report(read.server, config, source, *made)
 
 
 def _kind(probe: Probe, path: str, decision: Decision, verdict: Verdict | None) -> str | None:
@@ -271,6 +286,8 @@ def check_view(report: Report, lang: str = "en") -> dict[str, Any]:
         "config": report.config,
         "source": report.source,
         "consistent": report.consistent,
+        "requests": report.requests,
+        "decided": report.decided,
         "paths": list(report.paths),
         "agents": [probe._asdict() for probe in report.probes],
         "findings": [

@@ -19,7 +19,7 @@ from .apache import read_apache
 from .caddy import read_caddy
 from .haproxy import read_haproxy
 from .lighttpd import read_lighttpd
-from .model import ADDRESS, MAX_CHARS, Config, Decision, Hit, Reading, Request, Scope, Unreadable
+from .model import ADDRESS, MAX_CHARS, Config, Decision, Hit, OutOfWork, Reading, Request, Scope, Unreadable, Work
 from .nginx import read_nginx
 
 
@@ -53,4 +53,16 @@ def read_config(target: str, text: str, name: str = "", load: Callable[[str], st
     return found._replace(unreadable=tuple(unique[key] for key in sorted(unique)))
 
 
-__all__ = ["ADDRESS", "MAX_CHARS", "Config", "Decision", "Hit", "Request", "Scope", "Unreadable", "read_config"]
+__all__ = [
+    "ADDRESS",
+    "MAX_CHARS",
+    "Config",
+    "Decision",
+    "Hit",
+    "OutOfWork",
+    "Request",
+    "Scope",
+    "Unreadable",
+    "Work",
+    "read_config",
+]

@@ -32,7 +32,7 @@ from functools import partial
 from typing import NamedTuple
 
 from . import apexpr
-from .model import HOST, Config, Decision, Hit, Reading, Request, Scope
+from .model import HOST, Config, Decision, Hit, Reading, Request, Scope, Work
 from .regex import PCRE, Regex, Unsupported, read
 
 SERVER = "apache"
@@ -285,8 +285,8 @@ class _Scope(NamedTuple):
 
 
 class _Reader:
-    def __init__(self, reading: Reading, per_dir: bool) -> None:
-        self.reading, self.per_dir = reading, per_dir
+    def __init__(self, reading: Reading) -> None:
+        self.reading = reading
 
     def skip(self, at: Directive, code: str, **params: object) -> None:
         self.reading.skip(at.line, code, **params)
@@ -563,19 +563,18 @@ def _merged(authz: list[_Authz]) -> tuple[_Authz, ...]:
 class _Run:
     """One request through one scope."""
 
-    def __init__(self, request: Request) -> None:
-        self.request = request
+    def __init__(self, request: Request, work: Work) -> None:
+        self.request, self.work = request, work
         self.env: dict[str, str] = {}
         self.hits: list[Hit] = []
         self.line = 0  # the line being evaluated, for hits
-
-    def lookup(self) -> apexpr.Lookup:
-        return apexpr.Lookup(
+        self.lookup = apexpr.Lookup(
             lambda name: _variable(name, self.request, self.env),
             lambda name: _header(name, self.request),
             lambda name: self.env.get(name, ""),
             self.request.address,
             self.hit,
+            self.work.step,
         )
 
     def hit(self, subject: str, matched: str) -> None:
@@ -583,6 +582,7 @@ class _Run:
             self.hits.append(Hit(self.line, matched))
 
     def applies(self, where: tuple[_Where, ...]) -> bool:
+        self.work.step(len(where))
         path = self.request.decoded_path
         for found in where:
             if found.kind == "location" and not (path == found.text or path.startswith(found.text.rstrip("/") + "/")):
@@ -598,7 +598,7 @@ class _Run:
             if found.kind in ("limit", "limitexcept") and ("GET" in found.text.split()) != (found.kind == "limit"):
                 return False
             if found.kind == "if":
-                lookup = self.lookup()
+                lookup = self.lookup
                 if any(apexpr.evaluate(test, lookup) for test in found.before):
                     return False
                 if found.test is not None and not apexpr.evaluate(found.test, lookup):
@@ -606,9 +606,10 @@ class _Run:
         return True
 
     def setenv(self, found: _SetEnv) -> None:
+        self.work.step()
         self.line = found.line
         if found.test is not None:
-            matched = apexpr.evaluate(found.test, self.lookup())
+            matched = apexpr.evaluate(found.test, self.lookup)
         else:
             assert found.regex is not None
             subject = _ATTRIBUTES[found.attribute](self.request) if found.attribute in _ATTRIBUTES else None
@@ -627,6 +628,7 @@ class _Run:
                     self.env[name] = value
 
     def condition(self, cond: _Cond) -> bool:
+        self.work.step()
         self.line = cond.line
         subject = re.sub(r"%\{([^}]*)\}", lambda m: _variable(m.group(1), self.request, self.env) or "", cond.test)
         if cond.equal is not None:
@@ -657,6 +659,7 @@ class _Run:
             if self.applies(place):
                 engine_on = on
         for where, rule in scope.rules:
+            self.work.step()
             if not engine_on or not self.applies(where):
                 continue
             path = self.request.decoded_path
@@ -730,6 +733,7 @@ class _Run:
         return ("granted", group.line) if granted else ("denied", denied)
 
     def member(self, member: _Require | _Group) -> tuple[str, int]:
+        self.work.step()
         if isinstance(member, _Group):
             return self.group(member)
         self.line = member.line
@@ -752,12 +756,12 @@ class _Run:
             return "GET" in (arg.upper() for arg in require.args)
         if require.provider == "expr":
             assert require.test is not None
-            return apexpr.evaluate(require.test, self.lookup())
+            return apexpr.evaluate(require.test, self.lookup)
         return False  # local: the request comes from elsewhere
 
 
-def _decide(scope: _Scope, request: Request) -> Decision:
-    run = _Run(request)
+def _decide(scope: _Scope, request: Request, work: Work) -> Decision:
+    run = _Run(request, work)
     for where, found in scope.setenv:
         if run.applies(where):
             run.setenv(found)
@@ -770,7 +774,7 @@ def _decide(scope: _Scope, request: Request) -> Decision:
 def read_apache(text: str, reading: Reading, per_dir: bool) -> Config:
     """`per_dir`: the file is a `.htaccess` (its rewrite patterns see the path without its leading `/`)."""
     top = directives(text, reading)
-    reader = _Reader(reading, per_dir)
+    reader = _Reader(reading)
     outside: list[_Item] = []
     reader.flatten(top, (), per_dir, 0, outside)
     hosts = [directive for directive in top if directive.name == "virtualhost" and directive.block is not None]

@@ -39,6 +39,7 @@ class Lookup(NamedTuple):
     env: Callable[[str], str]
     address: str
     hit: Callable[[str, str], None]  # a regex matched this subject with this text
+    step: Callable[[], None]  # one test evaluated: the work it takes is counted
 
 
 class _Text(NamedTuple):
@@ -88,6 +89,7 @@ class _Test(NamedTuple):
     const: bool = False
 
     def true(self, lookup: Lookup) -> bool:
+        lookup.step()
         if self.kind == "const":
             return self.const
         if self.kind in ("not", "and", "or"):

@@ -25,7 +25,7 @@ from functools import partial
 from typing import NamedTuple
 
 from ....messages import message
-from .model import HOST, Config, Decision, Hit, Reading, Request, Scope, refusing
+from .model import HOST, Config, Decision, Hit, Reading, Request, Scope, Work, refusing
 from .regex import RE2, Regex, Unsupported, read
 
 SERVER = "caddy"
@@ -351,8 +351,8 @@ class _Reader:
         if kind == "path" and any("%" in arg for arg in args):
             self.reading.skip(line, "enforce.check.directive", directive="path with an escape")
             return None
-        if not args:
-            self.reading.skip(line, "enforce.check.syntax", what=f"{kind} with no arguments")
+        if not args or (kind == "header" and len(args) > 2):
+            self.reading.skip(line, "enforce.check.syntax", what=f"{kind} with the wrong number of arguments")
             return None
         return _Matcher(kind, args, None, (), None, line)
 
@@ -480,8 +480,8 @@ def _header_matches(allowed: str, actual: str) -> bool:
 
 
 class _Run:
-    def __init__(self, site: _Site, request: Request) -> None:
-        self.site, self.request = site, request
+    def __init__(self, site: _Site, request: Request, work: Work) -> None:
+        self.site, self.request, self.work = site, request, work
         self.hits: list[Hit] = []
         self.values: dict[str, str] = {}
         self.busy: set[str] = set()
@@ -522,6 +522,7 @@ class _Run:
     def map(self, chosen: _Map, index: int) -> str:
         source = self.expand(chosen.source)
         for regex, key, outputs, line in chosen.rows:
+            self.work.step()
             output = outputs[index] if index < len(outputs) else "-"
             if output == "-":
                 continue
@@ -539,6 +540,7 @@ class _Run:
     def matches(self, matchers: tuple[_Matcher, ...] | None) -> bool:
         if matchers is None:
             return True
+        self.work.step(len(matchers))
         headers: dict[str, list[_Matcher]] = {}
         paths: list[_Matcher] = []
         for matcher in matchers:
@@ -602,6 +604,7 @@ class _Run:
         ordered = directives if as_written else sorted(directives, key=lambda d: ORDER.index(d.name))
         handled = False
         for directive in ordered:
+            self.work.step()
             if directive.name in ("handle", "handle_path"):
                 if handled or not self.matches(directive.matcher):
                     continue
@@ -630,8 +633,8 @@ def _status(directive: _Directive) -> int:
     return 302 if directive.name == "redir" else 200
 
 
-def _decide(site: _Site, request: Request) -> Decision:
-    run = _Run(site, request)
+def _decide(site: _Site, request: Request, work: Work) -> Decision:
+    run = _Run(site, request, work)
     found = run.run(site.directives, as_written=False)
     if found is not None and refusing(found[0]):
         return Decision(True, found[1], tuple(run.hits))

@@ -27,7 +27,7 @@ from functools import partial
 from typing import NamedTuple
 
 from ..entries import safe
-from .model import HOST, Config, Decision, Hit, Reading, Request, Scope, Unreadable, quoted, refusing
+from .model import HOST, Config, Decision, Hit, Reading, Request, Scope, Unreadable, Work, quoted, refusing
 from .regex import PCRE, Regex, Unsupported, read
 
 SERVER = "haproxy"
@@ -57,7 +57,13 @@ _HARMLESS = frozenset(
     | {"track-sc0", "track-sc1", "track-sc2", "sc-inc-gpc0", "sc-inc-gpc1", "sc-inc-gpc", "set-priority-class"}
     | {"set-priority-offset", "add-acl", "del-acl", "set-map", "del-map", "set-timeout", "wait-for-handshake"}
 )
-_PREDEFINED = {"TRUE": True, "FALSE": False, "HTTP": True, "HTTP_1.1": True, "METH_GET": True, "HTTP_URL_SLASH": True}
+# HAProxy's predefined ACLs, for a GET of an origin-form target over HTTP/1.1, without a body, from ADDRESS.
+_PREDEFINED = {
+    **dict.fromkeys(("TRUE", "HTTP", "HTTP_1.1", "METH_GET", "HTTP_URL_SLASH", "WAIT_END"), True),
+    **dict.fromkeys(("FALSE", "HTTP_1.0", "HTTP_2.0", "HTTP_3.0", "HTTP_CONTENT", "HTTP_URL_ABS"), False),
+    **dict.fromkeys(("HTTP_URL_STAR", "LOCALHOST", "RDP_COOKIE", "REQ_CONTENT", "METH_CONNECT"), False),
+    **dict.fromkeys(("METH_DELETE", "METH_HEAD", "METH_OPTIONS", "METH_POST", "METH_PUT", "METH_TRACE"), False),
+}
 _ESCAPES = {" ": " ", "\\": "\\", "t": "\t", "n": "\n", "r": "\r", "#": "#", "'": "'", '"': '"'}
 
 
@@ -308,6 +314,15 @@ class _Reader:
             self.reading.skip(line, "enforce.check.directive", directive=f"http-request {action}")
         return None
 
+    def undefined(self, sections: list[_Section]) -> None:
+        """Say each ACL a rule names that its section defines nowhere: HAProxy would not start."""
+        for section in sections:
+            for rule in section.rules:
+                for terms in rule.condition or ():
+                    for term in terms:
+                        if term.acl is None and term.name not in section.acls and term.name not in _PREDEFINED:
+                            self.reading.skip(rule.line, "enforce.check.acl", name=term.name)
+
     def sections(self, text: str) -> list[_Section]:
         made = [_Section("fragment", "", 0, {}, [], "")]
         for number, raw in enumerate(text.splitlines(), 1):
@@ -348,8 +363,8 @@ def _network(text: str) -> ipaddress.IPv4Network | ipaddress.IPv6Network | None:
 
 
 class _Run:
-    def __init__(self, section: _Section, backend: _Section | None, request: Request) -> None:
-        self.section, self.backend, self.request = section, backend, request
+    def __init__(self, section: _Section, backend: _Section | None, request: Request, work: Work) -> None:
+        self.section, self.backend, self.request, self.work = section, backend, request, work
         self.variables: dict[str, str] = {}
         self.hits: list[Hit] = []
 
@@ -394,6 +409,7 @@ class _Run:
         """The line of the pattern that matched `sample`, the text it matched, and the pattern's file."""
         if acl.method == "reg":
             for regex, line, file in acl.regexes:
+                self.work.step()
                 found = regex.search(sample)
                 if found is not None:
                     return line, found, file
@@ -403,6 +419,7 @@ class _Run:
             return next(((line, v, file) for v, line, file in acl.values if address in (_network(v) or ())), None)
         folded = sample.lower() if acl.icase else sample
         for value, line, file in acl.values:
+            self.work.step()
             pattern = value.lower() if acl.icase else value
             if _matches(acl.method, pattern, folded):
                 at = folded.find(pattern)
@@ -429,6 +446,7 @@ class _Run:
             if section is None:
                 continue
             for rule in section.rules:
+                self.work.step()
                 if not self.holds(rule, section.acls):
                     continue
                 if rule.action == "set":
@@ -456,14 +474,15 @@ def _matches(method: str, pattern: str, sample: str) -> bool:
     return re.search(f"(?:^|{edge}){re.escape(pattern)}(?:{edge}|$)", sample) is not None
 
 
-def _decide(section: _Section, backend: _Section | None, request: Request) -> Decision:
-    return _Run(section, backend, request).run()
+def _decide(section: _Section, backend: _Section | None, request: Request, work: Work) -> Decision:
+    return _Run(section, backend, request, work).run()
 
 
 def read_haproxy(text: str, reading: Reading, load: Callable[[str], str | None]) -> Config:
     """`load(name)` gives the text of a pattern file `-f` names (None: it cannot be read)."""
     reader = _Reader(reading, load)
     sections = reader.sections(text)
+    reader.undefined(sections)
     backends = {section.name: section for section in sections if section.kind == "backend"}
     scopes = []
     for section in sections:

@@ -22,7 +22,7 @@ from functools import partial
 from typing import NamedTuple
 
 from ....messages import message
-from .model import HOST, Config, Decision, Hit, Reading, Request, Scope
+from .model import HOST, Config, Decision, Hit, Reading, Request, Scope, Work
 from .regex import PCRE, Regex, Unsupported, read
 
 SERVER = "lighttpd"
@@ -249,8 +249,8 @@ def _string(token: str) -> str:
 
 
 class _Run:
-    def __init__(self, request: Request) -> None:
-        self.request = request
+    def __init__(self, request: Request, work: Work) -> None:
+        self.request, self.work = request, work
         self.hits: list[Hit] = []
 
     def field(self, name: str) -> str:
@@ -290,6 +290,7 @@ class _Run:
     def apply(self, body: tuple[_Set | _Block, ...], settings: dict[str, tuple[list[str], int]]) -> None:
         taken = False  # a block of the current else chain ran
         for item in body:
+            self.work.step()
             if isinstance(item, _Set):
                 if item.key in _SETTINGS and item.values is not None:
                     before = settings.get(item.key, ([], 0))[0] if item.append else []
@@ -304,8 +305,8 @@ class _Run:
                 self.apply(item.body, settings)
 
 
-def _decide(body: tuple[_Set | _Block, ...], request: Request) -> Decision:
-    run = _Run(request)
+def _decide(body: tuple[_Set | _Block, ...], request: Request, work: Work) -> Decision:
+    run = _Run(request, work)
     settings: dict[str, tuple[list[str], int]] = {}
     run.apply(body, settings)
     modules = settings.get("server.modules")

@@ -22,7 +22,8 @@ from ..entries import safe
 
 ADDRESS = "192.0.2.1"  # TEST-NET-1 (RFC 5737): no crawler's published address
 HOST = "example.com"
-MAX_CHARS = 1024 * 1024  # characters of a configuration read; past them, nothing is read
+MAX_CHARS = 4 * 1024 * 1024  # characters of a configuration read (robotscope's own export of the largest robots.txt
+# files takes that much); past them, nothing is read
 _SHOWN = 120  # characters of a line shown with a finding
 
 
@@ -99,12 +100,35 @@ class Unreadable(NamedTuple):
         )
 
 
+class OutOfWork(Exception):
+    """Deciding took more steps than the `Work` allowed."""
+
+
+class Work:
+    """The steps a reader's interpreter takes deciding requests (a directive, a condition or a pattern tried),
+    and the most it may take: a configuration can be large and each request walks all of it."""
+
+    __slots__ = ("done", "limit")
+
+    def __init__(self, limit: int | None = None) -> None:
+        self.done, self.limit = 0, limit
+
+    def step(self, count: int = 1) -> None:
+        self.done += count
+        if self.limit is not None and self.done > self.limit:
+            raise OutOfWork
+
+
 class Scope(NamedTuple):
     """One server, virtual host, site or frontend of the configuration, and how it decides a request."""
 
     name: str  # as the configuration writes it ("" for the whole file)
     line: int  # where it starts (0: the whole file)
-    decide: Callable[[Request], Decision]
+    run: Callable[[Request, Work], Decision]
+
+    def decide(self, request: Request, work: Work | None = None) -> Decision:
+        """The server's answer to `request`; raises `OutOfWork` past `work`'s limit."""
+        return self.run(request, Work() if work is None else work)
 
 
 class Config(NamedTuple):
@@ -117,9 +141,8 @@ class Config(NamedTuple):
 class Reading:
     """What a reader collects while it reads one file: the parts it cannot evaluate, and notes."""
 
-    def __init__(self, text: str, file: str | None = None) -> None:
+    def __init__(self, text: str) -> None:
         self.lines = text.splitlines()
-        self.file = file
         self.unreadable: list[Unreadable] = []
         self.notes: list[Message] = []
 
@@ -133,7 +156,7 @@ class Reading:
 
     def reason(self, line: int, reason: Message) -> None:
         line = min(max(line, 1), max(len(self.lines), 1))  # the end of the text is on its last line
-        self.unreadable.append(Unreadable(line, self.text_of(line), quoted(reason), self.file))
+        self.unreadable.append(Unreadable(line, self.text_of(line), quoted(reason)))
 
 
 def quoted(reason: Message) -> Message:

@@ -27,7 +27,7 @@ from functools import partial
 from typing import NamedTuple
 
 from ....messages import message
-from .model import HOST, Config, Decision, Hit, Reading, Request, Scope, refusing
+from .model import HOST, Config, Decision, Hit, Reading, Request, Scope, Work, refusing
 from .regex import PCRE, Regex, Unsupported, read
 
 SERVER = "nginx"
@@ -442,8 +442,8 @@ class _Reader:
 class _Run:
     """One request through one server: variables, maps and geos evaluated on first use."""
 
-    def __init__(self, reader: _Reader, request: Request) -> None:
-        self.reader, self.request = reader, request
+    def __init__(self, reader: _Reader, request: Request, work: Work) -> None:
+        self.reader, self.request, self.work = reader, request, work
         self.values: dict[str, str] = {}
         self.hits: list[Hit] = []
         self.busy: set[str] = set()  # maps being evaluated: a map reading itself gives ""
@@ -473,6 +473,7 @@ class _Run:
             return self.expand(chosen.exact[value.lower()])
         if value:
             for regex, out, line in chosen.regexes:
+                self.work.step()
                 matched = regex.search(value)
                 if matched is not None:
                     if chosen.source == "$http_user_agent":
@@ -503,6 +504,7 @@ class _Run:
 
     def run(self, ops: tuple[_Op, ...]) -> _Return | _Break | None:
         for op in ops:
+            self.work.step()
             if isinstance(op, _Set):
                 self.values[op.name] = self.expand(op.value)
             elif isinstance(op, _If):
@@ -515,8 +517,9 @@ class _Run:
         return None
 
 
-def _location(server: _Server, uri: str) -> _Location | None:
+def _location(server: _Server, uri: str, work: Work) -> _Location | None:
     """The location nginx selects for `uri`: exact, then the longest prefix (final with `^~`), then regexes."""
+    work.step(len(server.locations))
     for location in server.locations:
         if location.modifier == "=" and location.path == uri:
             return location
@@ -530,10 +533,10 @@ def _location(server: _Server, uri: str) -> _Location | None:
     return longest
 
 
-def _decide(reader: _Reader, server: _Server, request: Request) -> Decision:
-    run = _Run(reader, request)
+def _decide(reader: _Reader, server: _Server, request: Request, work: Work) -> Decision:
+    run = _Run(reader, request, work)
     ended = run.run(server.rewrite)
-    location = _location(server, request.decoded_path)
+    location = _location(server, request.decoded_path, work)
     if not isinstance(ended, _Return) and location is not None:
         ended = run.run(location.rewrite)
     if isinstance(ended, _Return):
