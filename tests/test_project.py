@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import ast
 import re
 import tomllib
 from importlib import metadata
+from pathlib import Path
 
 import robotscope
 from robotscope import _version
@@ -67,3 +69,16 @@ def test_ci_runs_the_readmes_test_command() -> None:
     (ran,) = install.findall(ci)
     assert shown.strip() == ran.strip()
     assert {"nginx", "apache2", "caddy", "haproxy", "lighttpd", "chromium"} <= set(shown.split())
+
+
+def test_no_compiled_module_holds_a_surrogate_in_a_string_literal() -> None:
+    # mypyc refuses a string constant holding a surrogate (`"[\ud800-\udfff]"` must be written for `re` to read
+    # the escapes, `r"[\ud800-\udfff]"`); only the slow wheel build would otherwise find it.
+    found = []
+    for name in sorted(compiled_modules()):
+        path = ROOT / "src" / Path(*name.split(".")).with_suffix(".py")
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            text = node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else ""
+            if any(0xD800 <= ord(char) <= 0xDFFF for char in text):
+                found.append(f"{name}:{getattr(node, 'lineno', 0)}")
+    assert not found

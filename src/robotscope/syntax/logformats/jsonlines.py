@@ -76,7 +76,8 @@ def _lookup(data: object, path: Path, any_case: bool) -> object:
     return value
 
 
-_SURROGATE = re.compile("[\ud800-\udfff]")
+# Escapes for `re` to read, not surrogates in the literal: mypyc cannot compile a string holding one.
+_SURROGATE = re.compile(r"[\ud800-\udfff]")
 
 
 def _mended(text: str) -> str:
