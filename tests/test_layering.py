@@ -30,7 +30,7 @@ import robotscope
 PACKAGE = Path(robotscope.__file__).parent
 
 # Public import paths that re-export a module of a layer (and the package root): nothing inside imports them.
-SURFACE = ("__init__", "crawlers", "logs", "profiles", "verify", "views")
+SURFACE = ("__init__", "agent", "crawlers", "enforce", "logs", "profiles", "verify", "views")
 
 # The layers, lowest first: the top-level names (modules or packages) each holds.
 LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
@@ -55,12 +55,13 @@ LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
                 "webbotauth",
                 "verifying",
                 "auditing",
+                "gating",
             }
         ),
     ),
     # The public surface: the package's re-exports, and modules at the paths users import them from.
     ("surface", frozenset(SURFACE)),
-    ("front ends", frozenset({"cli", "web", "__main__"})),
+    ("front ends", frozenset({"cli", "web", "mcp", "__main__"})),
 )
 CORE = ("foundation", "syntax", "access", "reports")
 
@@ -76,6 +77,11 @@ THIRD_PARTY_ALLOWED: dict[str, frozenset[str]] = {
     "cli": frozenset({"click", "rich", "uvicorn", "pyspark", "pyarrow"}),
     "webbotauth": frozenset({"cryptography"}),
     "verifying": frozenset({"dnslib", "httpx"}),
+    # The guard's check of a cached copy's chain (httpx URLs), within the fetch's deadline (anyio).
+    "gating": frozenset({"httpx", "anyio"}),
+    # The MCP SDK, the tools' input schemas checked by jsonschema, anyio's threads for CPU work, the
+    # fetcher's transport type, and the streamable HTTP app's type.
+    "mcp": frozenset({"mcp", "jsonschema", "anyio", "httpx", "starlette"}),
 }
 THIRD_PARTY = frozenset(
     {
@@ -95,6 +101,9 @@ THIRD_PARTY = frozenset(
         "warcio",
         "cryptography",
         "dnslib",
+        "mcp",
+        "mcp_types",
+        "jsonschema",
     }
 )
 # Standard-library modules that do I/O or need an operating system: none of them in the core.

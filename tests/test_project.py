@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import ast
+import re
 import tomllib
 from importlib import metadata
+from pathlib import Path
 
 import robotscope
 from robotscope import _version
@@ -55,3 +58,27 @@ def test_the_cli_extra_installs_what_its_commands_import() -> None:
     required = PYPROJECT["project"]["optional-dependencies"]["cli"]
     cli = {requirement.split(">")[0].split("=")[0] for requirement in required}
     assert {"click", "rich", "httpx", "sniffio", "dnslib"} <= cli
+
+
+def test_ci_runs_the_readmes_test_command() -> None:
+    # One list of system packages: the README's test command and .ci/run install the same.
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    install = re.compile(r"apt-get install -y -qq --no-install-recommends [^\n&]*")
+    (shown,) = install.findall(readme)
+    (ran,) = install.findall(ci)
+    assert shown.strip() == ran.strip()
+    assert {"nginx", "apache2", "caddy", "haproxy", "lighttpd", "chromium"} <= set(shown.split())
+
+
+def test_no_compiled_module_holds_a_surrogate_in_a_string_literal() -> None:
+    # mypyc refuses a string constant holding a surrogate (`"[\ud800-\udfff]"` must be written for `re` to read
+    # the escapes, `r"[\ud800-\udfff]"`); only the slow wheel build would otherwise find it.
+    found = []
+    for name in sorted(compiled_modules()):
+        path = ROOT / "src" / Path(*name.split(".")).with_suffix(".py")
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            text = node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else ""
+            if any(0xD800 <= ord(char) <= 0xDFFF for char in text):
+                found.append(f"{name}:{getattr(node, 'lineno', 0)}")
+    assert not found

@@ -308,6 +308,17 @@ def test_a_snapshot_folder_that_is_missing_or_unreadable_is_a_problem(
     assert {v.origin for v in loaded.versions} == {"http://example.org", "https://example.org"}
 
 
+def test_a_snapshot_that_is_no_regular_file_is_skipped_not_waited_on(tmp_path: Path) -> None:
+    # Opening a named pipe for reading waits for a writer that never comes.
+    host = tmp_path / "example.com"
+    host.mkdir()
+    os.mkfifo(host / "2026-11-03.txt")
+    (host / "2026-11-04.txt").write_bytes(OLD)
+    loaded = from_dir(tmp_path)
+    assert texts(loaded) == [f"{host / '2026-11-03.txt'} skipped: a snapshot is a regular file, not a pipe or a device"]
+    assert [v.ref for v in loaded.versions] == [str(host / "2026-11-04.txt")] * 2
+
+
 def test_problems_past_the_limit_are_counted(tmp_path: Path) -> None:
     for n in range(MAX_PROBLEMS + 5):
         (tmp_path / f"junk-{n}.txt").write_bytes(b"")
@@ -379,6 +390,22 @@ def test_a_reverted_file_and_a_file_past_the_limit_read_correctly(repo: Path) ->
     huge, back = loaded.versions[3], loaded.versions[4]
     assert not huge.verdict("GPTBot", "/big/").allowed
     assert not back.verdict("GPTBot", "/old/").allowed and back.reading is loaded.versions[0].reading
+
+
+def test_a_commit_dated_past_year_9999_is_reported_and_skipped(repo: Path) -> None:
+    # git takes any committer time; no report can write one past 9999.
+    (repo / "public").mkdir(exist_ok=True)
+    (repo / "public" / "robots.txt").write_bytes(NEW)
+    git(repo, "add", ".")
+    git(repo, "commit", "-q", "-m", "Far future", when="@300000000000 +0000")
+    loaded = from_git(f"{repo}:public/robots.txt")
+    (problem,) = texts(loaded)
+    assert problem.startswith("commit ") and problem.endswith(f" of {repo} is dated past the year 9999; skipped")
+    assert [v.since for v in loaded.versions] == [
+        moment("2026-01-01T10:00:00"),
+        moment("2026-02-01T10:00:00"),
+        moment("2026-04-01T10:00:00"),
+    ]
 
 
 def test_git_problems_are_one_line_each(tmp_path: Path, repo: Path) -> None:

@@ -13,6 +13,7 @@ from click.testing import CliRunner
 from robotscope.access.matching import ruleset
 from robotscope.cli import cli
 from robotscope.cli.build_site import PACKAGE, PYODIDE_FILES, PYODIDE_VERSION, site_modules
+from robotscope.reports.audit.html import STYLE
 
 EDGES = {"cli", "web", "fetch", "cache.py", "client.py", "compat.py", "download.py", "pagecheck.py", "integrations"}
 
@@ -40,11 +41,16 @@ def test_the_site_holds_the_page_the_core_and_the_fixed_answers(tmp_path: Path) 
         "robotscope/messages/ko.json",
         "robotscope/syntax/crawlers.csv",
         "robotscope/reports/reference_cases.json",
+        "robotscope/reports/audit/stream.py",  # the Logs panel's audit
+        "robotscope/reports/listclaims.py",
+        "robotscope/syntax/iplists/google-common-crawlers.json",  # claims checked by the lists shipped
     } <= names
     assert not any(part in EDGES for name in names for part in Path(name).parts[1:2]), sorted(names)
     assert (site / "static" / "js" / "pyodide-worker.js").is_file() and not (site / "static" / "index.html").exists()
     page = (site / "index.html").read_text()
     assert 'content="pyodide"' in page and 'content="server"' not in page and "connect-src 'self'" in page
+    assert '<link rel="stylesheet" href="static/audit.css">' in page
+    assert (site / "static" / "audit.css").read_text() == STYLE  # the log report's, as `logs --html` inlines it
     info = json.loads((site / "api" / "info.json").read_text())
     assert info["fetch"] is False and info["time_budget"] == 10 and info["build"] == "pure"
     assert json.loads((site / "api" / "strings-ko.json").read_text())["lang"] == "ko"
@@ -63,7 +69,9 @@ def test_the_site_runs_the_pure_build_whoever_builds_it(tmp_path: Path, monkeypa
 
 
 def test_the_page_needs_only_core_modules() -> None:
-    modules = {str(p.relative_to(PACKAGE)) for p in site_modules()}
+    modules = {
+        str(p.relative_to(PACKAGE)) for entry in ("reports.api", "reports.audit.stream") for p in site_modules(entry)
+    }
     assert {
         "reports/api.py",
         "reports/analysis.py",
@@ -71,6 +79,8 @@ def test_the_page_needs_only_core_modules() -> None:
         "access/matching/ruleset.py",
         "access/engines/google.py",
         "reports/linter/rules.py",
+        "reports/audit/judge.py",
+        "syntax/logformats/registry.py",
     } <= modules
     assert not {m for m in modules if m.split("/")[0] in EDGES}
 

@@ -269,7 +269,7 @@ def test_lint_a_url_says_how_the_file_was_served_in_text_json_and_sarif(
     (fetched,) = json.loads(run("fetch", server.url("/"), "--no-cache", "--json")[1])["served"]
     assert code == 1 and f"{where}: warning contentType" in out and fetched["message"]["text"] in out and says in out
     findings = json.loads(run("lint", server.url("/"), "--no-cache", "--json")[1])
-    assert findings[0] == fetched
+    assert findings[0] == fetched | {"file": where}
     code, out, _ = run("lint", server.url("/"), "--no-cache", "--format", "sarif", "--fail-on", "warning")
     driver, results = json.loads(out)["runs"][0]["tool"]["driver"], json.loads(out)["runs"][0]["results"]
     assert code == 1 and results[0]["ruleId"] == "contentType" and results[0]["level"] == "warning"

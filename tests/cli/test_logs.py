@@ -5,6 +5,7 @@ from __future__ import annotations
 import bz2
 import gzip
 import json
+import os
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
@@ -15,15 +16,22 @@ from click.testing import CliRunner
 
 from robotscope.auditing import pieces as pieces_module
 from robotscope.cli import cli
+from robotscope.history import HistoryStore
 from robotscope.syntax.logformats import MAX_LINE
+from tests.clock import Clock
+from tests.conftest import Server
+from tests.history.results import fetched
+from tests.logs.cases import APACHE_CUSTOM, JSONL_MAP, NGINX_CUSTOM
 from tests.reports.audit.builders import (
     ANYWHERE,
     BROWSER,
     CHATGPT_USER,
     GOOGLE,
+    KINDS,
     OPENAI_GPTBOT,
     Hit,
     agent,
+    caddy_line,
     log_text,
 )
 
@@ -56,8 +64,15 @@ HITS = [
     Hit(CCBOT_ANYWHERE, at(15), "/private/d", agent("CCBot")),  # unverified
     *(Hit(f"192.0.2.{n}", at(9, 0, n), f"/page/{n}", BROWSER) for n in range(5)),  # no crawler: counted
 ]
-BAD = {"combined": ["garbage", '1.2.3.4 - - [02/Nov/2026:10:00:00 +0000] "-" 400 0 "-" "-"'], "w3c": ["garbage"]}
+BAD = {kind: ["garbage"] for kind in KINDS}
+BAD["combined"] = ["garbage", '1.2.3.4 - - [02/Nov/2026:10:00:00 +0000] "-" 400 0 "-" "-"']
 BAD["caddy"] = ["{not json", "[]"]
+# What each format is read with besides --format: its directive, or its mapping.
+READ_AS = {
+    "nginx": ("--log-format", NGINX_CUSTOM),
+    "apache": ("--log-format", APACHE_CUSTOM),
+    "jsonl": ("--map", JSONL_MAP),
+}
 
 
 def snapshots(root: Path, *files: tuple[str, str]) -> Path:
@@ -80,7 +95,7 @@ def run(*args: str) -> tuple[int, str, str]:
 
 def audited(log: Path, robots_dir: Path, *more: str, kind: str | None = "combined") -> tuple[int, dict[str, Any], str]:
     """The audit's JSON view of `log` in format `kind` (None: told from its first lines)."""
-    told = () if kind is None else ("--format", kind)
+    told = () if kind is None else ("--format", kind, *READ_AS.get(kind, ()))
     code, out, err = run(str(log), "--robots-dir", str(robots_dir), "--site", SITE, "--json", *told, *more)
     assert code in (0, 1), err
     view: dict[str, Any] = json.loads(out)
@@ -97,7 +112,7 @@ def crawler(view: dict[str, Any], token: str) -> dict[str, Any]:
     return found
 
 
-@pytest.mark.parametrize("kind", ["combined", "w3c", "caddy"])
+@pytest.mark.parametrize("kind", KINDS)
 def test_every_count_of_a_generated_log(tmp_path: Path, robots_dir: Path, kind: str) -> None:
     code, view, err = audited(write(tmp_path / "access.log", kind), robots_dir, kind=kind)
     assert code == 0, err
@@ -196,7 +211,14 @@ def test_a_request_before_any_known_file_is_unjudged_and_the_answer_incomplete(
     assert view["classes"]["unjudged"] == 1 and view["unjudged"] == [{"origin": SITE, "requests": 1}]
 
 
-@pytest.mark.parametrize("kind", ["combined", "w3c"])
+def test_a_log_without_hosts_and_no_site_says_to_give_one(tmp_path: Path, robots_dir: Path) -> None:
+    log = write(tmp_path / "access.log", "combined", HITS[:2], bad=[])
+    code, out, err = run(str(log), "--robots-dir", str(robots_dir), "--format", "combined")
+    assert code == 1 and "1 request was not judged" in out, err  # the other fetched robots.txt: exempt
+    assert "Requests logged without a host (-) have no origin: give --site URL" in out
+
+
+@pytest.mark.parametrize("kind", ["combined", "w3c", "cloudfront"])
 def test_jobs_2_gives_what_jobs_1_gives(
     tmp_path: Path, robots_dir: Path, monkeypatch: pytest.MonkeyPatch, kind: str
 ) -> None:
@@ -255,6 +277,20 @@ def test_parquet_rows_with_types(tmp_path: Path, robots_dir: Path) -> None:
     assert {row["token"]: row["class_spoofed"] for row in crawlers}["Googlebot"] == 3
 
 
+def test_parquet_rows_with_a_crawl_delay_past_int64(tmp_path: Path) -> None:
+    # `Crawl-delay: 1e30` reads as the integer 10**30, which no Arrow column took: the audit stopped.
+    robots = snapshots(tmp_path, ("2026-11-02T00:00Z.txt", OLD.replace("Crawl-delay: 10", "Crawl-delay: 1e30")))
+    log = write(tmp_path / "access.log", "combined", HITS[9:13], bad=[])
+    out = tmp_path / "audit.parquet"
+    code, _, err = run(str(log), "--robots-dir", str(robots), "--site", SITE, "--parquet", str(out), "--json")
+    assert code == 0, err
+    import pyarrow.parquet as pq
+
+    assert pq.read_table(out).column("crawl_delay").to_pylist() == [1e30] * 4
+    (bing,) = pq.read_table(tmp_path / "audit.crawlers.parquet").to_pylist()
+    assert (bing["crawl_delay"], bing["short_gaps"]) == (1e30, 3)
+
+
 def test_parquet_without_pyarrow_is_one_clear_line(
     tmp_path: Path, robots_dir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -286,10 +322,10 @@ def test_a_cut_compressed_log_counts_what_came_before_and_is_incomplete(tmp_path
 
 
 def test_malformed_and_huge_lines_are_counted_never_fatal(tmp_path: Path, robots_dir: Path) -> None:
-    bad = ["", "\x00\x01\x02", "x" * (MAX_LINE + 10), '"' * 5000, '1.2.3.4 - - [bad] "GET / HTTP/1.1" 200 1 "-" "-"']
-    code, view, err = audited(write(tmp_path / "access.log", "combined", bad=bad), robots_dir)
-    # The blank line is neither a request nor a bad line (the readers skip it, as they skip comments).
-    assert code == 0 and view["bad_lines"]["count"] == len(bad) - 1 and view["requests"] == 19
+    bad = ["\x00\x01\x02", "x" * (MAX_LINE + 10), '"' * 5000, '1.2.3.4 - - [bad] "GET / HTTP/1.1" 200 1 "-" "-"']
+    # A blank line is no record at all: neither a request nor a bad line.
+    code, view, err = audited(write(tmp_path / "access.log", "combined", bad=["", *bad]), robots_dir)
+    assert code == 0 and view["bad_lines"]["count"] == len(bad) and view["requests"] == 19
     assert "\x00" not in err  # control characters of a log are never printed raw
     only_bad = tmp_path / "bad.log"
     only_bad.write_text(log_text("combined", HITS[:1]) + "\n".join(["junk"] * 30) + "\n")
@@ -324,3 +360,62 @@ def test_a_log_of_no_known_format_is_refused(tmp_path: Path, robots_dir: Path) -
     assert code == 2 and "give --format" in err
     code, _, err = run(str(tmp_path / "missing.log"), "--robots-dir", str(robots_dir))
     assert code == 2 and "missing.log" in err
+
+
+def test_html_report_beside_the_summary_in_each_language(tmp_path: Path, robots_dir: Path) -> None:
+    log = write(tmp_path / "access.log", "combined")
+    for lang in ("en", "ko"):
+        out = tmp_path / f"report-{lang}.html"
+        args = [str(log), "--robots-dir", str(robots_dir), "--site", SITE, "--format", "combined", "--html", str(out)]
+        result = CliRunner().invoke(cli, ["logs", *args, "--no-dns", "--lang", lang])
+        assert result.exit_code == 0, result.stderr
+        html = out.read_text(encoding="utf-8")
+        assert html.startswith("<!doctype html>") and f'<html lang="{lang}"' in html
+        assert html.count('class="marker"') == 2  # both snapshots: one in force at the start, one from noon
+        assert html.count('class="line-bar"') == 2  # the two deciding lines broken
+        assert ("Server-log audit" if lang == "en" else "서버 로그 감사") in html
+        assert "allowed 6" in result.stdout or "허용 6" in result.stdout  # the terminal summary as well
+        assert out.stat().st_mode & 0o777 == 0o666 & ~_umask()  # not the temporary file's 0600
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["access.log", "report-en.html", "report-ko.html", "robots"]
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def test_html_report_that_cannot_be_written_or_finished(tmp_path: Path, robots_dir: Path) -> None:
+    log = write(tmp_path / "access.log", "combined")
+    code, _, err = run(str(log), "--robots-dir", str(robots_dir), "--html", str(tmp_path / "no" / "such" / "r.html"))
+    assert code == 2 and err.count("\n") == 1 and "cannot write" in err and "r.html" in err
+    # A log whose format cannot be told stops the audit: no report, no temporary file left behind.
+    (tmp_path / "odd.log").write_text("neither\nformat\n")
+    code, _, err = run(str(tmp_path / "odd.log"), "--robots-dir", str(robots_dir), "--html", str(tmp_path / "r.html"))
+    assert code == 2 and "none of the formats" in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["access.log", "odd.log", "robots"]
+
+
+@pytest.mark.usefixtures("isolated")
+def test_robots_url_names_the_site_of_a_log_without_hosts(tmp_path: Path, server: Server) -> None:
+    # NCSA combined logs no host: the origin of `--robots URL` is the site its requests were made to.
+    server.serve("/robots.txt", body=NEW.encode())
+    log = write(tmp_path / "access.log", "combined", [HITS[1]], bad=[])
+    code, out, err = run(str(log), "--robots", server.url("/robots.txt"), "--format", "combined", "--json")
+    view = json.loads(out)
+    assert code == 0 and view["classes"]["violation"] == 1 and not view["unjudged"], err
+
+
+def test_history_judges_every_origin_of_a_log_with_hosts_site_or_not(tmp_path: Path) -> None:
+    # --site names the origin of requests logged without a host; it does not narrow the store to one origin.
+    store_path, clock = tmp_path / "history.sqlite3", Clock(at(0))
+    with HistoryStore(store_path, now=clock) as store:
+        for origin in ("https://a.example", "https://b.example"):
+            store.record(origin, "browser", fetched(NEW.encode(), origin=origin))
+    log = tmp_path / "caddy.log"
+    hits = [(Hit(OPENAI_GPTBOT, at(10), "/blog", agent("GPTBot")), host) for host in ("a.example", "b.example")]
+    log.write_text("".join(caddy_line(hit, host) + "\n" for hit, host in hits))
+    for site in ((), ("--site", "https://a.example")):
+        code, out, err = run(str(log), "--history", "--store", str(store_path), "--format", "caddy", "--json", *site)
+        view = json.loads(out)
+        assert code == 0 and view["classes"]["violation"] == 2 and not view["unjudged"], (site, err)

@@ -123,9 +123,44 @@ def test_bad_usage_is_one_line_and_exit_2(tmp_path: Path) -> None:
         (["not-an-ip", "--agent", "Googlebot"], "is not an IP address"),
         (["192.0.2.1", "--agent", "Googlebot", "--lists", str(tmp_path / "missing")], "not a folder"),
         (["192.0.2.1", "--agent", "Googlebot", "--lists", str(tmp_path)], "holds none of the lists"),
+        # An empty --agent ("$UA" unset in a script) claims nothing: bad usage, not "unverifiable" and exit 0.
+        (["66.249.66.1", "--agent", ""], "the agent is empty"),
+        (["66.249.66.1", "--agent", "  "], "the agent is empty"),
+        (["--file", str(tmp_path / "claims.tsv"), "--agent", ""], "the agent is empty"),
+        # Moments a date and time cannot hold once in UTC (the output names the moment in UTC).
+        (["192.0.2.1", "--agent", "Googlebot", "--at", "9999-12-31T23:59:59-23:59"], "--at takes"),
+        (["192.0.2.1", "--agent", "Googlebot", "--at", "0001-01-01T00:00:00+01:00"], "--at takes"),
+        (["192.0.2.1", "--agent", "Googlebot", "--at", "9999-12-31T23:59:59.999999"], "--at takes"),
     ):
         code, _, err = verify(*args)
         assert code == 2 and said in err and len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize(
+    ("args", "option"),
+    [
+        (("192.0.2.1", "--agent", "Googlebot", "--jobs", "8"), "--jobs"),  # reverse DNS of one claim at a time
+        (("192.0.2.1", "--agent", "Googlebot", "--timeout", "30"), "--timeout"),  # no fetch: DNS has its deadlines
+        (("--file", "-", "--timeout", "30"), "--timeout"),
+        (("--update", "--no-dns", "--store", "{store}"), "--no-dns"),  # an update asks no DNS question
+        (("--update", "--dns-server", "127.0.0.1:53", "--store", "{store}"), "--dns-server"),
+        (("--update", "--jobs", "2", "--store", "{store}"), "--jobs"),
+        (("--request", "{request}", "--lists", "{folder}"), "--lists"),  # without --ip no list is read
+        (("--request", "{request}", "--store", "{store}"), "--store"),
+        (("--request", "{request}", "--no-dns"), "--no-dns"),
+        (("--request", "{request}", "--ip", "192.0.2.1", "--jobs", "2"), "--jobs"),
+        (("--request", "{request}", "--timeout", "30"), "--timeout"),  # the key directory has its own 5 s
+    ],
+)
+def test_an_option_the_command_would_not_use_is_refused_not_ignored(
+    args: tuple[str, ...], option: str, tmp_path: Path
+) -> None:
+    request = tmp_path / "request.http"
+    request.write_bytes(b"GET / HTTP/1.1\r\nHost: a.example\r\nUser-Agent: Googlebot\r\n\r\n")
+    paths = {"store": str(tmp_path / "history.sqlite3"), "request": str(request), "folder": str(tmp_path)}
+    result = CliRunner().invoke(cli, ["verify", *(arg.format(**paths) for arg in args)], input=b"")
+    assert result.exit_code == 2 and len(result.stderr.strip().splitlines()) == 1, result.stderr
+    assert f"{option} is not used" in result.stderr and not (tmp_path / "history.sqlite3").exists()
 
 
 def test_exit_codes_and_text_in_both_languages() -> None:
@@ -167,6 +202,17 @@ def test_reverse_dns_decides_where_the_operator_publishes_names_only() -> None:
     assert (genuine["status"], genuine["method"]) == ("verified", "reverse-dns")
     assert "spider-5-255-253-1.yandex.com" in genuine["reason"]
     assert (spoofed["status"], spoofed["method"]) == ("spoofed", "reverse-dns")
+
+
+def test_an_ipv4_mapped_address_is_asked_of_reverse_dns_as_its_ipv4() -> None:
+    # Dual-stack servers log IPv4 clients as ::ffff:a.b.c.d; the lists read that as the IPv4 address,
+    # and so must reverse DNS: its PTR is under in-addr.arpa, and the name's A records give it back.
+    with dns_server(zone(YANDEX_ZONE)) as server:
+        (mapped,) = claims(f"::ffff:{YANDEX_IP}", "--agent", "YandexBot", "--dns-server", f"127.0.0.1:{server.port}")
+        asked = list(server.queries)
+    assert (mapped["status"], mapped["method"]) == ("verified", "reverse-dns"), mapped
+    assert mapped["address"] == f"::ffff:{YANDEX_IP}"
+    assert asked == ["PTR 1.253.255.5.in-addr.arpa.", "A spider-5-255-253-1.yandex.com."]
 
 
 def test_a_silent_dns_server_leaves_the_claim_inconclusive() -> None:

@@ -21,9 +21,9 @@ from robotscope.cli import cli
 from robotscope.cli import verify as verify_cli
 from robotscope.cli.verify import _answered, verify_file
 from robotscope.integrations.pairs import MAX_LINE, Claim
+from robotscope.reports import listclaims
 from robotscope.syntax.iplists import shipped, snapshot
 from robotscope.syntax.listhistory import ListHistory
-from robotscope.verifying import verifier
 from robotscope.verifying.resolvers import Answer, IPAddress
 from robotscope.verifying.resolvers import Status as Lookup
 from robotscope.verifying.verifier import Verifier
@@ -300,7 +300,7 @@ def test_memory_stays_flat_whatever_the_files_length(monkeypatch: pytest.MonkeyP
     # The verdicts kept (and kept rendered) bounded at 200: the defaults would take minutes to fill under
     # tracemalloc. A tenth of the lines are new pairs, so the caches fill and evict; each 100th line is
     # 64 KiB long. Four times the lines take no more memory (within a tenth), under a sixth of the 13 MB read.
-    monkeypatch.setattr(verifier, "VERDICTS", 200)
+    monkeypatch.setattr(listclaims, "VERDICTS", 200)
     monkeypatch.setattr(verify_cli, "SHOWN_KEPT", 200)
     peak_memory(100)  # catalogues and messages loaded once, not counted below
     small, large = peak_memory(5_000), peak_memory(20_000)

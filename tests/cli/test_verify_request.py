@@ -125,6 +125,12 @@ def test_stdin_is_read_too(server: Server, key: Ed25519PrivateKey, tmp_path: Pat
         (b"GET /a HTTP/1.1\r\nAccept: */*\r\n\r\n", (), "0 Host fields"),
         (b"HELLO\r\n", (), "line 1 is not a request line"),
         (b"GET / HTTP/1.1\r\nHost: a\r\n\r\n", ("--at", "yesterday"), "--at takes UNIX seconds"),
+        # Digits as str.isdigit counts them but int() does not, and dashes before digits.
+        (b"GET / HTTP/1.1\r\nHost: a\r\n\r\n", ("--at", "\u00b2"), "--at takes UNIX seconds"),
+        (b"GET / HTTP/1.1\r\nHost: a\r\n\r\n", ("--at=--5",), "--at takes UNIX seconds"),
+        # Seconds or a date past what a date and time can hold, once in UTC.
+        (b"GET / HTTP/1.1\r\nHost: a\r\n\r\n", ("--at", "999999999999", "--json"), "--at takes UNIX seconds"),
+        (b"GET / HTTP/1.1\r\nHost: a\r\n\r\n", ("--at", "9999-12-31T23:59:59-23:59"), "--at takes UNIX seconds"),
         (b"GET / HTTP/1.1\r\nHost: a\r\n\r\n", ("--ip", "not-an-ip"), "is not an IP address"),
         (b"GET / HTTP/1.1\r\nHost: a\r\n\r\n", ("192.0.2.1",), "give its address with --ip"),
         (b"GET / HTTP/1.1\r\nHost: a\r\n\r\n", ("--update",), "no --file or --update"),

@@ -19,6 +19,7 @@ from robotscope.fetch.body import KEEP as _KEEP
 from robotscope.fetch.body import LIMIT as _LIMIT
 from robotscope.fetch.body import Body as _Body
 from robotscope.syntax.parser import MAX_BYTES
+from robotscope.syntax.urls import InvalidURL
 from tests.conftest import Server, respond
 from tests.hostile import HANG, SlowServer, endless_headers, finishes, trickle
 
@@ -300,6 +301,8 @@ def test_body_shorter_than_its_content_length_is_incomplete() -> None:
         ("http://[::1/robots.txt", "is not a valid http or https URL"),
         ("http://exa mple.com/robots.txt", "is not a valid http or https URL"),
         ("http://127.0.0.1:99999/robots.txt", "is not a valid http or https URL"),
+        # An A-label idna cannot decode: httpx raises idna's error (not InvalidURL) when it reads the host.
+        ("https://xn--localhost/robots.txt", "is not a valid http or https URL"),
         ("/real.txt", None),  # a relative reference: followed
         (None, "has no Location header"),
         ("   ", "has no Location header"),
@@ -321,6 +324,11 @@ def test_every_unfollowable_redirect_is_read_the_same_way(
     assert {name: d.action for name, d in result.decisions.items()} == dict.fromkeys(POLICIES, "allow-all")
     for decision in result.decisions.values():
         assert "a redirect that cannot be followed" in decision.explanation and reason in decision.explanation
+
+
+def test_a_start_url_whose_host_httpx_cannot_read_is_an_invalid_url() -> None:
+    with pytest.raises(InvalidURL, match="invalid host name"):
+        sync_fetch("https://xn--localhost/")
 
 
 # --- the true size of a body past the limit --------------------------------------------------

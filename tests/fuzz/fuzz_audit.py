@@ -1,4 +1,5 @@
-"""Fuzz target: any bytes as a log, read in three formats, judged and summed up; the counts must add up.
+"""Fuzz target: any bytes as a log, read in three formats, judged and summed up; the counts must add up, and
+each summary's HTML report must hold its own elements alone.
 
 With atheris installed (`pip install atheris`), from the repository root:
 
@@ -19,11 +20,13 @@ from tests.fuzz.harness import fuzz, instrumented
 with instrumented(__name__):
     from robotscope.messages import message
     from robotscope.reports.audit.classes import AuditClass
+    from robotscope.reports.audit.html import ELEMENTS, document
     from robotscope.reports.audit.judge import Judge
     from robotscope.reports.audit.run import audit
     from robotscope.reports.audit.summary import Summary
     from robotscope.reports.audit.timeline import RobotsTimeline, file_version
     from robotscope.reports.audit.views import crawler_rows, summary_view
+    from robotscope.reports.htmltags import start_tags
     from robotscope.reports.verification import Verification, judge
     from robotscope.syntax.ipindex import AddressIndex
     from robotscope.syntax.iplists import shipped, snapshot
@@ -68,6 +71,9 @@ def check(data: bytes) -> None:
         json.dumps(view)  # JSON-ready, whatever the log held
         json.dumps(crawler_rows(summary_view(summary, "en")))
         assert view["requests"] == view["audited"] + view["unaudited"]
+        # The HTML report of it: whatever the log held, the report's own elements alone, no handler.
+        page = list(start_tags(document(view, "ko")))
+        assert {tag.name for tag in page} <= ELEMENTS and not any(a.startswith("on") for t in page for a in t.attrs)
         if kind == "w3c":
             continue  # its reader keeps the `#Fields:` header: a piece after a cut has none
         # Two pieces merged in order give what one pass gives (sessions included).

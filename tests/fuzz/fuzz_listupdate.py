@@ -1,5 +1,6 @@
 """Fuzz target: any body served as an operator's IP list is kept as a version exactly when it reads as a dated
-list with a prefix, and an update never raises.
+list with a prefix, listed at the moment of its creationTime and read back from the store as it was read;
+an update never raises.
 
 With atheris installed (`pip install atheris`), from the repository root:
 
@@ -22,9 +23,9 @@ from tests.fuzz.harness import fuzz, instrumented
 
 with instrumented(__name__):
     from robotscope.history import HistoryStore
-    from robotscope.syntax.iplists import read_list
+    from robotscope.syntax.iplists import creation_timestamp, read_list
     from robotscope.syntax.verification import list_source
-    from robotscope.verifying.updates import Outcome, update_lists
+    from robotscope.verifying.updates import Outcome, StoredVersions, update_lists
 
 SEEDS = Path(__file__).parent / "seeds_iplists"
 NAME = "openai-gptbot.json"
@@ -49,6 +50,9 @@ def check(data: bytes) -> None:
         assert first.outcome in (Outcome.NEW, Outcome.UNCHANGED) and again.outcome is Outcome.UNCHANGED
         assert (again.creation_time, again.networks) == (read.creation_time, len(read.networks))
         assert read in store.ip_lists()
+        moment = creation_timestamp(read.creation_time)
+        listed = [known for known in store.list_moments() if (known.name, known.moment) == (NAME, moment)]
+        assert read in [StoredVersions(store.path)(known) for known in listed]
 
 
 if __name__ == "__main__":

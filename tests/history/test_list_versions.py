@@ -7,7 +7,8 @@ import sqlite3
 from pathlib import Path
 
 from robotscope.history import HistoryStore
-from robotscope.history.schema import LATEST, migrate
+from robotscope.history.schema import migrate
+from robotscope.history.store import _LIST_MOMENTS
 from robotscope.syntax.iplists import read_list
 from tests.clock import Clock
 
@@ -81,7 +82,7 @@ def test_a_store_of_the_previous_schema_keeps_its_rows_and_takes_list_versions(t
     path = tmp_path / "history.sqlite3"
     v1_store(path)
     db = sqlite3.connect(path, isolation_level=None)
-    migrate(db, upto=LATEST - 1)  # the schema just before list versions
+    migrate(db, upto=2)  # the schema just before list versions
     db.close()
     with HistoryStore(path, now=Clock(1000.0)) as store:
         assert store.warnings == [] and store.writable
@@ -91,3 +92,55 @@ def test_a_store_of_the_previous_schema_keeps_its_rows_and_takes_list_versions(t
         assert store.record_list(NAME, "2030-01-01T00:00:00Z", FIRST, URL).new
     with HistoryStore(path, read_only=True) as store:
         assert store.ip_lists() == [read_list(FIRST, NAME)] and [v.body for v in store.versions(ORIGIN)] == BODIES
+
+
+def test_a_store_of_the_schema_before_moments_gets_each_versions_moment_from_its_text(tmp_path: Path) -> None:
+    path = tmp_path / "history.sqlite3"
+    db = sqlite3.connect(path, isolation_level=None)
+    migrate(db, upto=3)  # list versions, no moments
+    written: list[object] = [
+        "2030-02-01T00:00:00Z",
+        "2030-01-01",  # a date alone: midnight UTC
+        "2030-01-15T09:00:00+09:00",
+        "yesterday",  # kept as given, never placed in time
+        "",  # a version kept without creationTime
+        12345,  # not text at all (SQLite keeps what it is given)
+        "9" * 10_000,
+    ]
+    for n, created in enumerate(written):
+        db.execute(
+            "INSERT INTO list_versions (name, creation_time, sha256, body, url, first_fetched, last_fetched)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (NAME, created, f"{n:064x}", FIRST, URL, float(n), float(n)),
+        )
+    db.close()
+    with HistoryStore(path, now=Clock(1000.0)) as store:
+        assert store.warnings == [] and store.writable
+        found = store.list_moments()
+        assert [(known.name, known.moment) for known in found] == [
+            *((NAME, None) for _ in range(4)),  # unplaced, by first fetched
+            (NAME, 1893456000.0),
+            (NAME, 1893456000.0 + 14 * 86_400),
+            (NAME, 1893456000.0 + 31 * 86_400),
+        ]
+        assert [known.key for known in found[:4]] == [4, 5, 6, 7]  # the ids, as inserted
+        kept = store.list_version(1)
+        assert kept is not None and kept.creation_time == "2030-02-01T00:00:00Z" and kept.body == FIRST
+        assert store.list_version(99) is None
+        # A version kept from now on has its moment too.
+        store.record_list(NAME, "2030-03-01T00:00:00Z", SECOND, URL)
+        assert store.list_moments()[-1] == (NAME, 1893456000.0 + 59 * 86_400, 8)
+
+
+def test_the_versions_are_listed_by_moment_without_reading_the_table_of_bodies(tmp_path: Path) -> None:
+    with HistoryStore(tmp_path / "history.sqlite3", now=Clock(100.0)) as store:
+        store.record_list(NAME, "2030-02-01T00:00:00Z", SECOND, URL)
+        store.record_list(NAME, "2030-01-01T00:00:00Z", FIRST, URL)
+        store.record_list("bing-bingbot.json", "2030-03-01T00:00:00Z", FIRST, URL)
+        assert [(k.name, k.key) for k in store.list_moments()] == [("bing-bingbot.json", 3), (NAME, 2), (NAME, 1)]
+    db = sqlite3.connect(tmp_path / "history.sqlite3")
+    try:
+        ((*_, plan),) = db.execute(f"EXPLAIN QUERY PLAN {_LIST_MOMENTS}").fetchall()
+        assert plan == "SCAN list_versions USING COVERING INDEX list_versions_by_moment"
+    finally:
+        db.close()

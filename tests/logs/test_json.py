@@ -118,3 +118,23 @@ def test_fastly_refuses_its_common_log_format_line_by_line() -> None:
         found = fastly.read(1, line)
         assert isinstance(found, BadLine) and found.reason.code == "logs.bad.fastly-clf"
         assert "has no User-Agent" in found.reason.render() and "User-Agent가 없어" in found.reason.render("ko")
+
+
+@pytest.mark.parametrize("kind", ["caddy", "cloudflare", "fastly", "jsonl"])
+def test_a_lone_surrogate_escaped_in_json_is_a_replacement_character(kind: str) -> None:
+    # `\ud800` is valid JSON and no character: rows written as UTF-8 (CSV, Parquet) could not hold it.
+    agent, path = "GPTBot/1.1 \\udc00 (+https://openai.com/gptbot)", "/private/\\ud800x"
+    lines = {
+        "caddy": f'{{"ts": 1, "request": {{"client_ip": "1.2.3.4", "method": "GET", "host": "a\\ud800",'
+        f' "uri": "{path}", "headers": {{"User-Agent": ["{agent}"], "Referer": ["\\udfff"]}}}}}}',
+        "cloudflare": f'{{"EdgeStartTimestamp": 1, "ClientIP": "1.2.3.4", "ClientRequestMethod": "GET",'
+        f' "ClientRequestURI": "{path}", "ClientRequestUserAgent": "{agent}", "ClientRequestHost": "a\\ud800"}}',
+        "fastly": f'{{"timestamp": 1, "client_ip": "1.2.3.4", "request": "GET", "url": "{path}",'
+        f' "request_user_agent": "{agent}", "host": "a\\ud800"}}',
+        "jsonl": f'{{"t": 1, "ip": "1.2.3.4", "m": "GET", "u": "{path}", "ua": "{agent}", "h": "a\\ud800"}}',
+    }
+    found = reader(kind, mapping=MAP + ",host=h" if kind == "jsonl" else None).read(1, lines[kind])
+    assert isinstance(found, Request), found
+    assert found.user_agent == "GPTBot/1.1 \ufffd (+https://openai.com/gptbot)" and found.target == "/private/\ufffdx"
+    for text in (found.ip, found.method, found.target, found.host or "", found.user_agent, found.referer or ""):
+        text.encode("utf-8")  # raises for a lone surrogate

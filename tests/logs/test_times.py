@@ -38,6 +38,11 @@ def test_ncsa_and_iso_times_are_the_moment_datetime_says(moment: datetime, zone:
         ("19/Aug/2026:18:06:38 +2400", None),
         ("19/Aug/2026:18:06:38", None),
         ("١٩/Aug/2026:18:06:38 +0000", None),  # digits of another script are no digits here
+        # Local times whose UTC falls before year 1 or after 9999: no time a report can write.
+        ("01/Jan/0001:00:00:00 +0100", None),
+        ("31/Dec/9999:23:59:59 -0100", None),
+        ("31/Dec/9999:23:59:60 +0000", None),
+        ("01/Jan/0001:00:00:00 +0000", -62135596800.0),
     ],
 )
 def test_ncsa_times(text: str, expected: float | None) -> None:
@@ -55,6 +60,7 @@ def test_ncsa_times(text: str, expected: float | None) -> None:
         ("2026/08/19 18:06:38.500", True, 1787162798.5),  # Caddy's "wall" time
         ("2026-13-01T00:00:00Z", False, None),
         ("2026-08-19", False, None),
+        ("9999-12-31T23:59:59-01:00", False, None),
     ],
 )
 def test_iso_times(text: str, naive_utc: bool, expected: float | None) -> None:

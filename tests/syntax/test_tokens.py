@@ -7,7 +7,7 @@ import re
 import pytest
 
 from robotscope.syntax.crawlers import catalogue
-from robotscope.syntax.tokens import group_token, product_token
+from robotscope.syntax.tokens import group_token, is_product_token, product_token
 
 
 @pytest.mark.parametrize(
@@ -117,3 +117,24 @@ def test_every_catalogue_user_agent_string_yields_its_own_token() -> None:
     examples = _examples()
     wrong = [(agent, token, product_token(agent)) for agent, token in examples if product_token(agent) != token.lower()]
     assert len(examples) > 40 and wrong == []
+
+
+@pytest.mark.parametrize(
+    ("value", "whole"),
+    [
+        ("GPTBot", True),
+        ("MJ12bot", True),
+        ("Google-Extended", True),
+        ("_x", True),
+        ("ChatGPT Agent", False),
+        ("MistralAI-User/1.0", False),
+        ("bigsur.ai", False),
+        ("*", False),
+        ("", False),
+        ("Bot\n", False),
+    ],
+)
+def test_a_product_token_as_written_is_letters_digits_dash_and_underscore(value: str, whole: bool) -> None:
+    assert is_product_token(value) is whole
+    # What `group_token` reads of a whole token is the token itself.
+    assert not whole or group_token(value) == value.lower()

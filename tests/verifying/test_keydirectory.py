@@ -300,6 +300,14 @@ def test_a_bad_agent_is_the_verdict_and_fetches_nothing(key: Ed25519PrivateKey, 
     assert directories.fetches == 0 and verdict.keyid == keyid(key)
 
 
+def test_a_host_httpx_cannot_decode_is_a_verdict_not_an_error(key: Ed25519PrivateKey) -> None:
+    # An A-label whose Punycode decodes to code points IDNA forbids: httpx raises idna's error (a
+    # UnicodeError) when it reads the host back, not InvalidURL.
+    directories = KeyDirectories(timeout=1.0)
+    verdict = verify_signed(signed(key, agent='sig1="https://xn--localhost"'), NOW, directories)
+    assert problem(verdict) == "signature.directory.bad-url" and directories.fetches == 1
+
+
 def test_max_age_reads_cache_control() -> None:
     assert max_age(["max-age=60, public"]) == 60.0
     assert max_age(['max-age="120"']) == 120.0
@@ -320,7 +328,7 @@ def test_verdicts_with_a_directory_read_in_json(
 
 
 @settings(max_examples=150, deadline=None)
-@given(HOSTS, st.sampled_from(["https://", "http://", "https://[", "http://127.0.0."]))
+@given(HOSTS, st.sampled_from(["https://", "http://", "https://[", "http://127.0.0.", "https://xn--"]))
 def test_any_agent_host_is_a_verdict_and_reaches_no_network(host: str, scheme: str) -> None:
     async def nowhere(name: str, port: int) -> list[str]:
         raise OSError("no resolver in this test")

@@ -389,7 +389,7 @@ def test_serve_command(monkeypatch: pytest.MonkeyPatch, args: list[str], guarded
         return made
 
     monkeypatch.setattr(uvicorn, "Server", Server)
-    monkeypatch.setattr(serve_module, "_listen", Bound)
+    monkeypatch.setattr(serve_module, "listen", Bound)
     monkeypatch.setattr(uvicorn, "Config", config)
     monkeypatch.setattr(serve_module, "open_browser_later", browsed.append)
     result = CliRunner().invoke(serve_module.serve, args)
@@ -605,3 +605,29 @@ def test_a_page_check_reads_its_html_in_the_worker_pool(server: Server) -> None:
         assert r.status_code == 422 and r.json()["error"]["limit"] == "size", r.text
     finally:
         app.state.workers.close()
+
+
+def test_export_answers_as_export_json_and_refuses_bad_fields(app: Any) -> None:
+    body = {"text": "User-agent: GPTBot\nDisallow: /private/\n", "target": "haproxy", "agents": "GPTBot", "lang": "ko"}
+    r = call(app, "POST", "/api/export", json=body)
+    assert r.status_code == 200
+    data = r.json()
+    assert data["complete"] is True and [f["name"] for f in data["files"]] == [
+        "robotscope.cfg",
+        "robotscope-agents-1.regex",
+    ]
+    assert "-f /etc/haproxy/robotscope/robotscope-agents-1.regex" in data["files"][0]["text"]
+    assert "robots.txt 2번 줄: Disallow: /private/" in data["files"][0]["text"]
+    assert call(app, "GET", "/api/info").json()["export_targets"] == ["nginx", "apache", "caddy", "haproxy", "lighttpd"]
+    for wrong, said in (
+        ({"target": "iis"}, "`target` must be one of nginx, apache, caddy, haproxy, lighttpd"),
+        (
+            {"agents": "GPTBot,bigsur.ai"},
+            "`bigsur.ai` is no product token (letters, digits, `-` and `_` only): it has a dot",
+        ),
+        ({"text": 3}, "`text` must be a string"),
+    ):
+        r = call(app, "POST", "/api/export", json={**body, "lang": "en", **wrong})
+        assert (r.status_code, r.json()["error"]["code"]) == (422, "bad-field") and r.json()["error"][
+            "message"
+        ].startswith(said)

@@ -140,3 +140,21 @@ def test_the_fetch_endpoint_uses_the_table(address: str, status: int) -> None:
         assert r.json()["error"]["code"] == "refused-target" and r.json()["error"]["address"] == str(
             ipaddress.ip_address(address)
         )
+
+
+def test_a_host_idna_cannot_decode_is_a_bad_url_not_a_server_error() -> None:
+    # httpx reads an A-label back through idna, which raises InvalidCodepoint (a UnicodeError, not
+    # InvalidURL) for `xn--localhost`, which the standard library's codec passes.
+    async def resolve(host: str, port: int) -> list[str]:
+        raise AssertionError(f"{host} was resolved")
+
+    app = create_app(bound_to_loopback=False, resolve=resolve, transport=httpx.MockTransport(_no_network))
+
+    async def go() -> httpx.Response:
+        async with httpx.AsyncClient(
+            transport=httpx.ASGITransport(app=app), base_url="http://robots.example"
+        ) as client:
+            return await client.post("/api/fetch", json={"url": "https://xn--localhost/"})
+
+    r = asyncio.run(go())
+    assert r.status_code == 422 and "invalid host name" in r.json()["error"]["message"], r.text

@@ -235,7 +235,7 @@ def serve(monkeypatch: pytest.MonkeyPatch, args: list[str]) -> tuple[Any, list[A
             return ("", self.port)
 
     monkeypatch.setattr(uvicorn, "Server", Server)
-    monkeypatch.setattr(serve_module, "_listen", Bound)
+    monkeypatch.setattr(serve_module, "listen", Bound)
     return CliRunner().invoke(serve_module.serve, [*args, "--no-browser"]), apps
 
 

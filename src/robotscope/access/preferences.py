@@ -26,6 +26,13 @@ nor restricts". Cloudflare defines no path form and nothing for several
 lines: robotscope reads them as one Dictionary each and lets `no`, and the
 narrowest `use`, win (inferred), and, as for Content-Usage, for URLs the
 crawler may fetch only.
+
+License (RSL 1.0, §4.4): `License: <absolute URL>` names the license of
+the site's content. Scoped by placement: a line inside a group is for the
+crawlers that select that group, a line outside every group for all; when
+the groups a crawler uses have any, those alone apply. RFC 9309 has no end of
+a group, so "outside every group" is before the first user-agent line: a
+License line after the last group belongs to it (a lint matter).
 """
 
 from __future__ import annotations
@@ -38,10 +45,11 @@ from ..syntax.model import Group, Preference, Record, Usage, Verdict
 from ..syntax.parsed import ParsedFile
 from ..syntax.patterns import compile_pattern, matches
 from ..syntax.structured import Item, Token, parse_dictionary
-from ..syntax.urls import normalise
+from ..syntax.urls import normalise, split_url
 
 USAGE = "content-usage"
 SIGNAL = "content-signal"
+LICENSE = "license"
 CATEGORIES = ("train-ai", "ai-use", "search")  # draft-ietf-aipref-vocab-08, Section 6.1
 SIGNALS = ("search", "ai-input", "ai-train")  # Cloudflare's Content Signals Policy
 SIGNAL_USES = ("immediate", "reference", "full")  # narrowest first
@@ -215,3 +223,20 @@ def _signals(lines: list[SignalLine]) -> dict[str, Preference]:
             out["use"] = Preference(level, found)
             break
     return out
+
+
+def is_license_url(value: str) -> bool:
+    """Whether a `License:` value is one RSL 1.0 §4.4 allows: an absolute URL (http or https, with a host)."""
+    parts = split_url(value)
+    return parts is not None and parts.scheme in ("http", "https") and bool(parts.netloc)
+
+
+def licenses_for(robots: ParsedFile, group_lines: tuple[int, ...]) -> tuple[Record, ...]:
+    """The `License:` lines for a crawler that uses the groups at `group_lines` (a verdict's), by RSL 1.0 §4.4:
+    the groups' own, else those outside every group; a value that is no absolute URL is no license."""
+    valid = [record for record in robots.records if record.key == LICENSE and is_license_url(record.value)]
+    if not valid:
+        return ()  # most files
+    used = {group.position for group in robots.groups_at(group_lines)}
+    own = tuple(record for record in valid if record.group is not None and record.group in used)
+    return own or tuple(record for record in valid if record.group is None)

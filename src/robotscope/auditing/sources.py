@@ -21,13 +21,15 @@ force, is in docs/logs.md ("Which robots.txt judged each request"):
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import os
 import re
+import stat
 import subprocess
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -56,6 +58,8 @@ GIT_TIMEOUT = 60.0  # seconds for all of one repository's git commands
 _SUBJECT_COLUMNS = 200  # of a commit's subject kept (git truncates it)
 _HEADER_BYTES = 1024  # of one `git cat-file --batch` header line read at most
 _ERROR_BYTES = 4096  # of git's standard error read at most
+_PAST_9999 = datetime(9999, 12, 31, 23, 59, 59, tzinfo=UTC).timestamp() + 1  # the first moment no report writes
+_LIST_BYTES = 16 * 1024 * 1024  # of `git ls-files` read at most (a path a line; past it git is stopped, a problem)
 
 
 class Loaded(NamedTuple):
@@ -361,6 +365,10 @@ def _snapshots(files: Iterable[Path], origins: tuple[str | None, ...], problems:
             problems.add(message("audit.problem.duplicate", path=_shown(file), kept=_shown(seen[moment])))
             continue
         try:
+            if not stat.S_ISREG(file.stat().st_mode):  # opening a named pipe waits for a writer
+                reason = message("audit.problem.name.not-file")
+                problems.add(message("audit.problem.name", path=_shown(file), reason=reason))
+                continue
             body = _read(file)
         except OSError as error:
             problems.add(_unreadable(file, error))
@@ -404,6 +412,65 @@ def from_git(spec: str, site: str | None = None, *, timeout: float = GIT_TIMEOUT
     return problems.loaded(runner.versions(origin, file, commits))
 
 
+def at_revision(
+    repo: str, rev: str, files: Sequence[str], *, timeout: float = GIT_TIMEOUT, git: str = GIT
+) -> tuple[list[bytes | None] | None, tuple[Message, ...]]:
+    """Each of `files` (paths relative to `repo`) as the revision `rev` of the repository at `repo` has it:
+    its first `fetch.body.KEEP` bytes, or None where the revision has no such file. None in place of the
+    list when the revision is not in the repository, a path cannot be named to git, or git fails or runs
+    out of time (the problems say which); every git command within one deadline of `timeout` seconds."""
+    problems = _Problems()
+    runner = _Git(git, repo, time.monotonic() + timeout, timeout, problems)
+    sha = runner.commit(rev)
+    if sha is None:
+        return None, problems.loaded(()).problems
+    bad = [f for f in files if any(c in f for c in "\n\r\0")]
+    if bad:
+        problems.add(message("ci.bad-path", path=_shown(bad[0])))
+        return None, problems.loaded(()).problems
+    paths = [f if f.startswith(("./", "../")) else "./" + f for f in files]
+    bodies = list(runner.blobs(f"{sha}:{path}" for path in paths))
+    if len(bodies) < len(paths):
+        return None, problems.loaded(()).problems
+    return bodies, problems.loaded(()).problems
+
+
+def tracked(
+    repo: str, name: str, *, timeout: float = GIT_TIMEOUT, git: str = GIT
+) -> tuple[list[str] | None, tuple[Message, ...]]:
+    """The files named `name` (`robots.txt`) that the repository at `repo` tracks, in and below `repo`, as
+    paths relative to it, sorted; None (and the problem) when git fails or runs out of time."""
+    problems = _Problems()
+    runner = _Git(git, repo, time.monotonic() + timeout, timeout, problems)
+    listed = runner.output(["ls-files", "-z", "--", f":(glob){name}", f":(glob)**/{name}"], _LIST_BYTES)
+    if listed is None:
+        return None, problems.loaded(()).problems
+    return _names(listed), problems.loaded(()).problems
+
+
+def removed(
+    repo: str, rev: str, name: str, *, timeout: float = GIT_TIMEOUT, git: str = GIT
+) -> tuple[list[str] | None, tuple[Message, ...]]:
+    """The files named `name` (`robots.txt`) that the revision `rev` has in and below `repo` and the working
+    tree no longer has (a rename counts as removed), as paths relative to `repo`, sorted; None (and the
+    problem) when the revision is not in the repository, or git fails or runs out of time."""
+    problems = _Problems()
+    runner = _Git(git, repo, time.monotonic() + timeout, timeout, problems)
+    sha = runner.commit(rev)
+    if sha is None:
+        return None, problems.loaded(()).problems
+    args = ["diff", "--name-only", "--diff-filter=D", "--no-renames", "--relative", "-z", sha, "--"]
+    listed = runner.output([*args, f":(glob){name}", f":(glob)**/{name}"], _LIST_BYTES)
+    if listed is None:
+        return None, problems.loaded(()).problems
+    return _names(listed), problems.loaded(()).problems
+
+
+def _names(listed: bytes) -> list[str]:
+    """The paths of a NUL-separated list git printed, each once, sorted."""
+    return sorted({p for p in listed.decode("utf-8", "surrogateescape").split("\0") if p})
+
+
 class _Commit(NamedTuple):
     sha: str
     at: float
@@ -439,8 +506,8 @@ class _Git:
         timer.start()
         return process, timer
 
-    def _finish(self, process: subprocess.Popen[bytes], timer: threading.Timer) -> bool:
-        """Wait for `process`; False (the problem added) when it failed or ran out of time."""
+    def _finish(self, process: subprocess.Popen[bytes], timer: threading.Timer, ok: tuple[int, ...] = (0,)) -> bool:
+        """Wait for `process`; False (the problem added) when it failed (a status not in `ok`) or ran out of time."""
         assert process.stderr is not None
         error = process.stderr.read(_ERROR_BYTES)
         process.stderr.close()
@@ -449,7 +516,7 @@ class _Git:
         if self.killed:
             self.problems.add(message("audit.problem.git-timeout", repo=self.shown, seconds=f"{self.timeout:g}"))
             return False
-        if process.returncode != 0:
+        if process.returncode not in ok:
             line = next((s for s in error.decode("utf-8", "replace").splitlines() if s.strip()), "")
             if line.strip():
                 self.problems.add(message("audit.problem.git", repo=self.shown, error=_shown(line.strip()[:300])))
@@ -458,50 +525,81 @@ class _Git:
             return False
         return True
 
-    def log(self, file: str) -> list[_Commit] | None:
-        """The first-parent commits that changed `file`, newest first (one more than `MAX_VERSIONS` at most)."""
-        form = f"--format=%H%x1f%ct%x1f%<({_SUBJECT_COLUMNS},trunc)%s"
-        args = ["log", "--first-parent", "-z", f"--max-count={MAX_VERSIONS + 1}", form, "--", file]
+    def commit(self, rev: str) -> str | None:
+        """The hash of the commit `rev` names; None (the problem added) when the repository has no such commit."""
+        # `rev-parse --verify --quiet` says nothing and exits 1 for a revision it does not know.
+        found = self.output(["rev-parse", "--verify", "--quiet", "--end-of-options", f"{rev}^{{commit}}"], 1024, (0, 1))
+        if found is None:
+            return None
+        sha = found.decode("ascii", "replace").strip()
+        if not sha:
+            self.problems.add(message("ci.base-missing", rev=_shown(rev), repo=self.shown))
+            return None
+        return sha
+
+    def output(self, args: list[str], limit: int, ok: tuple[int, ...] = (0,)) -> bytes | None:
+        """What one git command prints, `limit` bytes at most; None (the problem added) when it fails with a
+        status not in `ok` or runs out of time."""
         started = self._start(args, subprocess.DEVNULL)
         if started is None:
             return None
         process, timer = started
         assert process.stdout is not None
-        # A subject is at most 200 columns (4 bytes each in UTF-8) after the hash and time.
-        output = process.stdout.read((MAX_VERSIONS + 1) * (64 + 4 * _SUBJECT_COLUMNS))
+        output = process.stdout.read(limit)
         process.stdout.close()
-        if not self._finish(process, timer):
+        return output if self._finish(process, timer, ok) else None
+
+    def log(self, file: str) -> list[_Commit] | None:
+        """The first-parent commits that changed `file`, newest first (one more than `MAX_VERSIONS` at most)."""
+        form = f"--format=%H%x1f%ct%x1f%<({_SUBJECT_COLUMNS},trunc)%s"
+        args = ["log", "--first-parent", "-z", f"--max-count={MAX_VERSIONS + 1}", form, "--", file]
+        # A subject is at most 200 columns (4 bytes each in UTF-8) after the hash and time.
+        output = self.output(args, (MAX_VERSIONS + 1) * (64 + 4 * _SUBJECT_COLUMNS))
+        if output is None:
             return None
         commits = []
         for record in output.decode("utf-8", "replace").split("\0"):
             sha, _, rest = record.strip("\n").partition("\x1f")
             stamp, _, subject = rest.partition("\x1f")
             if sha and stamp.isdigit():
+                if float(stamp) >= _PAST_9999:  # git takes any time; no report can write this one
+                    self.problems.add(message("audit.problem.git-time", sha=sha[:12], repo=self.shown))
+                    continue
                 commits.append(_Commit(sha, float(stamp), subject.rstrip()))
         return commits
 
-    def versions(self, origin: str | None, file: str, commits: list[_Commit]) -> list[RobotsVersion]:
-        """The file at each commit, read through one `git cat-file --batch` (each blob cut at the fetcher's
-        limit); the commits read before a failure or the deadline when one comes."""
-        started = self._start(["cat-file", "--batch"], subprocess.PIPE)
+    def blobs(self, names: Iterable[str]) -> Iterator[bytes | None]:
+        """Each file named (`REV:./PATH`) through one `git cat-file --batch`: its first `KEEP` bytes (each
+        blob cut at the fetcher's limit), None where the revision has no such file; stops (the problem
+        added) when git fails or the deadline passes."""
+        # Through symbolic links within the tree, as the working tree's file is read through its link.
+        started = self._start(["cat-file", "--batch", "--follow-symlinks"], subprocess.PIPE)
         if started is None:
-            return []
+            return
         process, timer = started
         assert process.stdin is not None and process.stdout is not None
-        path = file if file.startswith(("./", "../")) else "./" + file  # relative to PATH, as `git log` read it
-        found: list[RobotsVersion] = []
-        by_digest: dict[str | None, RobotsVersion] = {}
         try:
-            for commit in commits:
-                process.stdin.write(f"{commit.sha}:{path}\n".encode())
+            for name in names:
+                process.stdin.write(f"{name}\n".encode())
                 process.stdin.flush()
-                found.append(self._version(origin, file, commit, _blob(process.stdout), by_digest))
-            process.stdin.close()
+                yield _blob(process.stdout)
         except (_Ended, OSError):
             pass  # git ended (killed at the deadline, or failed): `_finish` says which
-        process.stdout.close()
-        self._finish(process, timer)
-        return found
+        finally:
+            for stream in (process.stdin, process.stdout):
+                with contextlib.suppress(OSError):
+                    stream.close()
+            self._finish(process, timer)
+
+    def versions(self, origin: str | None, file: str, commits: list[_Commit]) -> list[RobotsVersion]:
+        """The file at each commit; the commits read before a failure or the deadline when one comes."""
+        path = file if file.startswith(("./", "../")) else "./" + file  # relative to PATH, as `git log` read it
+        by_digest: dict[str | None, RobotsVersion] = {}
+        # The blobs first: zip asks them for one more when the commits run out, which ends git.
+        found = self.blobs(f"{commit.sha}:{path}" for commit in commits)
+        return [
+            self._version(origin, file, commit, body, by_digest) for body, commit in zip(found, commits, strict=False)
+        ]
 
     @staticmethod
     def _version(
@@ -523,11 +621,14 @@ class _Ended(Exception):
 
 def _blob(stream: IO[bytes]) -> bytes | None:
     """One object of `git cat-file --batch`: its first `KEEP` bytes (the rest read and dropped), None when
-    the commit has no such file; raises `_Ended` when the output ends first."""
+    the commit has no such file (or a link to none); raises `_Ended` when the output ends first."""
     header = stream.readline(_HEADER_BYTES)
     if not header.endswith(b"\n"):
         raise _Ended
     fields = header.split()
+    if len(fields) == 2 and fields[1].isdigit():
+        # "symlink|dangling|loop|notdir <size>", then that many bytes: a link to no file in the tree.
+        fields = [b"", fields[0], fields[1]]
     if len(fields) != 3 or not fields[2].isdigit():
         return None  # "<object> missing": the commit removed the file (or never had it at that path)
     size = int(fields[2])
@@ -540,12 +641,13 @@ def _blob(stream: IO[bytes]) -> bytes | None:
         left -= len(chunk)
     if len(body) < min(size, KEEP) or stream.read(1) != b"\n":
         raise _Ended
-    return body
+    return body if fields[1] == b"blob" else None  # a link to a folder is no file either
 
 
 __all__ = [
     "BadName",
     "Loaded",
+    "at_revision",
     "from_dir",
     "from_file",
     "from_git",
@@ -554,4 +656,5 @@ __all__ = [
     "from_url",
     "host_origins",
     "snapshot_moment",
+    "tracked",
 ]

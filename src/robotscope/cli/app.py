@@ -10,15 +10,18 @@ from ..messages import message
 from .build_site import build_site
 from .bulk import bulk
 from .check import check
+from .ci import ci_command
 from .diff import diff_command
 from .expect import expect_command
 from .explain import explain
+from .export import export_command
 from .fetch import fetch_command
 from .generate import generate
 from .history import history_command
 from .lint import lint_command
 from .logs import logs_command
 from .matrix import matrix
+from .mcp import mcp_command
 from .output import current_lang
 from .page import page_command
 from .readings import readings_command
@@ -73,6 +76,7 @@ for command in (
     matrix,
     diff_command,
     expect_command,
+    ci_command,
     history_command,
     watch_command,
     verify_command,
@@ -83,7 +87,9 @@ for command in (
     sitemap_command,
     page_command,
     generate,
+    export_command,
     serve,
+    mcp_command,
     build_site,
     selftest,
     explain,

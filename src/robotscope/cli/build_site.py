@@ -1,11 +1,14 @@
 """`robotscope build-site`: the tester page as one static folder, the core running in the browser.
 
 The folder holds the same page as `robotscope serve` (index.html names the
-`pyodide` back end), the robotscope modules the page's API needs (the import
-closure of `robotscope.reports.api`: pure core only, no I/O), the answers that never
-change for a build (api/*.json) and a Pyodide runtime, taken from the npm
-registry's `pyodide` package at build time (`npm pack`, cached) or from
---pyodide. Nothing is loaded from anywhere else when the page runs.
+`pyodide` back end), the robotscope modules the page's API and its log audit
+need (the import closure of `robotscope.reports.api` and
+`robotscope.reports.audit.stream`: pure core only, no I/O) with their data
+(the catalogues, the messages, the IP lists' snapshots), the log report's
+style sheet (static/audit.css), the answers that never change for a build
+(api/*.json) and a Pyodide runtime, taken from the npm registry's `pyodide`
+package at build time (`npm pack`, cached) or from --pyodide. Nothing is
+loaded from anywhere else when the page runs.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from .._version import __version__
 from ..cache import default_path
 from ..messages import LANGS
 from ..reports.api import crawlers_answer, info_answer, policies_answer, strings_answer
+from ..reports.audit.html import STYLE
 from .output import fail
 
 PYODIDE_VERSION = "0.29.5"  # pinned: its Python (3.13) runs the core; change with the browser tests
@@ -45,6 +49,8 @@ CSP = (
     "style-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'none'"
 )
 PACKAGE = Path(str(files("robotscope")))
+ENTRIES = ("reports.api", "reports.audit.stream")  # what the page's worker imports
+DATA = (".json", ".csv")  # data files beside the modules, and in their folders that are no package (iplists/)
 
 
 def site_modules(entry: str = "reports.api") -> list[Path]:
@@ -83,10 +89,19 @@ def _imports(tree: ast.AST) -> list[ast.ImportFrom]:
 
 
 def _package_zip(out: Path) -> int:
-    """robotscope.zip: the site's modules and the data files beside them (messages, catalogue, cases)."""
-    modules = site_modules()
+    """robotscope.zip: the site's modules and the data files beside them (messages, catalogue, cases, the IP
+    lists' snapshots)."""
+    modules = sorted({path for entry in ENTRIES for path in site_modules(entry)})
     folders = {path.parent for path in modules}
-    data = [p for folder in folders for p in folder.iterdir() if p.suffix in (".json", ".csv") or p.name == "py.typed"]
+    data = [p for folder in folders for p in folder.iterdir() if p.suffix in DATA or p.name == "py.typed"]
+    data += [
+        p
+        for folder in folders
+        for sub in folder.iterdir()
+        if sub.is_dir() and not (sub / "__init__.py").exists()
+        for p in sub.iterdir()
+        if p.suffix in DATA
+    ]
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
         for path in sorted({*modules, *data}):
             archive.write(path, Path("robotscope") / path.relative_to(PACKAGE))
@@ -136,14 +151,16 @@ def _npm_pack(folder: Path) -> None:
 
 
 def _index_html(source: str) -> str:
-    """The server page's index.html, naming the Pyodide back end, with the static page's CSP."""
+    """The server page's index.html, naming the Pyodide back end, with the static page's CSP and the log
+    report's style sheet (only this build has the Logs panel)."""
     server = '<meta name="robotscope-backend" content="server">'
     if server not in source:
         fail("index.html names no back end: the page and build-site are out of step")
     return source.replace(
         server,
         '<meta name="robotscope-backend" content="pyodide">\n'
-        f'<meta http-equiv="Content-Security-Policy" content="{CSP}">',
+        f'<meta http-equiv="Content-Security-Policy" content="{CSP}">\n'
+        '<link rel="stylesheet" href="static/audit.css">',
     )
 
 
@@ -166,8 +183,9 @@ def build_site(out_dir: str, pyodide_dir: str | None, force: bool) -> None:
     Host OUT_DIR on any static file server (GitHub Pages, a file share, a
     CDN): the page needs no robotscope process, loads nothing from anywhere
     else and sends nothing anywhere. It has everything `robotscope serve` has
-    but fetching a live robots.txt. Needs Node.js's npm the first time (or
-    --pyodide).
+    but fetching a live robots.txt, and a Logs panel that audits an access
+    log in the browser (`robotscope logs` against one robots.txt, IP lists
+    without DNS). Needs Node.js's npm the first time (or --pyodide).
 
     \b
     Examples:
@@ -188,6 +206,7 @@ def build_site(out_dir: str, pyodide_dir: str | None, force: bool) -> None:
     static = Path(str(files("robotscope.web").joinpath("static")))
     shutil.copytree(static, out / "static", ignore=shutil.ignore_patterns("index.html"))
     (out / "index.html").write_text(_index_html((static / "index.html").read_text(encoding="utf-8")), encoding="utf-8")
+    (out / "static" / "audit.css").write_text(STYLE, encoding="utf-8")
     (out / "pyodide").mkdir()
     for name in PYODIDE_FILES:
         shutil.copy2(pyodide / name, out / "pyodide" / name)

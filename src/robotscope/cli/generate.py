@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import json
 import re
 import sys
@@ -12,10 +13,12 @@ import click
 
 from ..messages import message
 from ..reports.generator import PRESETS, Generated, InvalidSpec, Spec, build, preset
-from ..reports.render import render_findings
+from ..reports.render import printable, render_findings
 from ..syntax.model import Severity
 from .options import json_option, lang_option
 from .output import echo_json, fail
+
+_DIFF_BYTES = 1024 * 1024  # of a file longer than the generated one read for the diff at most
 
 
 def _spec_from_flags(allow: tuple[str, ...], disallow: tuple[str, ...], sitemaps: tuple[str, ...]) -> dict[str, Any]:
@@ -93,6 +96,30 @@ def _report(result: Generated, lang: str) -> None:
     click.echo(render_findings(result.robots, result.findings, name, lang), err=True)
 
 
+def _same(text: str, path: str, lang: str) -> bool:
+    """Whether the file at `path` is `text` (byte for byte, as UTF-8); if not, a unified diff on stdout."""
+    try:
+        with open(path, "rb") as handle:
+            held = handle.read(len(text.encode()) + 1)  # enough to tell: a longer file differs
+            held += handle.read(_DIFF_BYTES) if len(held) > len(text.encode()) else b""
+    except FileNotFoundError:
+        held = b""
+    except OSError as error:
+        fail(message("generate.check.unreadable", path=path, problem=error.strerror or str(error)))
+    if held == text.encode():
+        click.echo(message("generate.check.same", path=path).render(lang), err=True)
+        return True
+    click.echo(message("generate.check.differs", path=path).render(lang))
+    lines = difflib.unified_diff(
+        held.decode("utf-8", "replace").splitlines(keepends=True),
+        text.splitlines(keepends=True),
+        fromfile=path,
+        tofile=message("generate.file").render(lang),
+    )
+    click.echo(printable("".join(lines)), nl=False)
+    return False
+
+
 @click.command()
 @click.option("--preset", "preset_name", type=click.Choice(PRESETS), help="Start from a preset.")
 @click.option("--only", "only_agent", metavar="AGENT", help="The crawler the allow-only preset allows.")
@@ -108,6 +135,11 @@ def _report(result: Generated, lang: str) -> None:
     type=click.Path(dir_okay=False, writable=True),
     help="Write the file here instead of standard output.",
 )
+@click.option(
+    "--check",
+    is_flag=True,
+    help="Write nothing: exit 1, with a diff, when the -o file is not what the spec generates (for CI and pre-commit).",
+)
 @json_option
 @lang_option
 def generate(
@@ -118,6 +150,7 @@ def generate(
     disallow: tuple[str, ...],
     sitemaps: tuple[str, ...],
     output: str | None,
+    check: bool,
     as_json: bool,
     lang: str,
 ) -> None:
@@ -136,7 +169,12 @@ def generate(
       robotscope generate --disallow '*=/cart/' --disallow Googlebot=/drafts/ --allow '*=/cart/help'
       robotscope generate --preset allow-only --only Yeti
       robotscope generate --spec robots.toml -o public/robots.txt
+      robotscope generate --spec robots.toml -o public/robots.txt --check
     """
+    if check and output is None:
+        fail(message("generate.check.needs-output"))
+    if check and as_json:
+        fail(message("generate.check.json"))
     try:
         if spec_file is not None:
             spec = _read_spec(spec_file)
@@ -161,6 +199,12 @@ def generate(
                 "findings": [f.as_dict(lang) for f in result.findings],
             }
         )
+    elif check:
+        assert output is not None
+        same = _same(result.text, output, lang)
+        _report(result, lang)
+        errors = any(f.severity is Severity.ERROR for f in result.findings)
+        sys.exit(0 if same and result.verified and not errors else 1)
     else:
         if output is None:
             click.echo(result.text, nl=False)

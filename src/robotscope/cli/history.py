@@ -29,9 +29,11 @@ def parse_when(value: str) -> float | None:
     """An ISO 8601 date and time (UTC unless it says otherwise), or a date (its first moment, UTC); None if neither."""
     try:
         moment = datetime.fromisoformat(value.strip())
-    except ValueError:
+        seconds = (moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)).timestamp()
+        datetime.fromtimestamp(seconds, UTC)  # shown back in UTC (`iso`): 9999-12-31T23:59-01:00 is past year 9999
+    except (ValueError, OverflowError):
         return None
-    return (moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)).timestamp()
+    return seconds
 
 
 def _table(rows: list[tuple[int, Version]], lang: str, alerts: Mapping[int | None, Sequence[Alert]]) -> Table:

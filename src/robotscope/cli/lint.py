@@ -11,17 +11,17 @@ from ..access.robots import Robots, parse
 from ..messages import message
 from ..reports.linter import lint
 from ..reports.linter.proof import apply
-from ..reports.render import render_findings, sarif
+from ..reports.render import file_uri, render_findings, sarif_log
 from ..syntax.model import Finding, Severity
 from .options import FetchSettings, fetch_options, lang_option
-from .output import echo_json, echo_text
-from .sources import load
+from .output import echo_json, echo_text, fail
+from .sources import STDIN, Source, load
 
 _SEVERITY_RANK = {Severity.INFO: 0, Severity.WARNING: 1, Severity.ERROR: 2}
 
 
 @click.command("lint")
-@click.argument("robots_file", metavar="ROBOTS")
+@click.argument("robots_files", nargs=-1, required=True, metavar="ROBOTS...")
 @click.option(
     "--format",
     "output_format",
@@ -46,14 +46,22 @@ _SEVERITY_RANK = {Severity.INFO: 0, Severity.WARNING: 1, Severity.ERROR: 2}
 @lang_option
 @fetch_options
 def lint_command(
-    robots_file: str, output_format: str, as_json: bool, fail_on: str, fix: bool, lang: str, fetching: FetchSettings
+    robots_files: tuple[str, ...],
+    output_format: str,
+    as_json: bool,
+    fail_on: str,
+    fix: bool,
+    lang: str,
+    fetching: FetchSettings,
 ) -> None:
     """Find the mistakes that silently change what a robots.txt means.
 
-    ROBOTS is a file, `-` for standard input, or an http(s) URL whose
+    Each ROBOTS is a file, `-` for standard input, or an http(s) URL whose
     origin's robots.txt is fetched first. Each finding has a stable code, a
     severity, the line, what happens, and a fix. Exit code 1 when a finding
     is at or above --fail-on, or when a fetched robots.txt is unreachable.
+    With several files, text shows each in turn, json gives each finding its
+    `file`, and sarif is one log locating each finding in its file.
 
     --fix applies only the fixes lint has proven to change no crawler's
     verdict under RFC 9309 and Google's reading (each finding's `edit`,
@@ -62,30 +70,50 @@ def lint_command(
     \b
     Examples:
       robotscope lint robots.txt
+      robotscope lint public/robots.txt staging/robots.txt --fail-on warning
       robotscope lint robots.txt --format sarif > robots.sarif
       robotscope lint https://example.com/ --fail-on warning
       robotscope lint robots.txt --fix > robots.fixed.txt
     """
-    source = load(robots_file, fetching)
-    if source.fetched is not None and source.fetched.result.robots is None:
-        decision = source.fetched.decision
-        nothing = message("lint.nothing-to-lint").render(lang)
-        click.echo(f"{source.name}: {decision.action}: {nothing}\n  {decision.reason.render(lang)}")
-        sys.exit(1 if decision.action == "disallow-all" else 0)
-    # A fetched file's findings start with those of how it was served, as `fetch` and `check` say them.
-    findings = [*source.served, *lint(source.robots)]
+    if fix and len(robots_files) > 1:
+        fail(message("lint.fix-one-file"))
     threshold = _SEVERITY_RANK[Severity(fail_on)]
-    if fix:
-        fixed, findings = _fixed(source.robots, findings, source.served, lang)
-        click.echo(fixed, nl=False)
-        sys.exit(1 if any(_SEVERITY_RANK[f.severity] >= threshold for f in findings) else 0)
+    text = output_format == "text" and not as_json
+    failed = False
+    linted: list[tuple[Source, list[Finding]]] = []
+    texts: list[str] = []
+    for robots_file in robots_files:
+        source = load(robots_file, fetching)
+        if source.fetched is not None and source.fetched.result.robots is None:
+            decision = source.fetched.decision
+            nothing = message("lint.nothing-to-lint").render(lang)
+            # On stderr unless the output is text: JSON and SARIF stay one document.
+            click.echo(f"{source.name}: {decision.action}: {nothing}\n  {decision.reason.render(lang)}", err=not text)
+            failed |= decision.action == "disallow-all"
+            continue
+        # A fetched file's findings start with those of how it was served, as `fetch` and `check` say them.
+        findings = [*source.served, *lint(source.robots)]
+        if fix:
+            fixed, findings = _fixed(source.robots, findings, source.served, lang)
+            click.echo(fixed, nl=False)
+        linted.append((source, findings))
+        texts.append(render_findings(source.robots, findings, source.name, lang))
+        failed |= any(_SEVERITY_RANK[f.severity] >= threshold for f in findings)
+    if fix or (text and not linted):
+        sys.exit(1 if failed else 0)
     if as_json or output_format == "json":
-        echo_json([f.as_dict(lang) for f in findings])
+        echo_json([f.as_dict(lang) | {"file": source.name} for source, findings in linted for f in findings])
     elif output_format == "sarif":
-        echo_json(sarif(findings, source.name, __version__, lang))
+        # A local file's name is a path; a fetched file's is its URL already, and standard input has none.
+        located = [(_uri(source), found) for source, found in linted]
+        echo_json(sarif_log(located, __version__, lang))
     else:
-        echo_text(render_findings(source.robots, findings, source.name, lang))
-    sys.exit(1 if any(_SEVERITY_RANK[f.severity] >= threshold for f in findings) else 0)
+        echo_text("\n".join(texts))
+    sys.exit(1 if failed else 0)
+
+
+def _uri(source: Source) -> str:
+    return source.name if source.fetched is not None or source.name == STDIN else file_uri(source.name)
 
 
 def _fixed(

@@ -14,6 +14,7 @@ from rich.table import Table
 from ..auditing.pieces import Counted, Setup, pieces, results, settle
 from ..integrations.records import Unreadable
 from ..messages import message
+from ..reports.audit.html import document
 from ..reports.audit.judge import COLUMNS
 from ..reports.audit.summary import Summary
 from ..reports.audit.timeline import RobotsVersion
@@ -55,7 +56,7 @@ def _versions(
         loaded = sources.from_robots(robots, site)
     elif history:
         with open_store(store_path) as store:
-            loaded = sources.from_history(store, None if site is None else [site])
+            loaded = sources.from_history(store)  # each origin's: a log with hosts names several
     elif robots_dir is not None:
         loaded = sources.from_dir(robots_dir)
     else:
@@ -94,6 +95,16 @@ def _open_rows(path: str, kind: str) -> tuple[RowsFile, RowsFile]:
     return opened[0], opened[1]
 
 
+def _open_page(path: str, files: tuple[RowsFile, RowsFile] | None) -> RowsFile:
+    """The HTML report's file, written whole at the end (a temporary file until then)."""
+    try:
+        return RowsFile(Path(path), (), ".html")
+    except OSError as error:
+        for file in files or ():
+            file.close(keep=False)
+        fail(message("logs.error.write", path=path, problem=error.strerror or str(error)))
+
+
 @click.command("logs")
 @click.argument("logs", nargs=-1, required=True, metavar="LOG...")
 @click.option(
@@ -111,7 +122,11 @@ def _open_rows(path: str, kind: str) -> tuple[RowsFile, RowsFile]:
     metavar="PATH:FILE",
     help="A git repository's history of a robots.txt file, each commit in force from its time.",
 )
-@click.option("--site", metavar="URL", help="The site the logs are of: the origin of requests logged without a host.")
+@click.option(
+    "--site",
+    metavar="URL",
+    help="The site the logs are of: the origin of requests logged without a host (default: --robots URL's).",
+)
 @click.option(
     "--format",
     "format_name",
@@ -149,6 +164,12 @@ def _open_rows(path: str, kind: str) -> tuple[RowsFile, RowsFile]:
 )
 @click.option("--parquet", "parquet_out", metavar="OUT", help="The same rows as Parquet (needs pyarrow).")
 @click.option(
+    "--html",
+    "html_out",
+    metavar="OUT",
+    help="Write the summary to OUT as one self-contained HTML page with charts (loads nothing from elsewhere).",
+)
+@click.option(
     "--fail-on",
     type=click.Choice(FAIL_ON),
     default=None,
@@ -172,6 +193,7 @@ def logs_command(
     as_json: bool,
     csv_out: str | None,
     parquet_out: str | None,
+    html_out: str | None,
     fail_on: str | None,
     lang: str,
 ) -> None:
@@ -189,7 +211,8 @@ def logs_command(
     judged. The summary gives the AI share by purpose, violators with the
     deciding line, spoofers by claimed crawler, crawlers that never read
     robots.txt, robots.txt read first in sessions, gaps against
-    Crawl-delay and 403s to allowed requests. Logs may be gzip or bzip2,
+    Crawl-delay and 403s to allowed requests; --html draws it as a page
+    with charts (over time, the robots.txt versions marked). Logs may be gzip or bzip2,
     `-` is standard input. A line that is no request is counted and
     reported, never fatal. Exit code 1 at or above --fail-on, and when the
     answer is incomplete (requests no robots.txt judged, a log cut short,
@@ -200,6 +223,7 @@ def logs_command(
       robotscope logs access.log --robots robots.txt --site https://example.com
       robotscope logs access.log.*.gz --robots-dir snapshots/ --csv audit.csv --fail-on violation
       robotscope logs caddy.json --history --json
+      robotscope logs access.log --robots-dir snapshots/ --html audit.html --lang ko
     """
     if logs.count("-") > 1:
         fail(message("logs.error.stdin-twice"))
@@ -211,10 +235,13 @@ def logs_command(
         except InvalidURL as error:
             fail(message("logs.error.site", site=site, problem=error.reason))
     versions = _versions(robots, history, store_path, robots_dir, robots_git, site)
+    if site is None and robots is not None:
+        site = versions[0].origin  # `--robots URL` names the site of a log without hosts; a file names none
     # The lists of --lists alone, or the shipped snapshots and every version a history store keeps.
     lists = history_from(lists_dir, None if lists_dir is not None else store_path)
     kind = ".csv" if csv_out is not None else ".parquet" if parquet_out is not None else None
     files = None if kind is None else _open_rows(csv_out or parquet_out or "", kind)
+    page = None if html_out is None else _open_page(html_out, files)
     setup = Setup(versions, site, lists, not no_dns, None if kind is None else "csv" if kind == ".csv" else "arrow")
     total, reading = Summary(), Summary()
     given = pieces(logs, Counted(reading), format_name, log_format, mapping, _told)
@@ -231,8 +258,8 @@ def logs_command(
     except BrokenProcessPool:
         fail(message("logs.error.worker"))
     finally:
-        if files is not None and not done:
-            for file in files:
+        if not done:
+            for file in [*(files or ()), *([page] if page is not None else [])]:
                 file.close(keep=False)
     total.then(reading)
     view = summary_view(total, lang, versions)
@@ -240,6 +267,9 @@ def logs_command(
         files[1].write(crawler_rows(view))
         for file in files:
             file.close(keep=True)
+    if page is not None:
+        page.write_rendered(document(view, lang))
+        page.close(keep=True)
     _said_lines(view, lang)
     if as_json:
         echo_json(view)
@@ -358,6 +388,8 @@ def _terminal(view: dict[str, Any], lang: str) -> None:
     if view["unjudged"]:
         origins = [found["origin"] or "-" for found in view["unjudged"][:5]]
         say("logs.cli.unjudged", count=classes["unjudged"], origins=origins)
+        if any(found["origin"] is None for found in view["unjudged"]):
+            say("logs.cli.no-host")
 
 
 def _shown(text: str) -> str:

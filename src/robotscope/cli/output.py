@@ -81,3 +81,8 @@ def echo_json(data: Any) -> None:
 def warn(text: str) -> None:
     """One warning line on stderr: the command goes on."""
     click.echo(f"robotscope: warning: {text}", err=True)
+
+
+def note(text: str) -> None:
+    """One line on stderr that says something the output does not show: the command goes on."""
+    click.echo(f"robotscope: note: {text}", err=True)

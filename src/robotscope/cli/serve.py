@@ -171,7 +171,7 @@ def serve(host: str, port: int, no_browser: bool, allow_private_fetch: bool, sto
     store = None if store_path is None else _readable_store(Path(store_path))
     loopback = is_loopback_host(host)
     # Bound here, before saying "serving on": a port in use is one clear line, not a traceback.
-    sock = _listen(host, port)
+    sock = listen(host, port)
     port = sock.getsockname()[1]
     app = create_app(allow_private_fetch=allow_private_fetch, bound_to_loopback=loopback, store=store)
     url = _browser_url(host, port)
@@ -195,7 +195,7 @@ def _readable_store(path: Path) -> Path:
     return path
 
 
-def _listen(host: str, port: int) -> socket.socket:
+def listen(host: str, port: int) -> socket.socket:
     """A socket bound to `host:port` and listening, or one line on stderr and exit code 2."""
     try:
         family, kind, proto, _, address = socket.getaddrinfo(

@@ -214,9 +214,12 @@ def fetch(url: str, settings: FetchSettings) -> Fetched:
             cache.close()
 
 
+STDIN = "<stdin>"  # the name of a robots.txt read from standard input
+
+
 def load(source: str, settings: FetchSettings | None = None) -> Source:
     """A Source from a file, `-`, or an http(s) URL (its origin's robots.txt, fetched)."""
     if not is_url(source):
-        return Source("<stdin>" if source == "-" else source, read_robots(source))
+        return Source(STDIN if source == "-" else source, read_robots(source))
     found = fetch(source, settings or FetchSettings())
     return Source(found.result.robots_url, found.robots, found)

@@ -1,4 +1,5 @@
-"""Rows written to a file as Parquet, CSV or JSON lines, all or nothing: what `survey` and `logs` write."""
+"""Rows written to a file as Parquet, CSV or JSON lines, all or nothing: what `survey` and `logs` write (and any
+other text, with `write_rendered`: `logs --html`'s page)."""
 
 from __future__ import annotations
 
@@ -59,6 +60,10 @@ class RowsFile:
             import pyarrow as pa
 
             if rows:
+                # Arrow refuses an int past int64 for a float column (a Crawl-delay of 1e30 reads as one).
+                floats = [f.name for f in self.parquet.schema if pa.types.is_floating(f.type)]
+                if floats:
+                    rows = [row | {n: float(row[n]) for n in floats if row.get(n) is not None} for row in rows]
                 self.parquet.write_table(pa.Table.from_pylist(rows, schema=self.parquet.schema))
         elif self.csv is not None:
             self.csv.writerows(rows)
@@ -82,6 +87,9 @@ class RowsFile:
         if self.stream is not None:
             self.stream.close()
         if keep:
+            mask = os.umask(0)  # read by setting it: a new file's mode, as open() would have made it
+            os.umask(mask)
+            os.chmod(self.temporary, 0o666 & ~mask)  # mkstemp's is 0600, for the partial file alone
             os.replace(self.temporary, self.path)
         else:
             self.temporary.unlink(missing_ok=True)

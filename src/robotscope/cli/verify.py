@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import sys
 import time
 from collections import Counter, deque
@@ -13,6 +14,7 @@ from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 from urllib.parse import urlsplit
 
 import click
+from click.core import ParameterSource
 
 from ..access.signatures.head import MAX_HEAD, Head, read_head
 from ..access.signatures.model import SignatureVerdict
@@ -27,7 +29,7 @@ from ..syntax.listhistory import ListHistory
 from ..syntax.verification import list_sources, method
 from . import records
 from .history import open_store, parse_when
-from .options import json_option, lang_option, store_option, timeout_option
+from .options import json_option, lang_option, require_agents, store_option, timeout_option
 from .output import current_lang, echo_json, echo_text, fail, warn
 
 if TYPE_CHECKING:
@@ -282,7 +284,9 @@ def verify_command(
     boundary with the operator's suffix). The lists of any operator that cover
     the address are shown too. docs/verification.md lists the registry and
     its sources. Exit code 0 when no claim is spoofed or inconclusive, 1
-    otherwise, 2 for bad usage (an address that is not one, a bad --lists).
+    otherwise, 2 for bad usage (an address that is not one, a bad --lists,
+    an option this use of the command does not read, such as --jobs
+    without --file).
 
     The lists are the snapshots shipped in the package and the versions
     `--update` stored (the newest of each; --at WHEN: the one in force then,
@@ -321,9 +325,12 @@ def verify_command(
 
     if update_from is not None and not update:
         fail(message("verify.error.update-alone"))
+    if agent is not None:
+        require_agents([agent])  # "$UA" unset in a script claims nothing: not a claim to call unverifiable
     if request_file is not None:
         if addresses or pairs is not None or update:
             fail(message("verify.error.request-only"))
+        _refuse_unused("request-ip" if ip is not None else "request")
         verify_captured(
             request_file, ip, when, allow_local_directory, agent, lists_dir, store_path, dns_server, no_dns, as_json
         )
@@ -332,6 +339,7 @@ def verify_command(
     if update:
         if addresses or pairs is not None or agent is not None or when is not None or lists_dir is not None:
             fail(message("verify.error.update-only"))
+        _refuse_unused("update")
         run_update(store_path, update_from, timeout, as_json, lang)
     if addresses and pairs is not None:
         fail(message("verify.error.file-or-ip"))
@@ -339,6 +347,7 @@ def verify_command(
         fail(message("verify.error.claim"))
     if no_dns and dns_server is not None:
         fail(message("verify.error.dns-both"))
+    _refuse_unused("file" if pairs is not None else "addresses")
     moment = moment_of(when)
     history = history_from(lists_dir, store_path)
     asking = _resolver(no_dns, dns_server)
@@ -369,6 +378,28 @@ def verify_command(
             said.insert(0, _in_force_line(moment, used).render(lang))
         echo_text("\n".join([*said, summary.render(lang)]))
     sys.exit(1 if _undone(counts) else 0)
+
+
+# The parameters each use of the command reads, beside --json and --lang: another one given is refused, not ignored.
+_JUDGED = {"agent", "lists_dir", "dns_server", "no_dns", "when", "store_path"}
+_REQUEST = {"request_file", "ip", "allow_local_directory", "when", "agent"}
+_READ_BY = {
+    "addresses": {"addresses", *_JUDGED},
+    "file": {"pairs", "jobs", *_JUDGED},
+    "update": {"update", "update_from", "store_path", "timeout"},
+    "request": _REQUEST,
+    "request-ip": _REQUEST | _JUDGED,
+}
+
+
+def _refuse_unused(use: str) -> None:
+    """Stop when an option given on the command line is one this use of the command would ignore."""
+    context = click.get_current_context()
+    for param in context.command.params:
+        if param.name is None or param.name in _READ_BY[use] or param.name in ("as_json", "lang"):
+            continue
+        if context.get_parameter_source(param.name) is ParameterSource.COMMANDLINE:
+            fail(message("verify.error.unused", option=param.opts[0], use=message(f"verify.use.{use}")))
 
 
 def _resolver(no_dns: bool, dns_server: str | None) -> Resolver | None:
@@ -570,12 +601,22 @@ def _received(when: str | None) -> int:
     if when is None:
         return int(time.time())
     text = when.strip()
-    if text.lstrip("-").isdigit() and len(text) <= 12:
-        return int(text)
-    found = parse_when(text)
-    if found is None:
+    found = float(text) if _SECONDS(text) else parse_when(text)
+    if found is None or not _shown_in_utc(found):
         fail(message("verify.error.request-at", value=when))
     return int(found)
+
+
+_SECONDS = re.compile(r"-?[0-9]{1,12}").fullmatch  # ASCII digits: str.isdigit takes "²", which int refuses
+
+
+def _shown_in_utc(seconds: float) -> bool:
+    """Whether `seconds` is a time `iso` can show (in datetime's years 1 to 9999)."""
+    try:
+        iso(seconds)
+    except (ValueError, OverflowError, OSError):
+        return False
+    return True
 
 
 def _captured(path: str) -> Head:

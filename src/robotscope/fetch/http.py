@@ -177,30 +177,36 @@ async def fetch_robots_async(
     cache: RobotsCache | bool | None = None,
     transport: httpx.AsyncBaseTransport | None = None,
     reuse: bool = True,
+    started: float | None = None,
 ) -> FetchResult:
-    """`fetch_robots` for asyncio: the same requests, limits, deadline and decisions."""
-    fetch = Fetch(url, policy, user_agent, timeout, cache)
+    """`fetch_robots` for asyncio: the same requests, limits, deadline and decisions. `started`: the
+    `time.monotonic()` the `timeout` counts from, when the caller spent some of it first."""
+    fetch = Fetch(url, policy, user_agent, timeout, cache, started)
     hit = fetch.cached(reuse)
     if hit is not None:
         return hit
-    async with httpx.AsyncClient(
-        headers=fetch.headers,
-        timeout=timeout,
-        follow_redirects=False,
-        transport=transport,
-        trust_env=transport is None,
-        verify=tls_context(transport is None),
-        event_hooks={"response": [take_location]},
-    ) as client:
-        try:
-            # One deadline over every hop, however the server paces its bytes (httpx's
-            # timeouts bound each network operation, not their sum).
-            with anyio.fail_after(fetch.remaining()):
-                await _exchange(client, fetch)
-        except TimeoutError:
-            fetch.on_error(_failure(_Deadline(f"no complete answer within the {timeout:g} s timeout")))
-        except _FAILURES as error:
-            fetch.on_error(_failure(error))
+    try:
+        async with httpx.AsyncClient(
+            headers=fetch.headers,
+            timeout=timeout,
+            follow_redirects=False,
+            transport=transport,
+            trust_env=transport is None,
+            verify=tls_context(transport is None),
+            event_hooks={"response": [take_location]},
+        ) as client:
+            try:
+                # One deadline over every hop, however the server paces its bytes (httpx's
+                # timeouts bound each network operation, not their sum).
+                with anyio.fail_after(fetch.remaining()):
+                    await _exchange(client, fetch)
+            except TimeoutError:
+                fetch.on_error(_failure(_Deadline(f"no complete answer within the {timeout:g} s timeout")))
+            except _FAILURES as error:
+                fetch.on_error(_failure(error))
+    except BaseException:  # what ends the fetch unrecorded (a target the guard refuses): the cache it opened closed
+        fetch.close()
+        raise
     return fetch.finish()
 
 

@@ -16,6 +16,7 @@ import time
 from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
+from urllib.parse import urlsplit
 
 import httpx
 
@@ -33,8 +34,9 @@ from ..access.policy import (
 from ..access.policy import redirect_target as _target
 from ..access.robots import Robots, parse
 from ..cache import Entry, RobotsCache, Stored
-from ..messages import Message
+from ..messages import Message, message
 from ..syntax.html import looks_like_html
+from ..syntax.urls import InvalidURL
 from ..syntax.urls import robots_url as _robots_url
 from .body import Body
 from .result import FetchResult, TransportFailure, kept_headers
@@ -46,10 +48,30 @@ def redirect_target(base: str, location: str | None) -> tuple[str | None, Messag
     if target is None:
         return None, why
     try:
-        httpx.URL(target)
-    except httpx.InvalidURL as error:
+        _httpx_host(target)
+    except (httpx.InvalidURL, UnicodeError) as error:
         return None, unfollowable((location or "").strip()[:200], error)
     return target, None
+
+
+def _httpx_host(url: str) -> str:
+    """`url`'s host as httpx reads it back to request it: through idna, whose errors (`xn--localhost`: not an
+    A-label it can decode) are UnicodeErrors, not InvalidURL. Raises either."""
+    return httpx.URL(url).host
+
+
+def checked_robots_url(url: str) -> str:
+    """The robots.txt URL of `url`'s origin, one httpx can request; else InvalidURL (robotscope's).
+
+    The standard library passes hosts httpx refuses: an A-label idna cannot decode (`xn--a.com`), an
+    IPv4 address with an octal part (`0177.0.0.1`).
+    """
+    robots = _robots_url(url)
+    try:
+        _httpx_host(robots)
+    except (httpx.InvalidURL, UnicodeError):
+        raise InvalidURL(message("url.bad-host", host=urlsplit(robots).hostname, url=url)) from None
+    return robots
 
 
 def open_cache(cache: RobotsCache | bool | None) -> tuple[RobotsCache | None, bool, list[str]]:
@@ -68,17 +90,24 @@ class Fetch:
     """One fetch's state and decisions; the HTTP shell only moves bytes."""
 
     def __init__(
-        self, url: str, policy: str, user_agent: str, timeout: float, cache: RobotsCache | bool | None
+        self,
+        url: str,
+        policy: str,
+        user_agent: str,
+        timeout: float,
+        cache: RobotsCache | bool | None,
+        started: float | None = None,
     ) -> None:
         if policy not in POLICIES:
             raise ValueError(f"unknown policy {policy!r}: choose one of {', '.join(POLICIES)}")
-        self.robots_url = _robots_url(url)
+        self.robots_url = checked_robots_url(url)
         self.policy = policy
         self.timeout = timeout
         self.headers = {"User-Agent": user_agent, "Accept-Encoding": "gzip, deflate"}
         self.cache, self._owns_cache, warnings = open_cache(cache)
         self.warnings = warnings  # the cache's own are read when the result is made, after `put`
-        self.deadline = time.monotonic() + timeout
+        # `started`: when the caller's budget began (`time.monotonic()`), if before this fetch.
+        self.deadline = (time.monotonic() if started is None else started) + timeout
         self.next_url: str | None = self.robots_url
         self.hops: list[tuple[str, int]] = []
         self.redirects = 0
@@ -208,6 +237,7 @@ class Fetch:
             decision=chosen.action,
             decisions=MappingProxyType(decisions),
             from_cache=from_cache,
+            fetched_at=stored.fetched_at,
             robots=robots,
             body=stored.body,
             warnings=tuple(self.warnings + (self.cache.take_warnings() if self.cache is not None else [])),

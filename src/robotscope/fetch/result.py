@@ -77,6 +77,7 @@ class FetchResult:
     decision: Action  # `policy`'s; `decisions` has every policy's
     decisions: Mapping[str, Decision]
     from_cache: bool
+    fetched_at: float | None = None  # POSIX time the response was received (a cache hit's: when it was fetched)
     body_size: int = 0  # the whole body's decoded size as far as it was counted past the cut
     body_lines: int = 0  # and its lines
     size_exact: bool = True  # False when counting stopped (body.COUNT_BYTES, COUNT_SECONDS): sizes are lower bounds

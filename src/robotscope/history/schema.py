@@ -9,8 +9,10 @@ written (`sqlite_file.Unusable`).
 from __future__ import annotations
 
 import sqlite3
+from typing import Any
 
 from ..sqlite_file import Unusable
+from ..syntax.iplists import creation_timestamp
 
 MIGRATIONS: tuple[str, ...] = (
     # 1: versions (one row per distinct file of an origin) and fetches (one row per fetch).
@@ -65,6 +67,14 @@ MIGRATIONS: tuple[str, ...] = (
         UNIQUE (name, creation_time, sha256)
     );
     """,
+    # 4: each list version's `creationTime` as a POSIX time (NULL when it cannot be read), filled for the
+    # rows kept before, so that the versions of a list are known by moment without reading their bodies.
+    # The index holds all that `HistoryStore.list_moments` reads: the table's rows, bodies inline, are not read.
+    """
+    ALTER TABLE list_versions ADD COLUMN moment REAL;
+    UPDATE list_versions SET moment = creation_timestamp(creation_time);
+    CREATE INDEX list_versions_by_moment ON list_versions (name, moment, first_fetched);
+    """,
 )
 LATEST = len(MIGRATIONS)
 
@@ -74,10 +84,17 @@ def version_of(db: sqlite3.Connection) -> int:
     return int(version)
 
 
+def _timestamp(text: Any) -> float | None:
+    """SQL `creation_timestamp(text)`: `syntax.iplists.creation_timestamp`, NULL for what is not text."""
+    return creation_timestamp(text) if isinstance(text, str) else None
+
+
 def migrate(db: sqlite3.Connection, upto: int = LATEST) -> None:
     """Run the migrations the file lacks, up to `upto`, each with its version bump in one transaction."""
     if version_of(db) > LATEST:
         raise Unusable(f"its schema version {version_of(db)} is newer than this robotscope's ({LATEST})")
+    # SQLite's own date functions read fewer ISO 8601 forms than the lists are read with.
+    db.create_function("creation_timestamp", 1, _timestamp, deterministic=True)
     for number in range(version_of(db) + 1, upto + 1):
         with db:
             db.execute("BEGIN IMMEDIATE")

@@ -23,7 +23,8 @@ from typing import Any
 from ..cache import default_path as cache_path
 from ..fetch.result import FetchResult, kept_headers
 from ..sqlite_file import SqliteFile, Unusable
-from ..syntax.iplists import IpList, read_list
+from ..syntax.iplists import IpList, creation_timestamp, read_list
+from ..syntax.listhistory import Known
 from .model import MAX_BODY, MAX_DETAIL, Fetch, ListVersion, Recorded, Version, digest, failure_of, origin_of
 from .schema import LATEST, migrate, version_of
 
@@ -40,6 +41,8 @@ _VERSION_COLUMNS = (
 )
 _FETCH_COLUMNS = "id, at, origin, agent, version_id, failure, status, truncated, size, detail"
 _LIST_COLUMNS = "id, name, creation_time, sha256, url, first_fetched, last_fetched, body"
+# Read from the index `list_versions_by_moment` alone: the table's rows, which hold the bodies, are not read.
+_LIST_MOMENTS = "SELECT name, moment, id FROM list_versions ORDER BY name, moment, first_fetched, id"
 
 
 def _version(row: Sequence[Any]) -> Version:
@@ -260,6 +263,7 @@ class HistoryStore(SqliteFile):
         at = self.now()
         sha = digest(body)
         key = (name, creation_time or "", sha)
+        moment = None if creation_time is None else creation_timestamp(creation_time)
 
         def write(db: sqlite3.Connection) -> ListVersion:
             with db:  # commit, or roll back on error
@@ -269,8 +273,8 @@ class HistoryStore(SqliteFile):
                 if row is None:
                     db.execute(
                         "INSERT INTO list_versions (name, creation_time, sha256, body, url, first_fetched,"
-                        " last_fetched) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                        (*key, body, url, at, at),
+                        " last_fetched, moment) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                        (*key, body, url, at, at, moment),
                     )
                 else:
                     db.execute(
@@ -292,6 +296,19 @@ class HistoryStore(SqliteFile):
         query = f"SELECT {_LIST_COLUMNS} FROM list_versions{where} ORDER BY name, first_fetched, id"
         rows = self._run(lambda db: db.execute(query, () if name is None else (name,)).fetchall(), write=False)
         return [_list_version(row) for row in rows or ()]
+
+    def list_version(self, lid: int) -> ListVersion | None:
+        """The IP list version with this id, or None (none such, or the file cannot be read)."""
+        query = f"SELECT {_LIST_COLUMNS} FROM list_versions WHERE id = ?"
+        rows = self._run(lambda db: db.execute(query, (lid,)).fetchall(), write=False)
+        return _list_version(rows[0]) if rows else None
+
+    def list_moments(self) -> list[Known]:
+        """Every IP list version kept, without its body: its name, the moment of its `creationTime` (None
+        when that cannot be read) and its id as the key (`list_version`); by name, then moment, then
+        first fetched: of two versions of one moment, the one fetched later comes later."""
+        rows = self._run(lambda db: db.execute(_LIST_MOMENTS).fetchall(), write=False)
+        return [Known(name, moment, lid) for name, moment, lid in rows or ()]
 
     def ip_lists(self) -> list[IpList]:
         """Every IP list version kept, read (`syntax.iplists.read_list`), in `list_versions` order."""

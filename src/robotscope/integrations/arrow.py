@@ -37,6 +37,8 @@ def audit_batch(rows: Sequence[Row]) -> pa.RecordBatch:
         if field.name == "time":
             micros = [None if value is None else round(value * 1_000_000) for value in values]
             arrays.append(pa.array(micros, pa.int64()).cast(field.type))
+        elif pa.types.is_floating(field.type):  # a Crawl-delay of 1e30 reads as an int past int64, refused
+            arrays.append(pa.array([None if value is None else float(value) for value in values], field.type))
         else:
             arrays.append(pa.array(values, field.type))
     return pa.RecordBatch.from_arrays(arrays, schema=AUDIT_SCHEMA)

@@ -19,7 +19,8 @@ from ..access.build import build_kind
 from ..access.engines.registry import PROFILED as DEFAULT_ENGINE
 from ..access.engines.registry import choices
 from ..access.policy import POLICIES
-from ..messages import DEFAULT_LANG, LANGS, language
+from ..access.robots import parse
+from ..messages import DEFAULT_LANG, LANGS, language, message
 from ..syntax.crawlers import PURPOSES, catalogue
 from ..syntax.urls import InvalidURL, robots_url
 from .analysis import (
@@ -31,9 +32,11 @@ from .analysis import (
     selftest_answer,
     spec_limits,
 )
+from .enforce import AI, ALL_NAMED, TARGETS, export, export_view, token_problem
 from .generator import DEFAULT_SPEC, PRESETS, InvalidSpec, Spec, preset
 
 MAX_FIELD = LIMITS["max_field"]
+EXPORT_ACL_DIR = "/etc/haproxy/robotscope"  # where the page's HAProxy fragment names its ACL files
 
 
 class RequestError(Exception):
@@ -124,6 +127,30 @@ def generate_args(data: Mapping[str, Any]) -> tuple[Spec, str]:
     return spec, lang
 
 
+def export_args(data: Mapping[str, Any]) -> tuple[str, str, str, str]:
+    """The robots.txt, target, crawlers and language of a `POST /api/export` body; a name that is no product
+    token is refused here (422 `bad-field`, with the reason), before any work."""
+    text = string_field(data, "text", limit=LIMITS["max_body"])
+    target = string_field(data, "target", TARGETS[0])
+    if target not in TARGETS:
+        raise RequestError(422, "bad-field", f"`target` must be one of {', '.join(TARGETS)}")
+    agents = string_field(data, "agents", AI).strip() or AI
+    lang = lang_of(data.get("lang"))
+    if agents not in (AI, ALL_NAMED):
+        for token in agents.split(","):
+            problem = token_problem(token.strip())
+            if problem is not None:
+                reason = message("enforce.not-a-token", value=token.strip(), reason=problem)
+                raise RequestError(422, "bad-field", reason.render(lang), value=token.strip())
+    return text, target, agents, lang
+
+
+def export_answer(text: str, target: str, agents: str, lang: str) -> dict[str, Any]:
+    """`POST /api/export`: the server rules the robots.txt implies for `target`, as `export --json` shows them."""
+    made, result = export(parse(text), target, agents, source="robots.txt", lang=lang, acl_dir=EXPORT_ACL_DIR)
+    return export_view(made, result, lang)
+
+
 def crawlers_answer() -> dict[str, Any]:
     """`GET /api/crawlers`."""
     return {"purposes": list(PURPOSES), "crawlers": [c.as_dict() for c in catalogue()]}
@@ -148,6 +175,7 @@ def info_answer(lang: str, fetch: bool, guarded_fetch: bool, build: str, history
         "history": history,
         "languages": list(LANGS),
         "presets": list(PRESETS),
+        "export_targets": list(TARGETS),
         "engines": engines_list(lang),
         **LIMITS,
     }
@@ -161,7 +189,7 @@ def strings_answer(lang: str) -> dict[str, Any]:
 def call(endpoint: str, request: str) -> str:
     """One API call of the static build, JSON in and out: what the server would answer, with its status.
 
-    `endpoint` is the path after `/api/` (`analyse`, `generate`, `selftest`,
+    `endpoint` is the path after `/api/` (`analyse`, `generate`, `export`, `selftest`,
     `crawlers`, `policies`, `info`, `strings`); `request` is the body, or for
     a GET the query's parameters, as a JSON object. The answer is
     {"status": 200, "body": ...} or {"status": N, "body": {"error": ...}}.
@@ -187,6 +215,8 @@ def _answer(endpoint: str, data: dict[str, Any]) -> dict[str, Any]:
         return analyse(*analyse_args(data))
     if endpoint == "generate":
         return generate_answer(*generate_args(data))
+    if endpoint == "export":
+        return export_answer(*export_args(data))
     if endpoint == "selftest":
         return selftest_answer(lang)
     if endpoint == "crawlers":

@@ -7,8 +7,9 @@ decide where output goes. Imports only the core.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
+from urllib.parse import quote
 
 from ..access import served
 from ..access.engines.registry import PROFILED as DEFAULT_ENGINE
@@ -143,8 +144,24 @@ def summary(findings: list[Finding], name: str, lang: str = DEFAULT_LANG) -> str
     return f"{name}: " + ", ".join(parts)
 
 
+def file_uri(path: str) -> str:
+    """A relative file path as SARIF's `artifactLocation.uri` wants it: a URI reference, so percent-encoded
+    (a space, `%`, `#` or `?` in a name would otherwise be read as something else or be invalid).
+
+    >>> file_uri("site pages/100%/robots.txt")
+    'site%20pages/100%25/robots.txt'
+    """
+    return quote(path, safe="/")
+
+
 def sarif(findings: list[Finding], uri: str, version: str, lang: str = DEFAULT_LANG) -> dict[str, Any]:
     """Findings as a SARIF 2.1.0 log, one result per finding, for code scanning."""
+    return sarif_log([(uri, findings)], version, lang)
+
+
+def sarif_log(files: Sequence[tuple[str, Sequence[Finding]]], version: str, lang: str = DEFAULT_LANG) -> dict[str, Any]:
+    """The findings of several files (each `(uri, findings)`) as one SARIF 2.1.0 log: one run, one result
+    per finding, located in its file (a URI relative to the repository's root, for code scanning)."""
     # Every code a finding may carry: the lint checks', then a fetch's about how the file was served.
     codes = [(c.code, c.severity) for c in CHECKS] + [(served.CODE, served.SEVERITY)]
     rules = [
@@ -172,6 +189,7 @@ def sarif(findings: list[Finding], uri: str, version: str, lang: str = DEFAULT_L
                 }
             ],
         }
+        for uri, findings in files
         for f in findings
     ]
     return {

@@ -62,6 +62,11 @@ _NOT_CRAWLERS = frozenset(
 )
 
 
+def is_product_token(value: str) -> bool:
+    """Whether `value`, as written, is a whole product token: letters, digits, `-` and `_`, nothing else."""
+    return _TOKEN.fullmatch(value) is not None
+
+
 def group_token(value: str) -> str | None:
     """Return the token a `user-agent` line's value names, lower-cased.
 

@@ -8,7 +8,7 @@ Patterns and targets go through the same `normalise`, so `/café/`,
 from __future__ import annotations
 
 import re
-from urllib.parse import urlsplit
+from urllib.parse import SplitResult, urlsplit
 
 from ..messages import Message, message
 
@@ -126,6 +126,19 @@ def target(url: str) -> str:
     path = path_and_query(url)
     # RFC 9309, Section 2.2.3: a literal `*` or `$` in a URL is compared as %2A / %24.
     return normalise(path).replace("*", "%2A").replace("$", "%24")
+
+
+def split_url(value: str) -> SplitResult | None:
+    """`urlsplit(value)`, or None where urlsplit raises `ValueError` instead.
+
+    It raises on a bracketed host that is no IP address (`https://[oops]/`),
+    an unclosed bracket (`http://[::1/`) and a host that NFKC normalisation
+    changes (`https://a\N{FULLWIDTH SOLIDUS}b/`): values any robots.txt may hold.
+    """
+    try:
+        return urlsplit(value)
+    except ValueError:
+        return None
 
 
 class InvalidURL(ValueError):

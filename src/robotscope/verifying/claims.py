@@ -11,7 +11,7 @@ directory is fetched there).
 from __future__ import annotations
 
 from collections.abc import Collection
-from ipaddress import ip_address
+from ipaddress import IPv6Address, ip_address
 
 from ..access.signatures.model import SignatureVerdict
 from ..reports.verification import ReverseDns, Status, Verification, judge
@@ -40,6 +40,9 @@ def verify_claim(
     published = method(found.token)
     if published is None or not published.rdns:
         return found
-    answer = fcrdns(ip_address(address), published.rdns, resolver, timeout=timeout, deadline=deadline)
+    ip = ip_address(address)
+    if isinstance(ip, IPv6Address) and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped  # as the lists read it: a dual-stack server logs an IPv4 client as ::ffff:a.b.c.d
+    answer = fcrdns(ip, published.rdns, resolver, timeout=timeout, deadline=deadline)
     reverse = ReverseDns(Status(answer.outcome.value), answer.message)
     return judge(address, agent, index, available, reverse, signature)

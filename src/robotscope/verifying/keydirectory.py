@@ -191,7 +191,8 @@ class KeyDirectories:
         try:
             transport = _SameOrigin(guard, url)
             got = get(url, user_agent=self.user_agent, timeout=self.timeout, limit=MAX_DIRECTORY, transport=transport)
-        except httpx.InvalidURL:  # an origin the core accepted that httpx cannot request
+        except (httpx.InvalidURL, UnicodeError):  # an origin the core accepted that httpx cannot request
+            # (UnicodeError: idna's, for an A-label that does not decode)
             return None, message("signature.directory.bad-url"), FLOOR
         except RefusedTarget as refused:
             return None, message("signature.directory.refused", host=refused.host, address=refused.address), FLOOR

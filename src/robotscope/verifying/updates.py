@@ -16,6 +16,7 @@ and a 304 reuses the kept body (the version is then unchanged, fetched
 again). `list_history` gives the versions to judge with: the snapshots
 shipped in the package and the versions stored, one version per
 `creationTime` (a stored one replaces the shipped one of the same time).
+A stored version is read from the store only when a moment judged needs it.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ import asyncio
 import enum
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -35,7 +37,7 @@ from ..fetch import DEFAULT_UA, run
 from ..history import HistoryStore
 from ..messages import DEFAULT_LANG, Message, message
 from ..syntax.iplists import MAX_BYTES, IpList, read_list, shipped, snapshot
-from ..syntax.listhistory import ListHistory
+from ..syntax.listhistory import Known, ListHistory
 from ..syntax.verification import ListSource, list_sources
 
 _VALIDATORS = {"etag": "If-None-Match", "last-modified": "If-Modified-Since"}
@@ -174,11 +176,46 @@ def _transport(got: Download, timeout: float) -> Message:
     return message(f"verify.update.error.{got.error}")
 
 
+class StoredVersions:
+    """Reads a stored list version (`Known`, keyed by its id) when a `ListHistory` first needs it.
+
+    It opens the store file at `path` read-only on first use, with its own
+    connection: the store the versions were listed from may be closed by
+    then, and a history sent to another process (`robotscope logs` with
+    workers) carries the path alone and opens the file there. A version
+    that cannot be read then (the file gone or unreadable) comes back with
+    no network and a problem saying so: its list is not at hand.
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._store: HistoryStore | None = None
+
+    def __call__(self, version: Known) -> IpList:
+        if self._store is None:
+            self._store = HistoryStore(self.path, read_only=True)
+        kept = self._store.list_version(version.key) if isinstance(version.key, int) else None
+        if kept is None:
+            return IpList(version.name, None, (), (message("iplist.not-stored", name=version.name),))
+        return read_list(kept.body, version.name)
+
+    def __getstate__(self) -> Path:
+        return self.path  # a connection does not cross processes
+
+    def __setstate__(self, path: Path) -> None:
+        self.path, self._store = path, None
+
+
 def list_history(store: HistoryStore | None) -> ListHistory:
-    """The versions to judge with: the shipped snapshots and what `store` keeps (None: the snapshots alone)."""
-    shipped_lists: list[IpList] = [snapshot(name) for name in shipped()]
+    """The versions to judge with: the shipped snapshots and what `store` keeps (None: the snapshots alone).
+
+    The stored versions are listed by moment now and read only when judging needs them (`StoredVersions`).
+    """
+    shipped_lists: list[IpList | Known] = [snapshot(name) for name in shipped()]
+    if store is None:
+        return ListHistory(shipped_lists)
     # Given after the snapshots: a stored version replaces a shipped one of the same creationTime.
-    return ListHistory([*shipped_lists, *(store.ip_lists() if store is not None else ())])
+    return ListHistory([*shipped_lists, *store.list_moments()], StoredVersions(store.path))
 
 
-__all__ = ["ListUpdate", "Outcome", "list_history", "list_url", "update_lists"]
+__all__ = ["ListUpdate", "Outcome", "StoredVersions", "list_history", "list_url", "update_lists"]

@@ -7,7 +7,7 @@ functions), and the fetcher answers fetch; the web layer only routes
 (`handlers`), reads bodies (`requests`), caps sizes, and guards (`security`
 for headers and Host, `guard` for the addresses fetched).
 
-The CPU work of a request (analyse, generate, the self-test) runs in a
+The CPU work of a request (analyse, generate, export, the self-test) runs in a
 `WorkerPool` of separate processes: a thread cannot be stopped, and one
 request within the size caps can need minutes (full verdicts try every rule
 of a 500 KiB file for each URL and matrix cell; some lint checks are
@@ -53,6 +53,7 @@ ROUTES = [
     Route("/api/strings", handlers.api_strings),
     Route("/api/fetch", handlers.api_fetch, methods=["POST"]),
     Route("/api/generate", handlers.api_generate, methods=["POST"]),
+    Route("/api/export", handlers.api_export, methods=["POST"]),
     Route("/api/page", handlers.api_page, methods=["POST"]),
     Route("/api/history", handlers.api_history),
     Route("/api/history/version", handlers.api_history_version),

@@ -32,6 +32,8 @@ from ..reports.api import (
     MAX_FIELD,
     analyse_args,
     crawlers_answer,
+    export_answer,
+    export_args,
     generate_args,
     info_answer,
     lang_of,
@@ -106,6 +108,12 @@ async def api_generate(request: Request) -> Response:
     settings = _settings(request)
     data = await read_json(request, settings.body_timeout)
     return await _compute(settings, generate_answer, *generate_args(data))
+
+
+async def api_export(request: Request) -> Response:
+    settings = _settings(request)
+    data = await read_json(request, settings.body_timeout)
+    return await _compute(settings, export_answer, *export_args(data))
 
 
 async def api_selftest(request: Request) -> Response:

@@ -7,8 +7,9 @@ from pathlib import Path
 import pytest
 
 from robotscope.webbotauth import verify_request
-from tests.fuzz.fuzz_signatures import DIRECTORY, NOW, SEEDS, check, request
+from tests.fuzz.fuzz_signatures import DIRECTORY, SEEDS, check, request
 from tests.fuzz.harness import run_briefly
+from tests.fuzz.signing import NOW
 
 
 @pytest.mark.parametrize("seed", sorted(SEEDS.iterdir()), ids=lambda p: p.name)

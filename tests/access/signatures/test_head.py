@@ -10,8 +10,9 @@ from hypothesis import strategies as st
 
 from robotscope.access.signatures.head import MAX_FIELDS, MAX_HEAD, read_head
 from robotscope.webbotauth import verify_request
-from tests.fuzz.fuzz_request_head import DIRECTORY, NOW, SEEDS, check
+from tests.fuzz.fuzz_request_head import DIRECTORY, SEEDS, check
 from tests.fuzz.harness import run_briefly
+from tests.fuzz.signing import NOW
 
 
 @pytest.mark.parametrize("seed", sorted(SEEDS.iterdir()), ids=lambda p: p.name)

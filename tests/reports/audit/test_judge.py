@@ -212,6 +212,17 @@ def test_a_claims_status_is_asked_once_for_the_moments_its_lists_are_in_force(
     assert len(asked) == 8
 
 
+def test_a_long_target_is_judged_each_time_never_kept() -> None:
+    # A scanner's distinct long URLs (8 KB each, as servers allow) would fill the verdicts' cache with 500 MB.
+    found = judge_of(*versions(None, (None, OLD)))
+    for n in range(20):
+        long_target = f"/private/{n}/" + "x" * judge_module.LONGEST_KEPT
+        assert not judged(found, GOOGLE, agent("Googlebot"), long_target, START).allowed
+    assert len(found._verdicts) == 0
+    judged(found, GOOGLE, agent("Googlebot"), "/private/short", START)
+    assert len(found._verdicts) == 1
+
+
 def test_rows_name_every_column() -> None:
     found = judge_of(*versions(None, (None, OLD)))
     row = judged(found, GOOGLE, agent("Googlebot"), "/private/x", START, status=403, number=7)

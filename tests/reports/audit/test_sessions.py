@@ -96,3 +96,18 @@ def test_tracks_stay_within_their_bound(monkeypatch: pytest.MonkeyPatch) -> None
     found = tracks.by_token()["x"]
     assert (found.sessions, found.robots_first) == (200, 100)  # every session still counted
     assert tracks.cut == 200 - len(tracks.tracks)
+
+
+def test_tracks_merged_from_pieces_stay_within_their_bound(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Each `--jobs` chunk keeps its own tracks within the bound; the merged ones must stay within it too.
+    monkeypatch.setattr(sessions, "MAX_TRACKS", 20)
+    merged = Tracks()
+    for piece_number in range(10):
+        piece = Tracks()
+        for n in range(10):
+            piece.add("x", f"https://{piece_number}-{n}.example", piece_number * 1000.0 + n, n == 0, None)
+        merged.then(piece)
+        assert len(merged.tracks) <= 20
+    found = merged.by_token()["x"]
+    assert (found.sessions, found.robots_first) == (100, 10)  # every session still counted
+    assert merged.cut == 100 - len(merged.tracks)

@@ -4,7 +4,9 @@ The site is built once (Pyodide from npm's `pyodide` package, fetched into a
 temporary cache) and served by Python's `http.server` on 127.0.0.1; no
 robotscope server answers its requests. Its answers are compared with the
 server build's (`robotscope serve`, the `base_url` fixture) for the bundled
-reference cases and a sample of the corpus.
+reference cases and a sample of the corpus. The Logs panel, which only this
+build has, audits a generated log in the page and shows what
+`robotscope logs` says of it.
 """
 
 from __future__ import annotations
@@ -21,8 +23,11 @@ import pytest
 from click.testing import CliRunner
 
 from robotscope.cli import cli
+from robotscope.cli.build_site import PACKAGE
+from robotscope.reports.audit.html import report
 from robotscope.reports.selftest import load_cases
 from tests.paths import CORPUS
+from tests.reports.audit.builders import BUSY_FILES, busy_log, log_text
 
 pytestmark = pytest.mark.slow  # a real Chromium
 
@@ -215,4 +220,141 @@ def test_the_response_box_in_the_static_build_answers_as_the_server_build(static
     analysed(static_page)
     words = static_page.locator("#response-result table.decisions tbody .badge").all_inner_texts()
     assert words == ["disallow everything"] * 4 + ["allow everything"]  # Yandex: open
+    assert static_page.errors == []
+
+
+LOG_SITE = "https://shop.example"
+LOG_ROBOTS = BUSY_FILES[1][1]  # GPTBot and CCBot disallowed, /private/ and /cart/ to every crawler
+HOSTILE = '203.0.113.9 - - [02/Nov/2026:10:00:00 +0000] "<img src=x onerror=alert(1)> \u202e" 200 1 "-" "Googlebot"'
+
+
+def cli_view(tmp_path: Path, log: str) -> dict[str, Any]:
+    """What `robotscope logs --json` says of `log` against LOG_ROBOTS with the shipped lists and no DNS."""
+    (tmp_path / "access.log").write_text(log)
+    (tmp_path / "robots.txt").write_text(LOG_ROBOTS)
+    lists = str(PACKAGE / "syntax" / "iplists")  # the snapshots the page has: no list a store keeps
+    args = ["logs", str(tmp_path / "access.log"), "--robots", str(tmp_path / "robots.txt"), "--site", LOG_SITE]
+    done = CliRunner().invoke(cli, [*args, "--lists", lists, "--no-dns", "--json", "--format", "combined"])
+    assert done.exit_code == 0, done.stderr
+    view: dict[str, Any] = json.loads(done.stdout)
+    return view
+
+
+def audit_in_page(page: Any, name: str, log: str, *, drop: bool) -> None:
+    """Give the Logs panel `log` (chosen in the file dialog, or dropped on it) and LOG_ROBOTS; wait for the report."""
+    if drop:
+        page.evaluate(
+            """([name, text]) => {
+                const data = new DataTransfer();
+                data.items.add(new File([text], name, { type: "text/plain" }));
+                document.getElementById("logs-drop").dispatchEvent(
+                    new DragEvent("drop", { dataTransfer: data, bubbles: true, cancelable: true }));
+            }""",
+            [name, log],
+        )
+    else:
+        page.set_input_files(
+            "#logs-file-input", files=[{"name": name, "mimeType": "text/plain", "buffer": log.encode()}]
+        )
+    page.wait_for_function("(name) => document.getElementById('logs-file').textContent.startsWith(name)", arg=name)
+    page.fill("#logs-robots", LOG_ROBOTS)
+    page.fill("#logs-site", LOG_SITE)
+    page.click("#logs-go")
+    page.wait_for_selector("#logs-result[data-requests]", state="attached", timeout=120_000)
+
+
+def shown_counts(page: Any) -> dict[str, int]:
+    """The counts the report shows: each class's card, and the requests of the totals' line."""
+    cards = page.eval_on_selector_all(
+        "#logs-result .cards li", "lis => lis.map(li => [li.dataset.class, li.querySelector('b').textContent])"
+    )
+    return {kind: int(text.replace(",", "")) for kind, text in cards}
+
+
+def test_a_log_chosen_in_the_logs_panel_is_audited_in_the_page_as_the_command_line_audits_it(
+    browser: Any, static_url: str, tmp_path: Path
+) -> None:
+    log = log_text("combined", busy_log(days=20))
+    assert len(log.encode()) > 2 * 1024 * 1024  # two slices of the page's
+    expected = cli_view(tmp_path, log)
+    page = opened(browser, static_url)
+    assert page.is_visible("#logs-panel")
+    before = len(page.requests)
+    audit_in_page(page, "access.log", log, drop=False)
+    assert page.requests[before:] == []  # the log went nowhere: not a request was made while it was audited
+    assert shown_counts(page) == expected["classes"] and sum(expected["classes"].values()) == expected["audited"]
+    result = page.locator("#logs-result")
+    assert int(result.get_attribute("data-requests")) == expected["requests"] > 15_000
+    assert page.evaluate("() => document.getElementById('logs-progress').value") == len(log.encode())
+    assert f"{expected['requests']:,} lines read as combined" in page.inner_text("#logs-status")
+    # The charts the command line's report draws (20 days: a bar per 6 hours), the same counts in them.
+    bars = page.eval_on_selector_all(
+        "#logs-result [data-section=requests-chart] rect.bar", "rs => rs.map(r => +r.dataset.count)"
+    )
+    assert len(bars) == report(expected, "en").split("violations-chart")[0].count('class="bar"') == 80 * 5
+    assert sum(bars) == expected["requests"]
+    assert page.locator("#logs-result g.marker").count() == 1  # one file, in force from the start
+    # The report in Korean, drawn again from the audit kept in the worker, not audited again.
+    page.select_option("#lang", "ko")
+    page.wait_for_function("() => document.querySelector('#logs-result h1')?.textContent === '서버 로그 감사'")
+    assert (
+        shown_counts(page) == expected["classes"]
+        and page.inner_text("#logs-title") == "서버 로그: 누가 robots.txt를 지켰나"
+    )
+    assert all(url.startswith(static_url) for url in page.requests) and page.errors == []
+    page.context.close()
+
+
+def test_hostile_lines_dropped_in_the_logs_panel_stay_text(browser: Any, static_url: str) -> None:
+    log = log_text("combined", busy_log(days=1)[:50]) + HOSTILE + "\n" + "x" * 40_000 + "\n"
+    page = opened(browser, static_url)
+    audit_in_page(page, "<b>evil</b>.log", log, drop=True)
+    report = page.locator("#logs-result")
+    assert report.locator("img, script, iframe, b:has-text('evil')").count() == 0
+    bad = page.inner_text("#logs-result [data-section=bad-lines]")
+    assert "<img src=x onerror=alert(1)>" in bad and "\\u202e" in bad and "<b>evil</b>.log" in bad
+    assert "longer than 32,768 bytes" in bad  # the long line: one bad line, never held
+    assert page.errors == []
+    page.context.close()
+
+
+def test_the_served_page_has_no_logs_panel(server_page: Any) -> None:
+    # Its back end has no `logs`: logs on the server's machine are for `robotscope logs`.
+    assert server_page.locator("#logs-panel").count() == 1 and server_page.is_hidden("#logs-panel")
+    assert server_page.evaluate("() => document.querySelector('link[href=\"static/audit.css\"]')") is None
+
+
+def test_stop_ends_the_audit_with_the_lines_read_so_far(static_page: Any) -> None:
+    log = log_text("combined", busy_log(days=1))
+    static_page.set_input_files(
+        "#logs-file-input", files=[{"name": "a.log", "mimeType": "text/plain", "buffer": log.encode()}]
+    )
+    static_page.fill("#logs-robots", LOG_ROBOTS)
+    # Stop pressed before the first slice is read: the audit finishes at once, on nothing.
+    static_page.evaluate(
+        "() => { document.getElementById('logs-go').click(); document.getElementById('logs-stop').click(); }"
+    )
+    static_page.wait_for_selector("#logs-result[data-requests]", state="attached", timeout=60_000)
+    assert static_page.get_attribute("#logs-result", "data-requests") == "0"
+    assert "Stopped: the audit covers the lines read so far." in static_page.inner_text("#logs-status")
+    assert static_page.is_hidden("#logs-stop") and static_page.is_enabled("#logs-go")
+
+
+def test_the_export_panel_writes_in_the_page_what_the_server_writes(static_page: Any, server_page: Any) -> None:
+    robots = "User-agent: GPTBot\nDisallow: /private/\nDisallow: /*.pdf$\n\nUser-agent: Code\nDisallow: /\n"
+    shown = []
+    for page in (static_page, server_page):
+        page.fill("#robots", robots)
+        for target in ("haproxy", "lighttpd"):
+            page.select_option("#export-target", target)
+            page.select_option("#export-choice", "all-named")
+            page.click("#export-go")
+            page.wait_for_function("() => !document.getElementById('export-panel').dataset.busy")
+            page.wait_for_selector("#export-result .export-complete")
+            files = page.locator("#export-result pre.export-text").all_inner_texts()
+            said = page.locator("#export-result .export-warning").evaluate_all("(n) => n.map((x) => x.dataset.code)")
+            shown.append((target, files, said))
+    static, server = shown[:2], shown[2:]
+    assert static == server
+    assert static[1][2] == ["enforce.left.query", "enforce.collateral"]  # lighttpd: `$`; `Code`: Visual Studio Code
     assert static_page.errors == []

@@ -49,7 +49,7 @@ InForce = Callable[[str | None, float | None], RobotsVersion | None]
 VERDICTS = 65_536  # (version, crawler, target) verdicts kept
 CLAIMS = 16_384  # (address, crawler) statuses kept, each with the moments it holds for
 AGENTS = 4_096  # User-Agent strings whose crawler is kept
-LONGEST_KEPT = 512  # characters of a User-Agent kept as a key: a longer one is read again each time
+LONGEST_KEPT = 512  # characters of a User-Agent or target kept as a key: a longer one is judged again each time
 
 
 class Row(NamedTuple):
@@ -285,7 +285,8 @@ class Judge:
             else:
                 row = bulk_row(ruleset, target, claimed.engine)
                 found = _Judged(row.allowed, row.line, row.rule, self._delay(version, claimed))
-        self._verdicts.keep(key, found)
+        if len(target) <= LONGEST_KEPT:  # a scanner's distinct long URLs would fill the cache with their text
+            self._verdicts.keep(key, found)
         return found
 
     def _ruleset(self, version: RobotsVersion, claimed: _Claimed) -> RuleSet | None:

@@ -137,10 +137,14 @@ class Tracks:
         track.gap(gap, delay)
 
     def then(self, later: Tracks) -> None:
-        """Add the tracks of the piece of input that follows this one (`later`), stitching open sessions."""
+        """Add the tracks of the piece of input that follows this one (`later`), stitching open sessions; the
+        merged tracks stay within `MAX_TRACKS` as one pass's do."""
+        self.latest = max(self.latest, later.latest)
         for key, after in later.tracks.items():
             before = self.tracks.get(key)
             if before is None:
+                if len(self.tracks) >= MAX_TRACKS:
+                    self._close_idle()
                 self.tracks[key] = after
                 continue
             gap = after.first - before.last
@@ -155,7 +159,6 @@ class Tracks:
         for token, totals in later.closed.items():
             self.closed.setdefault(token, Totals()).add(totals)
         self.cut += later.cut
-        self.latest = max(self.latest, later.latest)
 
     def by_token(self) -> dict[str, Totals]:
         """Every crawler's totals, its open tracks closed."""

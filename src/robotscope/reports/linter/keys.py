@@ -8,10 +8,10 @@ from ...access.robots import Robots
 from ...messages import message
 from ...syntax.directives import KNOWN_KEYS, NON_STANDARD_KEYS, STANDARD_KEYS, did_you_mean, google_key
 from ...syntax.model import Line, LineKind, Severity
-from ...syntax.urls import path_and_query
+from ...syntax.urls import path_and_query, split_url
 from .differences import rule_readers
 from .file import unreadable
-from .registry import Hit, check, replace_line, split_url
+from .registry import Hit, check, replace_line
 
 # Non-standard records that are likely a mistake where they stand; the others are worth knowing.
 _WARNING_KEYS = frozenset({"host", "noindex", "nofollow"})

@@ -13,12 +13,14 @@ from collections.abc import Iterator
 from ...access.matching.ruleset import RuleSet
 from ...access.preferences import (
     CATEGORIES,
+    LICENSE,
     SIGNAL,
     SIGNAL_USES,
     SIGNALS,
     USAGE,
     SignalLine,
     UsageRule,
+    is_license_url,
     preference_lines,
 )
 from ...access.robots import Robots
@@ -26,7 +28,7 @@ from ...messages import message
 from ...syntax.model import Group, LineKind, Record, Severity
 from ...syntax.patterns import example_target, matches_every_target
 from ...syntax.structured import parse_dictionary
-from .registry import Hit, check, split_url
+from .registry import Hit, check
 
 # Keys of earlier revisions of draft-ietf-aipref-vocab that the current one (-08) dropped.
 _OLDER_KEYS = {"bots": "-03, -04", "train-genai": "-02, -03", "all": "-02", "ai-output": "-04"}
@@ -189,9 +191,6 @@ def signal_contradicts(robots: Robots) -> Iterator[Hit]:
 def license_invalid(robots: Robots) -> Iterator[Hit]:
     # RSL (rslstandard.org/guide/robots-txt): `License:` holds the absolute URL of a license file or feed.
     for line in robots.lines:
-        if line.kind is LineKind.OTHER and (line.key or "").lower() == "license":
-            parts = split_url(line.value or "")
-            if parts is None or parts.scheme not in ("http", "https") or not parts.netloc:
-                yield Hit(
-                    line.number, message("lint.licenseInvalid", value=line.value or ""), message("fix.licenseInvalid")
-                )
+        value = line.value or ""
+        if line.kind is LineKind.OTHER and (line.key or "").lower() == LICENSE and not is_license_url(value):
+            yield Hit(line.number, message("lint.licenseInvalid", value=value), message("fix.licenseInvalid"))

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from typing import NamedTuple
-from urllib.parse import SplitResult, urlsplit
 
 from ...access.robots import Robots
 from ...messages import Message, message
@@ -60,19 +59,6 @@ def check(code: str, severity: Severity) -> Callable[[CheckFunction], CheckFunct
     return register
 
 
-def split_url(value: str) -> SplitResult | None:
-    """`urlsplit(value)`, or None where urlsplit raises `ValueError` instead.
-
-    It raises on a bracketed host that is no IP address (`https://[oops]/`),
-    an unclosed bracket (`http://[::1/`) and a host that NFKC normalisation
-    changes (`https://a\N{FULLWIDTH SOLIDUS}b/`): values any robots.txt may hold.
-    """
-    try:
-        return urlsplit(value)
-    except ValueError:
-        return None
-
-
 def rewritten(line: Line, value: str) -> str:
     """`line` as written, with its value replaced by `value` (its key, spacing and comment kept)."""
     start = line.raw.find(":") + 1
@@ -108,4 +94,4 @@ class Budget:
         return True
 
 
-__all__ = ["CHECKS", "EXACT_STEPS", "Budget", "Check", "Hit", "check", "replace_line", "rewritten", "split_url"]
+__all__ = ["CHECKS", "EXACT_STEPS", "Budget", "Check", "Hit", "check", "replace_line", "rewritten"]

@@ -8,8 +8,8 @@ from collections.abc import Iterator
 from ...access.robots import Robots
 from ...messages import message
 from ...syntax.model import Group, Rule, Severity
-from ...syntax.urls import path_and_query
-from .registry import Hit, check, replace_line, rewritten, split_url
+from ...syntax.urls import path_and_query, split_url
+from .registry import Hit, check, replace_line, rewritten
 
 _BAD_ESCAPE = re.compile(r"%(?![0-9A-Fa-f]{2})")
 _STARS = re.compile(r"\*+")

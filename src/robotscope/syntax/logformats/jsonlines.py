@@ -20,6 +20,7 @@ a method with a space in it is a whole request line. A scheme may be `http`/`htt
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
@@ -75,6 +76,16 @@ def _lookup(data: object, path: Path, any_case: bool) -> object:
     return value
 
 
+# Escapes for `re` to read, not surrogates in the literal: mypyc cannot compile a string holding one.
+_SURROGATE = re.compile(r"[\ud800-\udfff]")
+
+
+def _mended(text: str) -> str:
+    """`text` with each lone surrogate (valid JSON escapes one: `\\ud800`) made U+FFFD, as a log's bytes that are
+    no UTF-8 are: a row written as UTF-8 cannot hold it."""
+    return text if text.isascii() else _SURROGATE.sub("\ufffd", text)
+
+
 def _provided(paths: Mapping[str, Sequence[Path]]) -> set[str]:
     given = {field for field in ("time", "ip", "user_agent") if paths.get(field)}
     if paths.get("method") and paths.get("target"):
@@ -123,7 +134,7 @@ class JsonReader:
                 if found is None:
                     null = True
                 elif found is not _MISSING:
-                    return found
+                    return _mended(found) if isinstance(found, str) else found
         return None if null else _MISSING
 
     def _missing(self, number: int, field: str) -> BadLine:

@@ -26,6 +26,7 @@ MONTHS = {
     )
 }
 _DAYS = (31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
+_EARLIEST = -62135596800.0  # 0001-01-01T00:00:00Z: a local time of year 1 ahead of UTC falls before it
 _LATEST = 253402300800.0  # 10000-01-01T00:00:00Z: later "times" are not times
 UNITS = {"s": 1.0, "ms": 1e3, "us": 1e6, "ns": 1e9}
 _REMEMBERED = 4096  # distinct time texts kept per kind: an hour of a busy log repeats far fewer seconds
@@ -45,7 +46,8 @@ def _leap(year: int) -> bool:
 
 
 def seconds(year: int, month: int, day: int, hour: int, minute: int, second: float, offset: int = 0) -> float | None:
-    """POSIX seconds of a civil time `offset` seconds ahead of UTC; None for a date or time that does not exist.
+    """POSIX seconds of a civil time `offset` seconds ahead of UTC; None for a date or time that does not exist,
+    or whose UTC is outside the years 1 to 9999 (no time a report can write).
 
     A leap second (:60) is read as the second after :59, as POSIX time has none.
     """
@@ -59,7 +61,8 @@ def seconds(year: int, month: int, day: int, hour: int, minute: int, second: flo
     of_era = shifted - era * 400
     of_year = (153 * (month + (-3 if month > 2 else 9)) + 2) // 5 + day - 1
     days = era * 146097 + of_era * 365 + of_era // 4 - of_era // 100 + of_year - 719468
-    return float(days * 86400 + hour * 3600 + minute * 60 + second - offset)
+    found = float(days * 86400 + hour * 3600 + minute * 60 + second - offset)
+    return found if _EARLIEST <= found < _LATEST else None
 
 
 def _offset(sign: str, hours: str, minutes: str | None) -> int | None:

@@ -5,6 +5,7 @@
  *
  *   analyse(body)   POST /api/analyse  {text, agent, urls, paths, lang, engine, origin?}
  *   generate(body)  POST /api/generate {preset | spec, agent, lang}
+ *   exportRules(body) POST /api/export {text, target, agents, lang}
  *   fetch(body)     POST /api/fetch    {url, policy, lang}
  *   page(body)      POST /api/page     {url, agents, lang}  (server build only)
  *   historyOrigins()              GET /api/history                        (a server with a store only)
@@ -15,6 +16,7 @@
  *   policies(lang)  GET  /api/policies
  *   info()          GET  /api/info     (version, languages, limits, fetch)
  *   strings(lang)   GET  /api/strings  (the page's labels)
+ *   logs            {start, feed, finish, report}: the Logs panel's audit   (the Pyodide back end only)
  *
  * The server back end below calls the local API. A Pyodide back end, running
  * the same Python core in the browser, implements the same interface in
@@ -65,6 +67,7 @@ function serverBackend() {
   return {
     analyse: (body) => request("/api/analyse", body),
     generate: (body) => request("/api/generate", body),
+    exportRules: (body) => request("/api/export", body),
     fetch: (body) => request("/api/fetch", body),
     page: (body) => request("/api/page", body),
     historyOrigins: () => request("/api/history"),

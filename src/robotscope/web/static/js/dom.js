@@ -1,6 +1,8 @@
 /* DOM helpers. The page's safety rule lives here: user data (the robots.txt,
  * agents, URLs, server answers) only ever reaches the page as textContent or
- * as attribute values through el(); no module uses innerHTML. */
+ * as attribute values through el(); no module uses innerHTML. (The Logs panel's
+ * report, HTML the core escaped, is parsed inert and rebuilt element by element
+ * through an allow-list: panels/logs.js.) */
 import { t } from "./i18n.js";
 
 export const $ = (id) => document.getElementById(id);

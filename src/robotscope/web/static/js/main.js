@@ -12,8 +12,10 @@ import { initialLanguage, lang, number, remember, t, useLanguage } from "./i18n.
 import { LinkTooLarge, readShareLink, state, writeShareLink } from "./state.js";
 import { relangFetch, renderFetch, startFetch } from "./panels/fetch.js";
 import { relangHistory, startHistory } from "./panels/history.js";
+import { relangLogs, startLogs } from "./panels/logs.js";
 import { relangPageCheck, startPageCheck } from "./panels/pagecheck.js";
 import { renderFindings } from "./panels/findings.js";
+import { relangExport, renderExport, startExport } from "./panels/export.js";
 import { relangGenerator, renderGenerator, startGenerator } from "./panels/generator.js";
 import { pathsToCheck, renderMatrix } from "./panels/matrix.js";
 import { relangSelftest, renderSelftest, startSelftest } from "./panels/selftest.js";
@@ -124,11 +126,14 @@ async function switchLanguage(code, save) {
   renderSwaps();
   renderSelftest();
   renderGenerator();
+  renderExport();
   schedule(0);
   if (state.info.fetch) { relangFetch(); relangPageCheck(); }
   if (state.info.history) relangHistory();
+  if (backend.logs) relangLogs();
   relangSelftest();
   relangGenerator();
+  relangExport();
 }
 
 function currentQuery() {
@@ -265,10 +270,13 @@ async function start() {
   // Only a server given a history store (`serve --store`) shows one; the static build never does.
   $("history-panel").hidden = !state.info.history;
   if (state.info.history) startHistory(backend);
+  // Only the static build audits logs: in the page, with the core in its worker (the served page has no such API).
+  if (backend.logs) startLogs(backend);
   if (backend.ready) showLoading(backend);
   startSelftest(backend);
   startGenerator(backend);
   renderGenerator();
+  startExport(backend);
   loadCrawlers();
   window.addEventListener("hashchange", async () => {
     const opened = await linkInAddressBar();

@@ -4,11 +4,15 @@
  *
  * What never changes for a build is written by build-site as files beside the
  * page (api/info.json, api/strings-<lang>.json, api/crawlers.json,
- * api/policies-<lang>.json), so the labels show at once; analyse, generate and
+ * api/policies-<lang>.json), so the labels show at once; analyse, generate, export and
  * selftest call robotscope.api.call in the worker. Each call has the server's
  * time budget (info.time_budget): past it the worker is stopped, which really
  * stops the work, and restarted, and the call fails with the server's 422
  * too-complex. Nothing is fetched from anywhere but this page's own folder.
+ *
+ * Only here: `logs`, the log audit of the Logs panel (start, feed each
+ * slice's ArrayBuffer, finish, then the report again in another language), run by robotscope.reports.audit.stream in
+ * the same worker: the file never leaves the page.
  */
 import { BackendError } from "./backend.js";
 
@@ -62,13 +66,22 @@ class Engine {
   }
 
   /* POST-like call: `endpoint` with the request object, within `budget` seconds of work. */
-  async call(endpoint, request, budget) {
+  call(endpoint, request, budget) {
+    return this.post({ endpoint, request: JSON.stringify(request) }, budget);
+  }
+
+  /* A call of the log audit: `op` with its payload (an ArrayBuffer is handed over, not copied). */
+  log(op, payload, budget) {
+    return this.post({ log: op, payload }, budget, payload instanceof ArrayBuffer ? [payload] : []);
+  }
+
+  async post(message, budget, transfer = []) {
     await this.ready;
     const id = ++this.next;
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => this.overrun(id, budget), budget * 1000);
       this.calls.set(id, { resolve, reject, timer });
-      this.worker.postMessage({ id, endpoint, request: JSON.stringify(request) });
+      this.worker.postMessage({ id, ...message }, transfer);
     });
   }
 
@@ -99,12 +112,19 @@ export async function createBackend() {
   const backend = {
     analyse: (body) => engine.call("analyse", body, budget),
     generate: (body) => engine.call("generate", body, budget),
+    exportRules: (body) => engine.call("export", body, budget),
     fetch: async () => { throw new BackendError("this page fetches nothing; paste the file instead", "no-fetch"); },
     page: async () => { throw new BackendError("this page fetches nothing", "no-fetch"); },
     historyOrigins: noStore,
     history: noStore,
     historyVersion: noStore,
     selftest: (lang) => engine.call("selftest", { lang }, budget),
+    logs: {
+      start: (request) => engine.log("start", JSON.stringify(request), budget),
+      feed: (bytes) => engine.log("feed", bytes, budget),
+      finish: () => engine.log("finish", null, budget),
+      report: (language) => engine.log("report", JSON.stringify({ lang: language }), budget),
+    },
     crawlers: () => file("api/crawlers.json"),
     policies: (lang) => file(`api/policies-${lang}.json`),
     info: async () => info,
