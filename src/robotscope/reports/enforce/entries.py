@@ -89,14 +89,19 @@ def entries(
 ) -> list[Entry]:
     """The group's entries in deciding order: `first` (the exemptions), then its rules as `translate` makes them.
 
-    What a rule leaves to robots.txt is kept in `left`, by line, once.
+    What a rule leaves to robots.txt is kept in `left`, by line, once. A
+    regex already tried decides nothing the second time, and Caddy (a map's
+    duplicate input) and lighttpd (an unreachable `else`) refuse the
+    configuration that repeats it: it is written once.
     """
     made = list(first)
+    seen = {entry.regex for entry in first}
     for rule in group.rules:
         found = translate(rule)
         if found.why is not None:
             left.setdefault(rule.line, found.why)
-        if found.regex is not None:
+        if found.regex is not None and found.regex not in seen:
+            seen.add(found.regex)
             made.append(Entry(rule.allow, found.regex, rule_comment(plan, rule, lang)))
     return made
 
