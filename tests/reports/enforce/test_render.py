@@ -10,7 +10,9 @@ from hypothesis import strategies as st
 
 from robotscope import parse
 from robotscope.reports.enforce import TARGETS, choose, export, export_view, plan, render
+from robotscope.reports.enforce.agents import MAX_TOKEN, agent_regexes, token_problem
 from robotscope.reports.enforce.entries import decoded_path, safe, sent
+from robotscope.reports.enforce.expressed import MAX_REGEX
 from robotscope.reports.enforce.raw import REQUEST_LINE, TARGET
 
 ROBOTS = """\
@@ -92,6 +94,7 @@ def test_every_regex_holds_only_characters_every_configuration_reads_as_they_are
             *decoded_path(made, group, {}, "en"),
         ]:
             assert REGEX_CHARACTERS.fullmatch(re.sub(r"\\x\{[0-9a-f]+\}", "", entry.regex)), entry.regex
+            assert len(entry.regex) <= MAX_REGEX
             re.compile(re.sub(r"\\x\{([0-9a-f]+)\}", lambda m: chr(int(m.group(1), 16)), entry.regex))
 
 
@@ -110,3 +113,54 @@ def test_an_unknown_target_is_refused() -> None:
     robots = parse(ROBOTS)
     with pytest.raises(ValueError, match="unknown target 'iis'"):
         render(plan(robots, choose(robots, "GPTBot")), "iis")
+
+
+@given(st.lists(st.sampled_from(["/", "/a", "/*.html", "/a$", "/a*", "/a?b", "/%41"]), min_size=1, max_size=8))
+def test_a_regex_is_written_once_in_a_group(patterns: list[str]) -> None:
+    # Caddy refuses a map whose input repeats, lighttpd an `else` condition it cannot reach: the second of two
+    # equal regexes decides nothing anyway.
+    rules = "".join(f"{'Allow' if n % 2 else 'Disallow'}: {p}\n" for n, p in enumerate(patterns))
+    text = "User-agent: GPTBot\n" + rules
+    robots = parse(text)
+    made = plan(robots, choose(robots, "GPTBot"))
+    for group in made.groups:
+        for entries in (sent(made, group, TARGET, "caddy", {}, "en"), decoded_path(made, group, {}, "en")):
+            regexes = [entry.regex for entry in entries]
+            assert len(regexes) == len(set(regexes)), regexes
+
+
+def test_a_common_file_gives_no_repeated_condition() -> None:
+    robots = parse("User-agent: GPTBot\nDisallow: /\nAllow: /*.html\nAllow: /*.css\nDisallow: /a\nAllow: /a\n")
+    lighttpd = export(robots, "lighttpd", agents="GPTBot")[1].files[0][1]
+    assert lighttpd.count('$HTTP["url"] =~ "^/" {') == 1  # both allows widened to every path: the first decides
+    caddy = export(robots, "caddy", agents="GPTBot")[1].files[0][1]
+    assert caddy.count("\t~^/a ") == 1
+
+
+LONG = "/" + "%C3%A9" * 2000
+MANY = [f"ExampleCrawlerNumber{n}" for n in range(600)]
+
+
+def test_long_rules_and_many_names_stay_within_what_every_server_reads() -> None:
+    # nginx reads a parameter of at most 4 KiB, Apache an expression's regex of about 8 KiB.
+    text = f"User-agent: GPTBot\nDisallow: {LONG}\nDisallow: /x/\nAllow: /x{LONG}\n\n"
+    robots = parse(text + "".join(f"User-agent: {t}\n" for t in MANY) + "Disallow: /\n")
+    for target in TARGETS:
+        _, result = export(robots, target, agents=",".join(["GPTBot", *MANY]), acl_dir="/x")
+        lines = [line for _, text in result.files for line in text.splitlines()]
+        # lighttpd reads a group's User-Agent match of any length (tests/reports/enforce/test_servers.py).
+        assert max(len(line) for line in lines if not line.startswith('$HTTP["user-agent"]')) < 4096, target
+        codes = sorted(item.code for item in result.left)
+        assert codes == ["enforce.left.long", "enforce.widened.long"], target
+    assert len(agent_regexes(tuple(MANY))) > 1 and all(len(r) <= MAX_REGEX for r in agent_regexes(tuple(MANY)))
+    allow = export(robots, "nginx", agents="GPTBot")[1]
+    said = next(item for item in allow.left if item.code == "enforce.widened.long").render()
+    assert "lets every path starting `/x/%C3%A9" in said and len(said) < 400
+
+
+def test_a_name_longer_than_any_crawlers_is_no_token() -> None:
+    problem = token_problem("B" * (MAX_TOKEN + 1))
+    assert problem is not None and problem.code == "enforce.token.long"
+    assert token_problem("B" * MAX_TOKEN) is None
+    robots = parse(f"User-agent: {'B' * 5000}\nDisallow: /\n")
+    assert [item.code for item in choose(robots, "all-named").skipped] == ["enforce.skipped.not-a-token"]

@@ -240,3 +240,46 @@ def test_every_server_accepts_an_export_that_refuses_nothing_and_one_of_two_list
             check(target, folder, root, free_port(), free_port())  # asserts the server's own check passes
     finally:
         shutil.rmtree(root)
+
+
+MANY = [f"ExampleCrawlerNumber{n}" for n in range(600)]  # one group's tokens: more than one regex can hold
+LONG = ("%C3%A9" * 40 + "/") * 18  # a path whose regex is longer than nginx reads, in segments a file may name
+HOSTILE = (
+    "User-agent: GPTBot\nDisallow: /\nAllow: /*.html\nAllow: /*.css\nAllow: /robots.txt$\nDisallow: /a\nAllow: /a\n\n"
+    "User-agent: ClaudeBot\nDisallow: /long/" + LONG + "\nDisallow: /shut/\n"
+    "Allow: /shut/" + LONG + "\n\n" + "".join(f"User-agent: {token}\n" for token in MANY) + "Disallow: /many/\n"
+)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_every_server_runs_the_rules_of_a_file_with_long_and_repeated_rules(target: str, tmp_path: Path) -> None:
+    # Rules whose regexes repeat (Caddy and lighttpd refuse a repeated map input or `else` condition), are longer
+    # than nginx's and Apache's parameters, and a group of more tokens than one regex can hold.
+    robots = parse(HOSTILE)
+    made = plan(robots, choose(robots, ",".join(["GPTBot", "ClaudeBot", *MANY])))
+    for name, text in render(made, target, "robots.txt", "en", str(tmp_path)).files:
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    rows = [
+        ("GPTBot/1.2", "/x.html", 200),
+        ("GPTBot/1.2", "/robots.txt", 200),
+        ("ClaudeBot/1.0", "/long/" + LONG, 200),  # too long to write: left to robots.txt
+        ("ClaudeBot/1.0", "/shut/x", 403),
+        ("ClaudeBot/1.0", "/shut/" + LONG, 200),  # the allow, widened to the start of it that fits
+        (f"{MANY[0]}/1.0", "/many/x", 403),
+        (f"{MANY[-1]}/1.0", "/many/x", 403),
+        (f"{MANY[-1]}/1.0", "/x", 200),
+    ]
+    backend = Server()
+    for _, path, _ in rows:
+        backend.routes[path] = lambda handler: respond(handler, 200, b"ok\n")
+    root = site(["/x.html", "/x", "/shut/x", "/many/x"])
+    try:
+        running = start(target, tmp_path, root, backend.port)
+        try:
+            for user_agent, path, wanted in rows:
+                assert status(running, user_agent, path) in (wanted, 404 if wanted == 200 else 403), (user_agent, path)
+        finally:
+            stop(running.process)
+    finally:
+        backend.close()
+        shutil.rmtree(root)

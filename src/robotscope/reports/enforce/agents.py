@@ -28,6 +28,7 @@ from ...syntax.crawlers import SELECTIONS, Crawler, catalogue, get
 from ...syntax.model import LineKind
 from ...syntax.parsed import ParsedFile
 from ...syntax.tokens import group_token, is_product_token
+from .expressed import MAX_REGEX
 from .innocent import AGENTS, Agent
 
 AI = "ai"
@@ -37,6 +38,7 @@ ALL_NAMED = "all-named"
 _BEFORE = r"(?:^|[\x09\x20(,;])"
 _AFTER = r"(?:[\x09\x20),/;]|$)"
 _SHOWN = 3  # examples of collateral shown
+MAX_TOKEN = 1000  # characters: far past any crawler's name, and a User-Agent match stays within `MAX_REGEX`
 
 
 class Chosen(NamedTuple):
@@ -65,7 +67,7 @@ class NotAToken(ValueError):
 def token_problem(value: str) -> Message | None:
     """Why `value` is no product token (letters, digits, `-` and `_`), or None when it is one."""
     if is_product_token(value):
-        return None
+        return None if len(value) <= MAX_TOKEN else message("enforce.token.long", limit=MAX_TOKEN)
     if not value:
         return message("enforce.token.empty")
     if any(char.isspace() for char in value):
@@ -81,6 +83,20 @@ def token_problem(value: str) -> Message | None:
 def agent_regex(tokens: tuple[str, ...]) -> str:
     """The regex (read case-insensitively) a User-Agent matches when it claims one of `tokens`."""
     return f"{_BEFORE}(?:{'|'.join(tokens)}){_AFTER}"
+
+
+def agent_regexes(tokens: tuple[str, ...]) -> list[str]:
+    """`agent_regex` of `tokens` split into as few regexes of at most `MAX_REGEX` characters as it takes."""
+    room = MAX_REGEX - len(agent_regex(()))
+    split: list[list[str]] = [[]]
+    size = 0
+    for token in tokens:
+        if split[-1] and size + len(token) + 1 > room:
+            split.append([])
+            size = 0
+        split[-1].append(token)
+        size += len(token) + 1  # and its `|`
+    return [agent_regex(tuple(part)) for part in split]
 
 
 @cache

@@ -13,7 +13,7 @@ directives run before the request is mapped to a directory.
 from __future__ import annotations
 
 from ...messages import Message, message
-from .agents import agent_regex
+from .agents import agent_regexes
 from .entries import Export, chunks, group_comment, header, list_id, said, sent
 from .plan import Group, Plan
 from .raw import REQUEST_LINE
@@ -35,8 +35,8 @@ def _lists(plan: Plan, lang: str) -> list[str]:
 
 def _group(plan: Plan, group: Group, left: dict[int, Message], lang: str) -> list[str]:
     agent, verdict = f"robotscope_agent_{group.number}", f"robotscope_path_{group.number}"
-    claim = f'SetEnvIfNoCase User-Agent "{agent_regex(group.tokens)}" {agent}'
-    lines = [f"# {group_comment(plan, group, lang)}", claim]
+    claims = [f'SetEnvIfNoCase User-Agent "{regex}" {agent}' for regex in agent_regexes(group.tokens)]
+    lines = [f"# {group_comment(plan, group, lang)}", *claims]
     for entry in sent(plan, group, REQUEST_LINE, NAME, left, lang):
         test = f"-n reqenv('{agent}') && -z reqenv('{verdict}') && %{{THE_REQUEST}} =~ m#{entry.regex}#"
         lines += [f"# {entry.comment}", f'SetEnvIfExpr "{test}" {verdict}={"allow" if entry.allow else "deny"}']

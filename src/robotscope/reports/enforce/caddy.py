@@ -13,7 +13,7 @@ each (docs/enforce.md).
 from __future__ import annotations
 
 from ...messages import Message, message
-from .agents import agent_regex
+from .agents import agent_regexes
 from .entries import Export, chunks, group_comment, header, said, sent
 from .plan import Group, Plan
 from .raw import TARGET
@@ -31,7 +31,7 @@ def _group(plan: Plan, group: Group, left: dict[int, Message], lang: str) -> lis
     lines = [
         f"# {group_comment(plan, group, lang)}",
         f"map {{http.request.header.User-Agent}} {{robotscope_agent_{number}}} {{",
-        f"\t~(?i){agent_regex(group.tokens)} a",
+        *(f"\t~(?i){regex} a" for regex in agent_regexes(group.tokens)),
         '\tdefault ""',
         "}",
         f"map {{http.request.orig_uri}} {{robotscope_path_{number}}} {{",

@@ -14,16 +14,20 @@ begin inside an escape). Such a disallow is narrowed to its matches within
 the path when those are matches (a `*`, no `?` or `$`), or left out; such
 an allow is widened to every path its first piece starts (or, before a `?`,
 is). An escape lighttpd decodes ambiguously leaves a disallow out and is
-widened to its character in an allow.
+widened to its character in an allow. A rule whose regex would be longer
+than `MAX_REGEX` is left out, or widened to the start of it that fits.
 """
 
 from __future__ import annotations
 
+import re
+
 from ...messages import message
 from ...syntax.model import Rule
-from .expressed import NOTHING, WRITTEN, Expressed, literal, shape, units
+from .expressed import GROWTH, MAX_REGEX, NOTHING, WRITTEN, Expressed, brief, cut, literal, shape, units
 
 SERVER = "lighttpd"
+_LEAD = re.compile(r"%(?:[C-F][0-9A-F])(?:%[89AB][0-9A-F])*$")  # a UTF-8 character's escaped bytes, at the end
 
 
 def _byte(code: str) -> bool:
@@ -61,13 +65,25 @@ def _text(piece: str, widen: bool) -> str | None:
     return "".join(out)
 
 
+def _whole_characters(piece: str) -> str:
+    """`piece` without the bytes of a UTF-8 character its end cuts in two."""
+    found = _LEAD.search(piece)
+    if found is None:
+        return piece
+    try:
+        bytes.fromhex(found.group().replace("%", "")).decode("utf-8")
+    except UnicodeDecodeError:
+        return piece[: found.start()]
+    return piece
+
+
 def expressed(rule: Rule) -> Expressed:
     """The rule as lighttpd's condition on the decoded path: exact, narrowed, left out or widened."""
     found = shape(rule.normalised)
     if found is None:
         return NOTHING
     pieces, anchored = found
-    why = {"server": SERVER, "line": rule.line, "rule": rule.text}
+    why = {"server": SERVER, "line": rule.line, "rule": brief(rule.text)}
     past_path = anchored or any("?" in piece for piece in pieces)
     parts = [_text(piece, widen=False) for piece in pieces]
     plain = None not in parts
@@ -77,21 +93,27 @@ def expressed(rule: Rule) -> Expressed:
         if not plain:
             return Expressed(None, False, message("enforce.left.decoded", **why))
         text = "^" + ".*".join(part or "" for part in parts)
+        if len(text) > MAX_REGEX:
+            return Expressed(None, False, message("enforce.left.long", limit=MAX_REGEX, **why))
         if len(pieces) == 1:
             return Expressed(text, True)
         return Expressed(text, False, message("enforce.narrowed.path", **why))
-    if plain and not past_path and len(pieces) == 1:
+    if plain and not past_path and len(pieces) == 1 and len(parts[0] or "") < MAX_REGEX:
         return Expressed("^" + (parts[0] or ""), True)
     head = pieces[0]
-    cut = head.find("?")
-    whole = cut >= 0 or (anchored and len(pieces) == 1)  # the path is this, not only starts with it
-    start = head[:cut] if cut >= 0 else head
+    cut_at = head.find("?")
+    whole = cut_at >= 0 or (anchored and len(pieces) == 1)  # the path is this, not only starts with it
+    start = head[:cut_at] if cut_at >= 0 else head
+    code = "enforce.widened.equal" if whole else "enforce.widened.path"
+    if len(start) > MAX_REGEX // GROWTH:
+        # Too long to write: every path that starts with as much of it as fits, whole characters only.
+        start = _whole_characters(cut(start, MAX_REGEX // GROWTH))
+        whole, code, why["limit"] = False, "enforce.widened.long", MAX_REGEX
     widened = _text(start, widen=True)
     if widened is None:  # bytes that are not UTF-8 text: every path
         whole, start, widened = False, "", ""
     text = "^" + widened + ("$" if whole else "")
-    code = "enforce.widened.equal" if whole else "enforce.widened.path"
-    return Expressed(text, False, message(code, prefix=start or "/", **why))
+    return Expressed(text, False, message(code, prefix=brief(start or "/"), **why))
 
 
 def robots_txt() -> str:

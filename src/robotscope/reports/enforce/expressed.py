@@ -22,6 +22,12 @@ WRITTEN = {"2A": "*", "24": "$"}
 # Characters every server's regex engine and configuration syntax reads as themselves.
 _PLAIN = frozenset(ascii_letters + digits + "/_-")
 _ESCAPED = {".": r"\.", "?": r"\?"}
+# The longest regex a rule or a User-Agent match is written as: nginx reads a parameter of at most 4 KiB
+# ("too long parameter"), Apache an expression's regex of about 8 KiB, HAProxy one of about 32 KiB.
+MAX_REGEX = 4000
+# A piece's regex is at most this many times as long as the piece (`%2A` is `(?:%2[Aa]|\x2a)`).
+GROWTH = 5
+_BRIEF = 120
 
 
 class Expressed(NamedTuple):
@@ -55,6 +61,19 @@ def units(text: str) -> list[str]:
         found.append(text[at : at + size])
         at += size
     return found
+
+
+def brief(text: str) -> str:
+    """A rule's text as a message shows it: at most `_BRIEF` characters, so that what is said stays readable."""
+    return text if len(text) <= _BRIEF else text[: _BRIEF - 1] + "…"
+
+
+def cut(piece: str, size: int) -> str:
+    """The longest start of a normalised piece, in whole units (a character or an escape), of at most `size`
+    characters."""
+    head = piece[:size]
+    split = head.find("%", max(0, len(head) - 2)) if len(head) < len(piece) else -1  # an escape cut in two
+    return head[:split] if split >= 0 else head
 
 
 def shape(normalised: str) -> tuple[list[str], bool] | None:

@@ -13,7 +13,7 @@ before any `location` is chosen.
 from __future__ import annotations
 
 from ...messages import Message, message
-from .agents import agent_regex
+from .agents import agent_regexes
 from .entries import Entry, Export, group_comment, header, list_id, said, sent
 from .plan import Group, Plan
 from .raw import TARGET
@@ -39,10 +39,11 @@ def _group(plan: Plan, group: Group, left: dict[int, Message], lang: str) -> lis
     paths = ['default "";']
     for entry in made:
         paths += [f"# {entry.comment}", f'"~{entry.regex}" {_value(entry)};']
+    claims = [f'"~*{regex}" a;' for regex in agent_regexes(group.tokens)]
     verified = "".join(f"$robotscope_verified_{list_id(name)}" for name in group.lists)
     return [
         f"# {group_comment(plan, group, lang)}",
-        *_map("$http_user_agent", f"robotscope_agent_{number}", ['default "";', f'"~*{agent_regex(group.tokens)}" a;']),
+        *_map("$http_user_agent", f"robotscope_agent_{number}", ['default "";', *claims]),
         *_map("$request_uri", f"robotscope_path_{number}", paths),
         *_map(
             f'"$robotscope_agent_{number}$robotscope_path_{number}{verified}"',

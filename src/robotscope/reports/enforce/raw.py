@@ -16,8 +16,9 @@ alternatives say that too. Every other target is left to robots.txt:
 A `Subject` says what surrounds the target in the string the server
 matches: nothing (nginx `$request_uri`, Caddy `{http.request.orig_uri}`,
 HAProxy `pathq`), or the method and protocol of Apache's `THE_REQUEST`.
-A pattern with more than `MAX_STARS` `*` is not expressed: a backtracking
-engine (PCRE) could spend seconds on one long URL.
+A pattern with more than `MAX_STARS` `*` is not expressed (a backtracking
+engine (PCRE) could spend seconds on one long URL), nor one whose regex is
+longer than `MAX_REGEX` (servers refuse a configuration that holds it).
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from typing import NamedTuple
 
 from ...messages import message
 from ...syntax.model import Rule
-from .expressed import HEX, NOTHING, WRITTEN, Expressed, kept, literal, shape, units
+from .expressed import GROWTH, HEX, MAX_REGEX, NOTHING, WRITTEN, Expressed, brief, cut, kept, literal, shape, units
 
 MAX_STARS = 3
 
@@ -106,19 +107,24 @@ def regex(normalised: str, subject: Subject) -> str | None:
 
 
 def expressed(rule: Rule, subject: Subject, server: str) -> Expressed:
-    """The rule on a server that matches the sent target: exact, unless it has too many `*`."""
-    pattern = rule.normalised
-    found = shape(pattern)
+    """The rule on a server that matches the sent target: exact, unless it has too many `*` or is too long."""
+    found = shape(rule.normalised)
     if found is None:
         return NOTHING
-    if len(found[0]) - 1 <= MAX_STARS:  # the `*` that count: not a trailing one, nor one of `**`
-        return Expressed(regex(pattern, subject), True)
-    why = {"server": server, "line": rule.line, "rule": rule.text, "stars": MAX_STARS}
+    pieces = found[0]
+    why = {"server": server, "line": rule.line, "rule": brief(rule.text)}
+    if len(pieces) - 1 > MAX_STARS:  # the `*` that count: not a trailing one, nor one of `**`
+        code, why["stars"] = "stars", MAX_STARS
+    else:
+        text = regex(rule.normalised, subject)
+        if text is None or len(text) <= MAX_REGEX:
+            return Expressed(text, True)
+        code, why["limit"] = "long", MAX_REGEX
     if not rule.allow:
-        return Expressed(None, False, message("enforce.left.stars", **why))
-    prefix = pattern.split("*", 1)[0]
+        return Expressed(None, False, message(f"enforce.left.{code}", **why))
+    prefix = cut(pieces[0], MAX_REGEX // GROWTH)
     widened = subject.start + (_piece(prefix) if prefix else "/")
-    return Expressed(widened, False, message("enforce.widened.stars", prefix=prefix or "/", **why))
+    return Expressed(widened, False, message(f"enforce.widened.{code}", prefix=brief(prefix or "/"), **why))
 
 
 def robots_txt(subject: Subject) -> str:
