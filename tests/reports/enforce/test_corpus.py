@@ -15,7 +15,7 @@ import pytest
 
 from robotscope.access.engines.registry import PROFILED
 from robotscope.messages import Message
-from robotscope.reports.enforce import choose, plan
+from robotscope.reports.enforce import TARGETS, choose, plan, render
 from robotscope.reports.enforce.entries import decoded_path, sent
 from robotscope.reports.enforce.raw import REQUEST_LINE, TARGET
 from robotscope.syntax.patterns import example_target
@@ -62,3 +62,18 @@ def test_every_named_crawler_of_the_corpus_is_refused_only_where_disallowed(corp
                     assert answers[2] == disallowed, (entry.name, token, raw, path)
                 checked += 1
     assert checked > 50_000 and exact > 40_000, (checked, exact)
+
+
+def test_every_corpus_file_renders_for_every_server_within_what_it_reads(corpus: tuple[CorpusFile, ...]) -> None:
+    # Export never raises, and writes one printable line per directive that nginx's 4 KiB parameter holds
+    # (lighttpd reads a group's User-Agent match of any length).
+    files = 0
+    for entry in corpus:
+        made = plan(entry.robots, choose(entry.robots, "all-named"))
+        for target in TARGETS:
+            for _, text in render(made, target, "robots.txt", "en", "/etc/haproxy").files:
+                for line in text.splitlines():
+                    assert line.replace("\t", "").isprintable(), (entry.name, target, line[:80])
+                    assert len(line) < 4096 or line.startswith('$HTTP["user-agent"]'), (entry.name, target)
+                files += 1
+    assert files > 5 * len(corpus)

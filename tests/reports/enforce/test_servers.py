@@ -247,16 +247,21 @@ LONG = ("%C3%A9" * 40 + "/") * 18  # a path whose regex is longer than nginx rea
 HOSTILE = (
     "User-agent: GPTBot\nDisallow: /\nAllow: /*.html\nAllow: /*.css\nAllow: /robots.txt$\nDisallow: /a\nAllow: /a\n\n"
     "User-agent: ClaudeBot\nDisallow: /long/" + LONG + "\nDisallow: /shut/\n"
-    "Allow: /shut/" + LONG + "\n\n" + "".join(f"User-agent: {token}\n" for token in MANY) + "Disallow: /many/\n"
+    "Allow: /shut/"
+    + LONG
+    + "\n\n"
+    + "".join(f"User-agent: {token}\n" for token in MANY)
+    + "Disallow: /many/\n\n"
+    + "".join(f"User-agent: Group{n}\nDisallow: /g{n}/\n\n" for n in range(250))  # more groups than one map joins
 )
 
 
 @pytest.mark.parametrize("target", TARGETS)
 def test_every_server_runs_the_rules_of_a_file_with_long_and_repeated_rules(target: str, tmp_path: Path) -> None:
     # Rules whose regexes repeat (Caddy and lighttpd refuse a repeated map input or `else` condition), are longer
-    # than nginx's and Apache's parameters, and a group of more tokens than one regex can hold.
+    # than nginx's and Apache's parameters, a group of more tokens than one regex can hold, and 250 groups.
     robots = parse(HOSTILE)
-    made = plan(robots, choose(robots, ",".join(["GPTBot", "ClaudeBot", *MANY])))
+    made = plan(robots, choose(robots, "all-named"))
     for name, text in render(made, target, "robots.txt", "en", str(tmp_path)).files:
         (tmp_path / name).write_text(text, encoding="utf-8")
     rows = [
@@ -268,11 +273,13 @@ def test_every_server_runs_the_rules_of_a_file_with_long_and_repeated_rules(targ
         (f"{MANY[0]}/1.0", "/many/x", 403),
         (f"{MANY[-1]}/1.0", "/many/x", 403),
         (f"{MANY[-1]}/1.0", "/x", 200),
+        ("Group249/1.0", "/g249/x", 403),
+        ("Group249/1.0", "/g248/x", 200),
     ]
     backend = Server()
     for _, path, _ in rows:
         backend.routes[path] = lambda handler: respond(handler, 200, b"ok\n")
-    root = site(["/x.html", "/x", "/shut/x", "/many/x"])
+    root = site(["/x.html", "/x", "/shut/x", "/many/x", "/g248/x"])
     try:
         running = start(target, tmp_path, root, backend.port)
         try:

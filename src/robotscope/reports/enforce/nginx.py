@@ -5,7 +5,8 @@ the request target as sent (`$request_uri`, which nginx keeps as the client
 wrote it) to `d` where the group's first matching entry is a disallow (a
 map tries its regexes in order), and the two (with `v` from a `geo` of each
 list that verifies the group, with `--unverified-only`) to the group's
-verdict: `ad` alone refuses. `$robotscope_deny` joins the groups'. A
+verdict: `ad` alone refuses. `$robotscope_deny` joins the groups' (through
+maps of at most `_JOINED` groups each, when there are more). A
 `server` refuses with `if ($robotscope_deny) { return 403; }`, which runs
 before any `location` is chosen.
 """
@@ -14,13 +15,14 @@ from __future__ import annotations
 
 from ...messages import Message, message
 from .agents import agent_regexes
-from .entries import Entry, Export, group_comment, header, list_id, said, sent
+from .entries import Entry, Export, chunks, group_comment, header, list_id, said, sent
 from .plan import Group, Plan
 from .raw import TARGET
 
 NAME = "nginx"
 FILE = "robotscope.conf"
 SERVER_RULE = "if ($robotscope_deny) { return 403; }"  # in each `server` block
+_JOINED = 100  # group verdicts one map joins: nginx reads a parameter (the joined names) of at most 4 KiB
 
 
 def _map(source: str, variable: str, lines: list[str]) -> list[str]:
@@ -66,7 +68,16 @@ def render(plan: Plan, source: str, lang: str) -> Export:
         lines += [*_geo(name, networks, lang), ""]
     for group in plan.groups:
         lines += _group(plan, group, left, lang)
-    joined = "".join(f"$robotscope_deny_{group.number}" for group in plan.groups)
+    names = [f"robotscope_deny_{group.number}" for group in plan.groups]
+    level = 0
+    while len(names) > _JOINED:  # a map per `_JOINED` names, then one joining those, ...
+        level += 1
+        parts = []
+        for number, part in enumerate(chunks(tuple(names), _JOINED), 1):
+            parts.append(f"robotscope_any_{level}_{number}")
+            lines += _map(f'"{"".join(f"${name}" for name in part)}"', parts[-1], ["default 1;", '"" "";'])
+        names = parts
+    joined = "".join(f"${name}" for name in names)
     deny = ['default "";'] if not joined else ["default 1;", '"" "";']
     lines += _map(f'"{joined}"' if joined else "$request_uri", "robotscope_deny", deny)
     notes = (message("enforce.note.unusual", server=NAME),)
