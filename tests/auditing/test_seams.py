@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 from pathlib import Path
 from typing import Any
 from unittest import mock
 
+import pytest
 from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -117,3 +119,30 @@ def test_two_workers_give_the_one_pass_summary_of_an_awkward_log(tmp_path: Path)
     # Each time: garbage, the long line, the bytes that are no UTF-8.
     assert json.loads(whole[1])["bad_lines"]["count"] == 3 * len(HITS)
     assert _logs_json(robots, log, "combined", 300, jobs=2) == whole
+
+
+class _Fatal:
+    """What kills the process that unpickles it: a worker dying as one killed by the kernel would."""
+
+    def __reduce__(self) -> tuple[Any, tuple[int]]:
+        return os._exit, (3,)
+
+
+def test_a_worker_that_dies_is_one_line_exit_2_and_leaves_no_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from robotscope.cli import logs as logs_command
+
+    log = tmp_path / "access.log"
+    log.write_text("\n".join(combined_line(hit) for hit in HITS * 4) + "\n")
+    robots = snapshots(tmp_path, ("2026-11-02T00:00Z.txt", OLD), ("2026-11-02T12:00Z.txt", NEW))
+    monkeypatch.setattr(logs_command, "history_from", lambda *given: _Fatal())  # sent to each worker with the setup
+    monkeypatch.setattr(pieces_module, "BLOCK", 300)  # more pieces than are worth workers
+    out_dir = tmp_path / "out"
+    out_dir.mkdir()
+    args = ["logs", str(log), "--robots-dir", str(robots), "--site", SITE, "--no-dns", "--format", "combined"]
+    for out in ("--csv", "--parquet", "--html"):
+        result = CliRunner().invoke(cli, [*args, "--jobs", "2", out, str(out_dir / f"audit.{out[2:]}")])
+        assert result.exit_code == 2, result.output
+        assert result.stderr.strip().splitlines() == ["robotscope: a worker process stopped unexpectedly; try --jobs 1"]
+    assert list(out_dir.iterdir()) == []

@@ -9,8 +9,8 @@ them, each with a fresh reader and a `Summary` of its own, and gives each piece'
 `WORTH_WORKERS` pieces (starting a worker costs about what auditing a few pieces does), else in `jobs`
 worker processes. The reading process only cuts bytes at line ends and counts them;
 each worker decodes, splits, reads, judges and counts its pieces with its own judge and `Verifier`
-(their caches warm up once per process). At most two pieces per worker wait, so memory stays flat
-whatever the size of the logs.
+(their caches warm up once per process). At most two pieces per worker wait (and, at the start, the
+`WORTH_WORKERS` read to choose), so memory stays flat whatever the size of the logs.
 
 The summaries merged in order (`Summary.then`) give what one pass gives, sessions included, for logs in
 time order; for any log, the same pieces give the same answer in any number of workers. A format whose
