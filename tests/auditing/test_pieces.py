@@ -59,3 +59,24 @@ def test_a_small_log_is_audited_here_a_big_one_in_workers(
     assert sent == len(list(pieces([str(log)], Tally(), "combined"))) > pieces_module.WORTH_WORKERS
     one, sent = audited(setup, log, 1, monkeypatch)
     assert sent == 0 and small == big == one and big["requests"] == len(HITS)
+
+
+def test_at_most_two_pieces_per_worker_are_in_flight(tmp_path: Path, setup: Setup) -> None:
+    log = tmp_path / "access.log"
+    log.write_text(log_text("combined", sorted(HITS, key=lambda hit: hit.when) * 4))
+    read = 0
+    in_flight = []
+
+    def counted(found: Iterable[Piece]) -> Iterator[Piece]:
+        nonlocal read
+        for piece in found:
+            read += 1
+            yield piece
+
+    given = list(pieces([str(log)], Tally(), "combined", size=200))
+    assert len(given) > 4 * pieces_module.WORTH_WORKERS
+    for done, _ in enumerate(results(setup, counted(given), 2), 1):
+        in_flight.append(read - done)  # read ahead of what was given back
+    # The first pieces are read to choose where to audit; past them, two a worker wait.
+    assert len(in_flight) == len(given) and max(in_flight) < pieces_module.WORTH_WORKERS
+    assert max(in_flight[pieces_module.WORTH_WORKERS :]) <= 2 * 2

@@ -53,7 +53,7 @@ def read(path: str, size: int, cap: int) -> tuple[list[tuple[int, str]], list[in
     kept: list[tuple[int, str]] = []
     largest = 0
     for block in log_blocks(path, tally, size, cap):
-        assert block.source == path and block.data
+        assert block.source == path and (block.data or block.skipped)
         largest = max(largest, len(block.data))
         kept.extend(block_lines(block, tally, cap))
     return kept, long, largest
@@ -64,6 +64,8 @@ def check(data: bytes) -> None:
     if len(data) < 2:
         return
     size, cap, log = data[0] + 1, data[1] + 1, data[2:]
+    if log.startswith((b"\x1f\x8b", b"BZh")):
+        log = b"\n" + log  # else read as compressed, and cut short: not the plain text `reference` splits
     handle, path = tempfile.mkstemp(suffix=".log")
     try:
         with os.fdopen(handle, "wb") as stream:

@@ -4,7 +4,9 @@ the log audit's view gives the rows and counts of `robotscope logs`."""
 from __future__ import annotations
 
 import gzip
+import io
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -150,6 +152,19 @@ def test_logs_that_cannot_be_read_are_refused_before_any_row(
     with pytest.raises(FormatError):
         audit(con, [str(log)], versions, format_name="jsonl")  # a mapping is needed
     assert con.sql("SELECT count(*) FROM duckdb_views() WHERE view_name = 'audit'").fetchall() == [(0,)]
+
+
+def test_standard_input_is_read_once_whole(
+    tmp_path: Path, generated: tuple[Path, list[RobotsVersion]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    log, versions = generated
+    con = duckdb.connect()
+    audit(con, [str(log)], versions, site=SITE, name="file")
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(log.read_bytes())))
+    summary = audit(con, ["-"], versions, site=SITE)
+    rows = "SELECT * EXCLUDE (source) FROM"  # a file's name, or `-`
+    assert con.sql(f"{rows} audit").fetchall() == con.sql(f"{rows} file").fetchall()
+    assert summary.requests == 19 * 3
 
 
 def test_hostile_logs_are_counted_not_fatal(tmp_path: Path, generated: tuple[Path, list[RobotsVersion]]) -> None:

@@ -9,12 +9,12 @@ them, each with a fresh reader and a `Summary` of its own, and gives each piece'
 `WORTH_WORKERS` pieces (starting a worker costs about what auditing a few pieces does), else in `jobs`
 worker processes. The reading process only cuts bytes at line ends and counts them;
 each worker decodes, splits, reads, judges and counts its pieces with its own judge and `Verifier`
-(their caches warm up once per process). At most two pieces per worker wait, so memory stays flat
-whatever the size of the logs.
+(their caches warm up once per process). At most two pieces per worker wait (and, at the start, the
+`WORTH_WORKERS` read to choose), so memory stays flat whatever the size of the logs.
 
 The summaries merged in order (`Summary.then`) give what one pass gives, sessions included, for logs in
 time order; for any log, the same pieces give the same answer in any number of workers. A format whose
-columns a `#Fields:` header names (W3C, CloudFront) gets, with each piece, the last `#` lines before it.
+columns a `#Fields:` header names (W3C, CloudFront) gets, with each piece, the last such header before it.
 """
 
 from __future__ import annotations
@@ -39,9 +39,8 @@ from ..reports.audit.summary import Summary
 from ..reports.audit.timeline import RobotsTimeline, RobotsVersion
 from ..reports.views import iso
 from ..syntax.listhistory import ListHistory
-from ..syntax.logformats import DETECT_LINES, FORMATS, BadLine, FormatError, detect, directive_kind, reader
+from ..syntax.logformats import DETECT_LINES, FORMATS, BadLine, FormatError, detect, directive_kind, is_fields, reader
 
-HEADERS = 16  # `#` lines of a file kept to give each piece's reader (`#Fields:` says what the columns are)
 FIELDED = frozenset({"w3c", "cloudfront"})  # the formats whose `#Fields:` header names the columns below it
 WORTH_WORKERS = 8  # pieces (32 MiB of log) before worker processes are started: below, this process is quicker
 Rendering = Literal["csv", "arrow"] | None  # rows as CSV text (no header), as an Arrow record batch, or none
@@ -66,7 +65,7 @@ class Setup(NamedTuple):
 
 
 class Piece(NamedTuple):
-    """Whole lines of one log, how to read them, and the `#` lines before them that the reader must see first."""
+    """Whole lines of one log, how to read them, and the header before them that the reader must see first."""
 
     block: Block
     spec: Spec
@@ -177,18 +176,23 @@ def pieces(
     raised from here."""
     for source in logs:
         blocks = log_blocks(source, tally, BLOCK if size is None else size)
-        first = next(blocks, None)
-        opening = [] if first is None else [first]
-        head = [text for block in opening for _, text in islice(block_lines(block, Tally()), DETECT_LINES * 4)]
+        # The first lines, from as many blocks as hold them: what is detected does not depend on `size`.
+        opening: list[Block] = []
+        head: list[str] = []
+        for block in blocks:
+            opening.append(block)
+            head += [text for _, text in islice(block_lines(block, Tally()), DETECT_LINES * 4 - len(head))]
+            if len(head) >= DETECT_LINES * 4:
+                break
         spec, detected = spec_for(format_name, log_format, mapping, source, head)
         if detected:
             told(source, spec.name)
         headers: tuple[tuple[int, str], ...] = ()
         for block in chain(opening, blocks):
             yield Piece(block, spec, headers)
-            if spec.name in FIELDED:
-                found = [line for line in block_lines(block, Tally()) if line[1].startswith("#")]
-                headers = (*headers, *found)[-HEADERS:]
+            if spec.name in FIELDED and b"#" in block.data:
+                found = [line for line in block_lines(block, Tally()) if is_fields(line[1])]
+                headers = tuple(found[-1:]) or headers
 
 
 def results(setup: Setup, given: Iterable[Piece], jobs: int) -> Iterator[tuple[Summary, Any]]:
@@ -240,7 +244,6 @@ def _parallel(setup: Setup, given: Iterator[Piece], jobs: int) -> Iterator[tuple
 
 __all__ = [
     "FIELDED",
-    "HEADERS",
     "WORTH_WORKERS",
     "Auditor",
     "Counted",

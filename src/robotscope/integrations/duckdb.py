@@ -32,6 +32,7 @@ gives what `robotscope logs --json` prints).
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from itertools import chain, islice
 from typing import Any
 
 import duckdb
@@ -132,17 +133,20 @@ def audit(
 ) -> Summary:
     """Register view `name` of the audit of `logs` (paths) against the robots.txt `versions`; the arguments are
     `robotscope logs`'s (`lists` None: the snapshots shipped; `dns` off: no reverse DNS). The logs' formats are
-    checked here, each log's first block read: `FormatError` and `integrations.records.Unreadable` are raised
-    before any row. Returns the summary the scan fills. With `jobs` over 1 the pieces are audited in worker
-    processes (`multiprocessing`'s spawn: a script must guard its own code with `if __name__ == "__main__"`)."""
+    checked here, each log's first block read (standard input's only when it is the first log: it is read
+    once): `FormatError` and `integrations.records.Unreadable` are raised before any row. Returns the summary the
+    scan fills. With `jobs` over 1 the pieces are audited in worker processes (`multiprocessing`'s spawn: a
+    script must guard its own code with `if __name__ == "__main__"`)."""
     setup = Setup(tuple(versions), None if site is None else origin_of(site), lists, dns, "arrow")
-    for log in logs:
-        next(pieces([log], Tally(), format_name, log_format, mapping), None)
+    for log in logs[1:]:
+        if log != "-":  # standard input is read once, when the scan comes to it
+            next(pieces([log], Tally(), format_name, log_format, mapping), None)
     summary, reading = Summary(), Summary()
     given = pieces(logs, Counted(reading), format_name, log_format, mapping)
+    opening = list(islice(given, 1))  # the first log checked, its first piece kept for the scan
 
     def batches() -> Iterator[pa.RecordBatch]:
-        for found, batch in results(setup, given, jobs):
+        for found, batch in results(setup, chain(opening, given), jobs):
             summary.then(found)
             yield batch
         summary.then(reading)  # the lines no block held, and the logs cut short

@@ -13,9 +13,10 @@ decodes and splits its own (a copy of bytes costs far less than lines sent one b
 
 Bounds, as every bulk reader here keeps them (`records`):
 
-- at most `cap` bytes of a line are held past a block: a longer line is reported to the tally with
-  its number (`records.skip.too-long`) and read past in bounded pieces; the numbering goes on. A
-  block holds less than twice `size` bytes;
+- at most `cap` bytes of a line are held past a block: a longer line is dropped, read past in bounded
+  pieces, and named by number in the next block's `skipped` (a block of no bytes when none follows);
+  `block_lines` reports it (`records.skip.too-long`) before that block's lines, so the reports come in
+  line order whatever the blocks' size; the numbering goes on. A block holds less than twice `size` bytes;
 - compressed input is inflated as a stream, never whole: memory stays flat for a file of any size;
 - a file whose compressed data breaks part-way (cut, corrupt) is stopped (`Tally.stop`): the lines
   before count, and the answer is incomplete;
@@ -47,12 +48,14 @@ _BZIP2 = b"BZh"
 
 
 class Block(NamedTuple):
-    """Whole lines of one log, as read: where from, the number of the first line (from 1), and their bytes
-    (each line with its end; the log's last line perhaps without)."""
+    """Whole lines of one log, as read: where from, the number of the first line (from 1), their bytes (each
+    line with its end; the log's last line perhaps without), and the numbers of the lines just before them
+    too long to hold (dropped, to be reported first)."""
 
     source: str
     first: int
     data: bytes
+    skipped: tuple[int, ...] = ()
 
 
 class _Rejoined(io.RawIOBase):
@@ -153,13 +156,14 @@ def log_blocks(source: str, tally: Tally, size: int = BLOCK, cap: int = MAX_LINE
             message("records.unreadable", source=source, reason=error.strerror or detail(error))
         ) from error
     cutter = _Cutter(size, cap)
+    skipped: list[int] = []  # the lines too long since the last block: they go with the next one
 
     def given(found: tuple[int, bytes] | None) -> Iterator[Block]:
-        """The block cut, if any, then the lines too long that followed it, in their order."""
+        """The block cut, if any, with the lines too long before it (those after it wait for the next)."""
         if found is not None:
-            yield Block(source, *found)
-        for number in cutter.too_long:
-            tally.skip(source, "line", number, skip_reason("too-long", limit=cap))
+            yield Block(source, *found, tuple(skipped))
+            skipped.clear()
+        skipped.extend(cutter.too_long)  # each cut after `found`'s lines
         cutter.too_long.clear()
 
     broken = None
@@ -174,16 +178,19 @@ def log_blocks(source: str, tally: Tally, size: int = BLOCK, cap: int = MAX_LINE
     finally:
         if stream is not sys.stdin.buffer:
             stream.close()
-    if broken is None:
-        yield from given(cutter.end())
-    else:
-        yield from given(cutter.whole())  # the lines read before the break count; the line it cut does not
+    yield from given(cutter.end() if broken is None else cutter.whole())  # a line a break cut does not count
+    if skipped:
+        yield Block(source, cutter.number, b"", tuple(skipped))
+    if broken is not None:
         tally.stop(source, "line", cutter.number, broken)
 
 
 def block_lines(block: Block, tally: Tally, cap: int = MAX_LINE) -> Iterable[tuple[int, str]]:
     """(number, text) for each line of `block`; one of more than `cap` bytes, its end counted, is reported to
-    `tally` instead."""
+    `tally` instead, when the lines are read up to it (so in order with what their reader reports); the block's
+    `skipped` lines are reported now."""
+    for number in block.skipped:
+        tally.skip(block.source, "line", number, skip_reason("too-long", limit=cap))
     text = block.data.decode("utf-8", "replace")  # lines split at `\n`, a byte no other character holds
     found = text.split("\n")
     if found[-1] == "":
@@ -195,15 +202,18 @@ def block_lines(block: Block, tally: Tally, cap: int = MAX_LINE) -> Iterable[tup
     # A UTF-8 character is at most 4 bytes (a U+FFFD stands for 1 to 3): only then are bytes counted.
     if 4 * max(map(len, found), default=0) + 2 <= cap:
         return zip(count(block.first), found)
+    return _bounded(block, found, tally, cap)
+
+
+def _bounded(block: Block, found: list[str], tally: Tally, cap: int) -> Iterator[tuple[int, str]]:
+    """`block_lines` where a line may be too long: its bytes counted."""
     octets = block.data.split(b"\n")
-    kept = []
     for index, (line, raw) in enumerate(zip(found, octets, strict=False)):
         number = block.first + index
         if len(raw) + (index < len(octets) - 1) > cap:
             tally.skip(block.source, "line", number, skip_reason("too-long", limit=cap))
         else:
-            kept.append((number, line))
-    return kept
+            yield number, line
 
 
 def log_lines(source: str, tally: Tally, cap: int = MAX_LINE) -> Iterator[tuple[int, str]]:

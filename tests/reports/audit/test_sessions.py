@@ -49,6 +49,16 @@ def test_a_request_logged_after_a_later_one_is_a_gap_of_nothing() -> None:
     assert (far["x"]["sessions"], far["x"]["gaps"]) == (2, 1)  # far back: a new session, read from there
 
 
+def test_a_request_logged_after_a_later_one_at_a_seam_leaves_the_later_one_the_latest() -> None:
+    events: list[Event] = [("x", None, when, False, 5.0) for when in (100.0, 98.0, 103.0)]
+    merged = Tracks()
+    for event in events:  # a piece each, as `--jobs` cuts a log of long lines
+        piece = Tracks()
+        piece.add(*event)
+        merged.then(piece)
+    assert {token: found.as_dict() for token, found in merged.by_token().items()} == totals(events)
+
+
 def test_no_gap_under_no_delay_says_nothing_of_speed() -> None:
     found = totals([("x", None, 0.0, False, None), ("x", None, 1.0, False, None)])
     assert (found["x"]["gaps"], found["x"]["delayed"], found["x"]["too_fast"]) == (1, 0, None)

@@ -151,11 +151,13 @@ class Tracks:
             before.add(after)
             if -GAP <= gap <= GAP:
                 # One session across the two pieces, as one pass would have it: the later piece's first
-                # request did not begin one.
+                # request did not begin one, and the session's latest time stays the latest.
                 before.sessions -= 1
                 before.robots_first -= after.first_robots
                 before.gap(max(gap, 0.0), after.first_delay)
-            before.last = after.last
+                before.last = max(before.last, after.last)
+            else:
+                before.last = after.last
         for token, totals in later.closed.items():
             self.closed.setdefault(token, Totals()).add(totals)
         self.cut += later.cut

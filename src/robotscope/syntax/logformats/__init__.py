@@ -8,6 +8,7 @@ needs, is refused once with a `FormatError`.
 
 from __future__ import annotations
 
+from .fielded import is_fields
 from .jsonlines import parse_mapping
 from .model import BadLine, LineReader, Request
 from .problems import AUDIT, MAX_LINE, FormatError
@@ -24,6 +25,7 @@ __all__ = [
     "Request",
     "detect",
     "directive_kind",
+    "is_fields",
     "parse_mapping",
     "reader",
 ]

@@ -95,6 +95,11 @@ def _iis_agent(value: str) -> str:
     return _PLUSES.sub(lambda run: " " + run[1], value)
 
 
+def is_fields(line: str) -> bool:
+    """Whether `line` is a `#Fields:` header (any case), the one line above requests their reader needs."""
+    return line[:8].lower() == "#fields:"
+
+
 class FieldedReader:
     """W3C extended (`kind` "w3c") or CloudFront (`kind` "cloudfront") lines, by the header in force."""
 
@@ -111,7 +116,7 @@ class FieldedReader:
         if len(line) > MAX_LINE:
             return bad(number, "too-long", limit=MAX_LINE)
         if line.startswith("#"):
-            if line[:8].lower() == "#fields:":
+            if is_fields(line):
                 header = self._columns = _columns(line[8:].split(), self._kind, number, self._needs)
                 if header.missing:
                     return bad(number, "header", missing=[message(f"logs.field.{f}") for f in header.missing])
@@ -173,4 +178,4 @@ class FieldedReader:
         return unquote(value, errors="replace") if self._cloudfront else value
 
 
-__all__ = ["CLOUDFRONT_HEADER", "FieldedReader"]
+__all__ = ["CLOUDFRONT_HEADER", "FieldedReader", "is_fields"]
