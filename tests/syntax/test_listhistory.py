@@ -4,6 +4,7 @@ history given its versions unread reads only those its moments select."""
 from __future__ import annotations
 
 import json
+import pickle
 from collections import Counter
 from datetime import UTC, datetime
 
@@ -179,3 +180,14 @@ def test_a_lazy_history_answers_as_the_same_history_given_read(
         assert unread.at(when) == read.at(when) and unread.available(when) == read.available(when)
         for _, _, octet in drawn:
             assert unread.index(when).covering(f"10.9.{octet}.1") == read.index(when).covering(f"10.9.{octet}.1")
+
+
+def test_a_pickled_history_answers_as_it_did() -> None:
+    # `logs --jobs` sends the lists to every worker: the compiled build pickles through the constructor.
+    history, _ = lazy(YEAR)
+    when = START + 150.5 * DAY
+    before = history.at(when)
+    copy = pickle.loads(pickle.dumps(history))
+    assert copy.names() == history.names() and copy.moments() == history.moments()
+    assert copy.at(when) == before and copy.at() == history.at()
+    assert pickle.loads(pickle.dumps(HISTORY)).index(at("2026-11-15")).covering(MOVED)

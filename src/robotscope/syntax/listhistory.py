@@ -76,6 +76,12 @@ class ListHistory:
         self._read: OrderedDict[int, IpList] = OrderedDict()
         self._indexes: dict[tuple[int, ...], AddressIndex] = {}
 
+    def __reduce__(self) -> tuple[type[ListHistory], tuple[object, ...]]:
+        # Made again by the constructor, the versions read so far as read: the compiled build cannot restore a
+        # class whose constructor takes arguments, and every `--jobs` worker is sent the lists.
+        given = [self._read.get(number, version) for number, version in enumerate(self._given)]
+        return ListHistory, (given, self._load)
+
     def names(self) -> tuple[str, ...]:
         """Every list name with at least one version, sorted."""
         return self._names

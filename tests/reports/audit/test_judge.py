@@ -154,6 +154,7 @@ def test_crawl_delay_is_the_one_the_file_in_force_gives_the_crawler() -> None:
     assert judged(failed, GOOGLE, agent("Googlebot"), "/", START).crawl_delay is None
 
 
+@pytest.mark.source  # counts the version's verdicts by replacing its method
 def test_verdicts_and_user_agents_are_asked_once_and_kept_within_bounds(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(judge_module, "VERDICTS", 4)
     monkeypatch.setattr(judge_module, "AGENTS", 3)

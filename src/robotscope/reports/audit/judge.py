@@ -73,7 +73,7 @@ class Row(NamedTuple):
     allowed: bool | None
     line: int | None  # the deciding line of the file in force
     rule: str | None  # that line's rule, as `Disallow: /path`
-    crawl_delay: float | None  # the Crawl-delay the file in force gives the crawler
+    crawl_delay: int | float | None  # the Crawl-delay the file in force gives the crawler
     audit_class: str  # a `classes.AuditClass`
     exempt: str | None  # why it is exempt (`classes`: robots-txt, ignores, user-triggered)
 
@@ -99,7 +99,7 @@ class _Judged(NamedTuple):
     allowed: bool
     line: int | None
     rule: str | None
-    delay: float | None
+    delay: int | float | None  # as the file wrote it: the compiled build would make a float of an int
 
 
 _K = TypeVar("_K", bound=Hashable)
@@ -154,7 +154,7 @@ class Judge:
         self._by_token: dict[str, _Claimed] = {}
         self._verdicts: Kept[tuple[RobotsVersion, str, str], _Judged] = Kept(VERDICTS)
         # Per (version, crawler): few, as a log's crawlers and its robots.txt versions are.
-        self._delays: dict[tuple[RobotsVersion, str], float | None] = {}
+        self._delays: dict[tuple[RobotsVersion, str], int | float | None] = {}
         self._rulesets: dict[tuple[RobotsVersion, str], RuleSet | None] = {}
 
     def claimed(self, user_agent: str) -> Crawler | None:
@@ -304,7 +304,7 @@ class Judge:
             )
             return found
 
-    def _delay(self, version: RobotsVersion, claimed: _Claimed) -> float | None:
+    def _delay(self, version: RobotsVersion, claimed: _Claimed) -> int | float | None:
         key = (version, claimed.crawler.token)
         try:
             return self._delays[key]

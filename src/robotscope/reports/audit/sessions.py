@@ -45,7 +45,7 @@ class Totals:
     delayed: int = 0  # of those, the gaps before a request a Crawl-delay applied to
     short: int = 0  # of those, the gaps shorter than that delay
     shortest: float | None = None  # the shortest gap under a delay
-    delay: float | None = None  # the longest Crawl-delay that applied to a gap
+    delay: int | float | None = None  # the longest Crawl-delay that applied to a gap, as the file wrote it
 
     def add(self, other: Totals) -> None:
         self.sessions += other.sessions
@@ -71,10 +71,10 @@ class Track(Totals):
 
     first: float = 0.0  # the time of its first request
     first_robots: bool = False  # the first request was for /robots.txt
-    first_delay: float | None = None  # the Crawl-delay in force for the first request
+    first_delay: int | float | None = None  # the Crawl-delay in force for the first request
     last: float = 0.0  # the latest time of the session going on
 
-    def gap(self, gap: float, delay: float | None) -> None:
+    def gap(self, gap: float, delay: int | float | None) -> None:
         """A gap of `gap` seconds within a session, before a request under `delay`."""
         self.gaps += 1
         if delay:
@@ -95,7 +95,7 @@ def least(a: float | None, b: float | None) -> float | None:
     return b if a is None else a if b is None else min(a, b)
 
 
-def most(a: float | None, b: float | None) -> float | None:
+def most(a: int | float | None, b: int | float | None) -> int | float | None:
     """The larger of two optional numbers (None: unknown)."""
     return b if a is None else a if b is None else max(a, b)
 
@@ -111,7 +111,7 @@ class Tracks:
         self.cut = 0  # tracks closed while their session might have gone on
         self.latest = float("-inf")  # the latest time seen
 
-    def add(self, token: str, origin: str | None, when: float, robots: bool, delay: float | None) -> None:
+    def add(self, token: str, origin: str | None, when: float, robots: bool, delay: int | float | None) -> None:
         """A request of `token` at `origin` at `when` (for /robots.txt when `robots`), under `delay`."""
         key = (token, origin)
         track = self.tracks.get(key)

@@ -62,6 +62,11 @@ class RobotsVersion:
     reading: Reading = field(repr=False)
     copy: Robots | None = field(default=None, repr=False)
 
+    def __reduce__(self) -> tuple[type[RobotsVersion], tuple[object, ...]]:
+        # Made again by the constructor: the compiled build restores a class by setting its attributes, which a
+        # frozen one refuses, and every `--jobs` worker is sent the versions.
+        return RobotsVersion, (self.origin, self.since, self.label, self.ref, self.sha256, self.reading, self.copy)
+
     @property
     def robots(self) -> Robots:
         """The file as parsed (empty for a fetch that gave none)."""
