@@ -197,10 +197,12 @@ def block_lines(block: Block, tally: Tally, cap: int = MAX_LINE) -> Iterable[tup
         found.pop()  # the block's last line ended
     if "\r" in text:
         found = [line[:-1] if line[-1:] == "\r" else line for line in found]
+    # A UTF-8 character is at most 4 bytes (a U+FFFD stands for 1 to 3): only then are bytes counted. Measured
+    # before a byte order mark goes: its bytes count toward the line's.
+    fits = 4 * max(map(len, found), default=0) + 2 <= cap
     if block.first == 1 and found and found[0].startswith("\ufeff"):
         found[0] = found[0][1:]
-    # A UTF-8 character is at most 4 bytes (a U+FFFD stands for 1 to 3): only then are bytes counted.
-    if 4 * max(map(len, found), default=0) + 2 <= cap:
+    if fits:
         return zip(count(block.first), found)
     return _bounded(block, found, tally, cap)
 
