@@ -50,7 +50,7 @@ def at(hour: int, minute: int = 0, second: int = 0, day: int = 2) -> float:
 HITS = [
     Hit(OPENAI_GPTBOT, at(10), "/robots.txt", agent("GPTBot")),  # exempt: robots.txt itself
     Hit(OPENAI_GPTBOT, at(10, 0, 20), "/blog", agent("GPTBot")),  # allowed by OLD
-    Hit(OPENAI_GPTBOT, at(13), "/blog", agent("GPTBot")),  # violation: NEW's line 2
+    Hit(OPENAI_GPTBOT, at(13, day=3), "/blog", agent("GPTBot")),  # violation: NEW's line 2, a day after (past grace)
     Hit(ANYWHERE, at(10, 1, 0), "/private/a", agent("Googlebot")),  # spoofed
     Hit(ANYWHERE, at(10, 1, 1), "/", agent("Googlebot")),  # spoofed
     Hit("203.0.113.10", at(10, 1, 2), "/robots.txt", agent("Googlebot")),  # spoofed, not exempt
@@ -124,6 +124,7 @@ def test_every_count_of_a_generated_log(tmp_path: Path, robots_dir: Path, kind: 
         "spoofed": 3,
         "unverified": 1,
         "unjudged": 0,
+        "grace": 0,
     }
     assert view["bad_lines"]["count"] == len(BAD[kind]) and not view["incomplete"]
     old, new = (v for v in sorted(view["versions"], key=lambda v: v["ref"]))
@@ -176,7 +177,7 @@ def test_the_terminal_summary_names_violators_spoofers_and_what_was_never_read(
     log = write(tmp_path / "access.log", "combined")
     code, out, err = run(str(log), "--robots-dir", str(robots_dir), "--site", SITE, "--format", "combined")
     assert code == 0, err
-    assert "allowed 6 · violation 2 · exempt 2 · spoofed 3 · unverified 1 · unjudged 0" in out
+    assert "allowed 6 · violation 2 · within grace 0 · exempt 2 · spoofed 3 · unverified 1 · unjudged 0" in out
     assert "Disallow: / (×1)" in out and "Disallow: /private/ (×1)" in out
     assert "203.0.113.9 (×2)" in out
     assert "Never fetched robots.txt: Googlebot, bingbot, CCBot" in out
@@ -185,7 +186,7 @@ def test_the_terminal_summary_names_violators_spoofers_and_what_was_never_read(
     korean = CliRunner().invoke(
         cli, ["logs", str(log), "--robots-dir", str(robots_dir), "--site", SITE, "--format", "combined", "--lang", "ko"]
     )
-    assert "허용 6 · 위반 2 · 예외 2 · 위장 3 · 미확인 1 · 판정 불가 0" in korean.stdout
+    assert "허용 6 · 위반 2 · 유예 기간 내 0 · 예외 2 · 위장 3 · 미확인 1 · 판정 불가 0" in korean.stdout
 
 
 def test_fail_on_exit_codes(tmp_path: Path, robots_dir: Path) -> None:

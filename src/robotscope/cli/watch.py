@@ -30,6 +30,8 @@ WEBHOOK_FORMATS = ("json", "slack")
 
 FAIL_ON = ("critical", "major", "minor", "info", "never")
 SHORTEST_EVERY = 10.0  # seconds: a site is not fetched more often than this by --every
+
+
 def _fetch_line(seen: Seen, fresh: set[str]) -> Message:
     fetch, version = seen.recorded.fetch, seen.recorded.version
     status = fetch.status if fetch.status is not None else "-"
