@@ -641,4 +641,4 @@ def _bad_lines(view: dict[str, Any], lang: str) -> list[str]:
     return _section(lang, "logs.html.bad", "bad-lines", body)
 
 
-__all__ = ["COLOURS", "ELEMENTS", "LONGEST", "STYLE", "document", "report"]
+__all__ = ["BREACHES", "COLOURS", "ELEMENTS", "LONGEST", "STYLE", "document", "report"]
