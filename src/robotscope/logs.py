@@ -31,7 +31,7 @@ import importlib as _importlib
 import typing as _typing
 
 from .reports.audit.classes import AuditClass, classify, exemption
-from .reports.audit.judge import COLUMNS, Judge, Row
+from .reports.audit.judge import COLUMNS, GRACE, Judge, Row
 from .reports.audit.run import audit
 from .reports.audit.summary import CrawlerSummary, Summary
 from .reports.audit.timeline import RobotsTimeline, RobotsVersion, file_version, request_origin
@@ -67,6 +67,7 @@ __all__ = [
     "COLUMNS",
     "CRAWLER_COLUMNS",
     "FORMATS",
+    "GRACE",
     "AuditClass",
     "BadLine",
     "CrawlerSummary",

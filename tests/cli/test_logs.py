@@ -5,6 +5,7 @@ from __future__ import annotations
 import bz2
 import gzip
 import json
+import math
 import os
 import sys
 from datetime import UTC, datetime
@@ -13,9 +14,12 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import given
+from hypothesis import strategies as st
 
 from robotscope.auditing import pieces as pieces_module
 from robotscope.cli import cli
+from robotscope.cli.options import seconds_of
 from robotscope.history import HistoryStore
 from robotscope.syntax.logformats import MAX_LINE
 from tests.clock import Clock
@@ -50,7 +54,7 @@ def at(hour: int, minute: int = 0, second: int = 0, day: int = 2) -> float:
 HITS = [
     Hit(OPENAI_GPTBOT, at(10), "/robots.txt", agent("GPTBot")),  # exempt: robots.txt itself
     Hit(OPENAI_GPTBOT, at(10, 0, 20), "/blog", agent("GPTBot")),  # allowed by OLD
-    Hit(OPENAI_GPTBOT, at(13), "/blog", agent("GPTBot")),  # violation: NEW's line 2
+    Hit(OPENAI_GPTBOT, at(13, day=3), "/blog", agent("GPTBot")),  # violation: NEW's line 2, a day after (past grace)
     Hit(ANYWHERE, at(10, 1, 0), "/private/a", agent("Googlebot")),  # spoofed
     Hit(ANYWHERE, at(10, 1, 1), "/", agent("Googlebot")),  # spoofed
     Hit("203.0.113.10", at(10, 1, 2), "/robots.txt", agent("Googlebot")),  # spoofed, not exempt
@@ -124,6 +128,7 @@ def test_every_count_of_a_generated_log(tmp_path: Path, robots_dir: Path, kind: 
         "spoofed": 3,
         "unverified": 1,
         "unjudged": 0,
+        "grace": 0,
     }
     assert view["bad_lines"]["count"] == len(BAD[kind]) and not view["incomplete"]
     old, new = (v for v in sorted(view["versions"], key=lambda v: v["ref"]))
@@ -176,7 +181,7 @@ def test_the_terminal_summary_names_violators_spoofers_and_what_was_never_read(
     log = write(tmp_path / "access.log", "combined")
     code, out, err = run(str(log), "--robots-dir", str(robots_dir), "--site", SITE, "--format", "combined")
     assert code == 0, err
-    assert "allowed 6 · violation 2 · exempt 2 · spoofed 3 · unverified 1 · unjudged 0" in out
+    assert "allowed 6 · violation 2 · within grace 0 · exempt 2 · spoofed 3 · unverified 1 · unjudged 0" in out
     assert "Disallow: / (×1)" in out and "Disallow: /private/ (×1)" in out
     assert "203.0.113.9 (×2)" in out
     assert "Never fetched robots.txt: Googlebot, bingbot, CCBot" in out
@@ -185,7 +190,7 @@ def test_the_terminal_summary_names_violators_spoofers_and_what_was_never_read(
     korean = CliRunner().invoke(
         cli, ["logs", str(log), "--robots-dir", str(robots_dir), "--site", SITE, "--format", "combined", "--lang", "ko"]
     )
-    assert "허용 6 · 위반 2 · 예외 2 · 위장 3 · 미확인 1 · 판정 불가 0" in korean.stdout
+    assert "허용 6 · 위반 2 · 유예 기간 내 0 · 예외 2 · 위장 3 · 미확인 1 · 판정 불가 0" in korean.stdout
 
 
 def test_fail_on_exit_codes(tmp_path: Path, robots_dir: Path) -> None:
@@ -200,6 +205,89 @@ def test_fail_on_exit_codes(tmp_path: Path, robots_dir: Path) -> None:
     assert [run(str(no_spoof), *args, "--fail-on", level)[0] for level in ("violation", "spoofed")] == [1, 0]
     assert [run(str(clean), *args, "--fail-on", level)[0] for level in ("violation", "spoofed")] == [0, 0]
     assert run(str(both), *args)[0] == 0  # without --fail-on, findings alone do not fail
+
+
+# The file changes at 12:00 on day 2: NEW disallows GPTBot everything, OLD only /private/.
+GRACE_HITS = [
+    Hit(OPENAI_GPTBOT, at(13), "/blog", agent("GPTBot")),  # an hour after: within grace (OLD allowed it)
+    Hit(OPENAI_GPTBOT, at(13, day=3), "/blog", agent("GPTBot")),  # 25 hours after: a violation
+    Hit(OPENAI_GPTBOT, at(13, 5), "/private/x", agent("GPTBot")),  # OLD disallowed it too: a violation
+]
+
+
+def test_grace_sets_apart_a_request_made_just_after_a_disallow_was_added(tmp_path: Path, robots_dir: Path) -> None:
+    log = write(tmp_path / "grace.log", "combined", GRACE_HITS, bad=[])
+    counts = {}
+    for grace in (None, "24h", "90m", "1d", "0", "30m"):
+        code, view, err = audited(log, robots_dir, *(() if grace is None else ("--grace", grace)))
+        assert code == 0, err  # findings alone, without --fail-on
+        counts[grace] = (view["classes"]["violation"], view["classes"]["grace"], view["grace"])
+    day = {"seconds": 86_400.0, "requests": 1}
+    assert counts == {
+        None: (2, 1, day),  # the default: 24 hours
+        "24h": (2, 1, day),
+        "90m": (2, 1, {"seconds": 5_400.0, "requests": 1}),
+        "1d": (2, 1, day),
+        "0": (3, 0, {"seconds": 0.0, "requests": 0}),
+        "30m": (3, 0, {"seconds": 1_800.0, "requests": 0}),  # 13:00 is an hour after the change
+    }
+    _, view, _ = audited(log, robots_dir)
+    (violator,) = view["violators"]
+    assert violator["requests"] == 2 and crawler(view, "GPTBot")["classes"] == {"grace": 1, "violation": 2}
+    # The terminal says how many were set apart and why, in each language.
+    args = (str(log), "--robots-dir", str(robots_dir), "--site", SITE, "--format", "combined")
+    _, out, _ = run(*args)
+    assert "allowed 0 · violation 2 · within grace 1 ·" in out
+    assert "1 request is within grace, not counted as a violation: made less than 24h after" in out.replace("\n", " ")
+    korean = CliRunner().invoke(cli, ["logs", *args, "--grace", "90m", "--no-dns", "--lang", "ko"])
+    assert "요청 1건은 유예 기간 내로" in korean.stdout and "90m 안에" in korean.stdout.replace("\n", " ")
+    assert "within grace" not in run(*args, "--grace", "0")[1].split("\n", 2)[2]  # nothing set apart to say
+
+
+def test_requests_within_grace_never_fail_the_audit(tmp_path: Path, robots_dir: Path) -> None:
+    only_grace = write(tmp_path / "grace.log", "combined", GRACE_HITS[:1], bad=[])
+    args = (str(only_grace), "--robots-dir", str(robots_dir), "--site", SITE, "--format", "combined")
+    assert run(*args, "--fail-on", "violation")[0] == 0
+    assert run(*args, "--fail-on", "violation", "--grace", "0")[0] == 1
+    everything = write(tmp_path / "all.log", "combined", GRACE_HITS, bad=[])
+    args = (str(everything), *args[1:])
+    assert [run(*args, "--fail-on", "violation", *more)[0] for more in ((), ("--grace", "0"))] == [1, 1]
+    assert run(*args, "--fail-on", "spoofed")[0] == 0
+
+
+def test_rows_within_grace_name_the_earlier_file(tmp_path: Path, robots_dir: Path) -> None:
+    import csv
+
+    log = write(tmp_path / "grace.log", "combined", GRACE_HITS, bad=[])
+    audited(log, robots_dir, "--csv", str(tmp_path / "audit.csv"))
+    with (tmp_path / "audit.csv").open() as stream:
+        rows = list(csv.DictReader(stream))
+    assert [(row["class"], Path(row["grace_version"]).name) for row in rows] == [
+        ("grace", "2026-11-02T00:00Z.txt"),
+        ("violation", ""),
+        ("violation", ""),
+    ]
+    assert Path(rows[0]["robots_version"]).name == "2026-11-02T12:00Z.txt" and rows[0]["rule"] == "Disallow: /"
+    with (tmp_path / "audit.crawlers.csv").open() as stream:
+        (gptbot,) = csv.DictReader(stream)
+    assert (gptbot["class_grace"], gptbot["class_violation"]) == ("1", "2")
+
+
+@pytest.mark.parametrize("value", ["abc", "-1h", "1w", "", "24 hours", "1e3", "9" * 400, "nan", "½h"])
+def test_a_bad_grace_is_one_line_and_exit_2(tmp_path: Path, robots_dir: Path, value: str) -> None:
+    log = write(tmp_path / "grace.log", "combined", GRACE_HITS, bad=[])
+    code, out, err = run(str(log), "--robots-dir", str(robots_dir), "--site", SITE, "--grace", value)
+    assert code == 2 and out == "" and "Traceback" not in err
+    assert err.splitlines() == [
+        f"robotscope: --grace {value}: not a duration (seconds, or a number with s, m, h or d: "
+        "90m, 24h; 0 turns the grace off)"
+    ]
+
+
+@given(st.text(max_size=40))
+def test_a_duration_is_a_finite_number_of_seconds_or_none(text: str) -> None:
+    found = seconds_of(text)
+    assert found is None or (math.isfinite(found) and found >= 0)
 
 
 def test_a_request_before_any_known_file_is_unjudged_and_the_answer_incomplete(

@@ -19,7 +19,7 @@ import pytest
 from click.testing import CliRunner
 
 from robotscope.cli import cli
-from robotscope.cli.watch import seconds_of
+from robotscope.cli.options import seconds_of
 from robotscope.history import HistoryStore
 from tests.conftest import Server, respond
 from tests.hostile import SlowServer, trickle

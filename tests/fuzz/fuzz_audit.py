@@ -45,6 +45,14 @@ _VERSIONS = [
         "v2",
         b"User-agent: GPTBot\nDisallow: /\n\nUser-agent: *\nCrawl-delay: 5\nDisallow /oops\n",
     ),
+    # Six hours later every crawler is disallowed: requests the day after are within grace when v2 allowed them.
+    file_version(
+        "https://shop.example",
+        1793642400.0,
+        message("audit.source.file", path="v3"),
+        "v3",
+        b"User-agent: *\nDisallow: /\n",
+    ),
 ]
 
 
@@ -53,9 +61,12 @@ def _verify(address: str, agent: str, when: float | None) -> Verification:
 
 
 def _summed(lines: list[tuple[int, str]], kind: str) -> tuple[Summary, int]:
-    judged = Judge(RobotsTimeline(_VERSIONS).in_force, _verify, "https://shop.example")
+    timeline = RobotsTimeline(_VERSIONS)
+    judged = Judge(timeline.in_force, _verify, "https://shop.example", in_grace=timeline.in_grace)
     summary = Summary()
     rows = list(audit(lines, reader(kind), judged, summary, "fuzz.log"))
+    # A row names the earlier file that allowed it exactly when it is within grace.
+    assert all((row.audit_class == AuditClass.GRACE) == (row.grace_version is not None) for row in rows)
     return summary, len(rows)
 
 

@@ -21,11 +21,12 @@ from robotscope.auditing.sources import from_dir
 from robotscope.cli import cli
 from robotscope.integrations.duckdb import audit, register
 from robotscope.integrations.records import Unreadable
+from robotscope.reports.audit.judge import GRACE
 from robotscope.reports.audit.timeline import RobotsVersion
 from robotscope.reports.audit.views import summary_view
 from robotscope.syntax.crawlers import select
 from robotscope.syntax.logformats import MAX_LINE, FormatError
-from tests.cli.test_logs import BAD, HITS, NEW, OLD, SITE, snapshots
+from tests.cli.test_logs import BAD, GRACE_HITS, HITS, NEW, OLD, SITE, snapshots
 from tests.paths import CORPUS
 from tests.reports.audit.builders import log_text
 
@@ -119,6 +120,24 @@ def test_the_audit_view_holds_the_clis_rows_and_its_summary_the_clis_counts(
     assert summary_view(summary, "en", versions) == view  # the bad lines and the sessions too
     with pytest.raises(duckdb.InvalidInputException, match="consumed"):
         con.sql("SELECT count(*) FROM audit").fetchall()  # a view of the scan, read once
+
+
+def test_the_audit_view_takes_the_grace_of_the_command_line(tmp_path: Path) -> None:
+    robots_dir = snapshots(tmp_path, ("2026-11-02T00:00Z.txt", OLD), ("2026-11-02T12:00Z.txt", NEW))
+    log = tmp_path / "grace.log"
+    log.write_text(log_text("combined", GRACE_HITS))
+    versions = list(from_dir(str(robots_dir)).versions)
+    con = duckdb.connect()
+    counts = {}
+    for name, grace in (("day", GRACE), ("none", 0.0), ("short", 1800.0)):
+        summary = audit(con, [str(log)], versions, site=SITE, name=name, grace=grace)
+        rows = con.sql(f"SELECT class, grace_version IS NOT NULL FROM {name} ORDER BY number").fetchall()
+        counts[name] = (rows, summary_view(summary)["classes"]["grace"])
+    assert counts == {
+        "day": ([("grace", True), ("violation", False), ("violation", False)], 1),
+        "none": ([("violation", False)] * 3, 0),
+        "short": ([("violation", False)] * 3, 0),  # the request is an hour after the change
+    }
 
 
 def test_the_audit_in_pieces_on_two_workers_gives_the_same_rows(

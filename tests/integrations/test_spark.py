@@ -19,10 +19,11 @@ import pytest
 from click.testing import CliRunner
 
 from robotscope.cli import cli
+from robotscope.reports.audit.judge import GRACE
 from robotscope.reports.audit.views import summary_view
 from robotscope.reports.survey import HostFile, survey_rows
 from robotscope.syntax.crawlers import select
-from tests.cli.test_logs import BAD, HITS, NEW, OLD, SITE, snapshots
+from tests.cli.test_logs import BAD, GRACE_HITS, HITS, NEW, OLD, SITE, snapshots
 from tests.corpus_files import corpus_files
 from tests.paths import CORPUS
 from tests.reports.audit.builders import log_text
@@ -217,7 +218,30 @@ def test_spark_read_text_and_a_detected_format_give_the_same_counts(spark: Any, 
     robots = _versions_df(spark, robots_dir)
     summary = summary_view(audit_summary(logs, robots, site=SITE))
     assert (summary["requests"], summary["classes"]) == (view["requests"], view["classes"])
-    assert audit(logs, robots, site=SITE).where("class = 'violation'").count() == view["classes"]["violation"] == 5
+    assert audit(logs, robots, site=SITE).where("class = 'violation'").count() == view["classes"]["violation"] == 4
+    # GPTBot's /blog of 10:00 repeated a day later is 22 hours after the change: within grace.
+    assert audit(logs, robots, site=SITE).where("class = 'grace'").count() == view["classes"]["grace"] == 1
+
+
+def test_grace_on_spark_as_on_the_command_line(spark: Any, tmp_path: Path) -> None:
+    from robotscope.integrations.spark import audit, audit_summary
+
+    log = tmp_path / "grace.log"
+    log.write_text(log_text("combined", GRACE_HITS))
+    robots_dir = snapshots(tmp_path, ("2026-11-02T00:00Z.txt", OLD), ("2026-11-02T12:00Z.txt", NEW))
+    logs, robots = spark.read.text(str(log)), _versions_df(spark, robots_dir)
+    counts: dict[float, tuple[int, int]] = {}
+    for grace, given in ((GRACE, "24h"), (0.0, "0")):
+        view = _cli(log, robots_dir, "--grace", given)
+        summary = summary_view(audit_summary(logs, robots, site=SITE, grace=grace))
+        assert summary["classes"] == view["classes"]
+        counts[grace] = (summary["classes"]["violation"], summary["classes"]["grace"])
+    assert counts == {GRACE: (2, 1), 0.0: (3, 0)}
+    (row,) = audit(logs, robots, site=SITE).where("class = 'grace'").collect()
+    assert (row["url"], row["grace_version"]) == (
+        "https://shop.example/blog",
+        str(robots_dir / "shop.example" / "2026-11-02T00:00Z.txt"),
+    )
 
 
 def test_hostile_lines_and_versions_on_spark(spark: Any, tmp_path: Path) -> None:

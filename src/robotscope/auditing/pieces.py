@@ -33,7 +33,7 @@ from typing import Any, Literal, NamedTuple
 from ..integrations.logfiles import BLOCK, Block, block_lines, log_blocks
 from ..integrations.records import Tally
 from ..messages import Message, message
-from ..reports.audit.judge import COLUMNS, Judge, Row
+from ..reports.audit.judge import COLUMNS, GRACE, Judge, Row
 from ..reports.audit.run import audit
 from ..reports.audit.summary import Summary
 from ..reports.audit.timeline import RobotsTimeline, RobotsVersion
@@ -62,6 +62,7 @@ class Setup(NamedTuple):
     lists: ListHistory | None  # the IP lists' versions (None: the snapshots shipped)
     dns: bool
     rows: Rendering = None
+    grace: float = GRACE  # seconds after a file came into force in which the one before may still be cached
 
 
 class Piece(NamedTuple):
@@ -95,7 +96,14 @@ class Auditor:
 
         verifier = Verifier(setup.lists, resolver(None) if setup.dns else None)
         timeline = RobotsTimeline(setup.versions)
-        self.judge = Judge(timeline.in_force, verifier.verify, setup.site, spans=verifier.span)
+        self.judge = Judge(
+            timeline.in_force,
+            verifier.verify,
+            setup.site,
+            spans=verifier.span,
+            in_grace=timeline.in_grace,
+            grace=setup.grace,
+        )
         self.rows = setup.rows
 
     def piece(self, piece: Piece) -> tuple[Summary, Any]:

@@ -11,19 +11,19 @@ import click
 from rich.markup import escape
 from rich.table import Table
 
-from ..auditing.pieces import Counted, Setup, pieces, results, settle
+from ..auditing.pieces import Counted, Rendering, Setup, pieces, results, settle
 from ..integrations.records import Unreadable
 from ..messages import message
 from ..reports.audit.html import document
-from ..reports.audit.judge import COLUMNS
+from ..reports.audit.judge import COLUMNS, GRACE
 from ..reports.audit.summary import Summary
 from ..reports.audit.timeline import RobotsVersion
-from ..reports.audit.views import CRAWLER_COLUMNS, crawler_rows, summary_view
+from ..reports.audit.views import CRAWLER_COLUMNS, crawler_rows, duration, summary_view
 from ..reports.render import printable
 from ..syntax.logformats import FORMATS, FormatError
 from ..syntax.urls import InvalidURL, origin_of
 from .history import open_store
-from .options import json_option, lang_option, store_option
+from .options import json_option, lang_option, seconds_of, store_option
 from .output import console, current_lang, echo_json, fail, warn
 from .parallel import cores
 from .tables import RowsFile
@@ -31,6 +31,14 @@ from .verify import history_from
 
 _SHOWN = 10  # bad lines listed one by one on stderr; all are counted
 FAIL_ON = ("violation", "spoofed")  # in order: --fail-on violation fails on spoofs too
+
+
+def _grace(context: click.Context, parameter: click.Parameter, value: str) -> float:
+    """--grace in seconds; a value that is no duration stops the command (one line, exit 2)."""
+    seconds = seconds_of(value)
+    if seconds is None:
+        fail(message("logs.error.grace", value=value))
+    return seconds
 
 
 def _told(source: str, name: str) -> None:
@@ -155,6 +163,15 @@ def _open_page(path: str, files: tuple[RowsFile, RowsFile] | None) -> RowsFile:
     metavar="N",
     help="Worker processes auditing chunks of the logs (default: every core); the answer is the same.",
 )
+@click.option(
+    "--grace",
+    default=duration(GRACE),
+    show_default=True,
+    metavar="DURATION",
+    callback=_grace,
+    help="A request the file in force disallows, made within DURATION (30m, 24h, 1d; 0: never) after that file "
+    "came into force, is within grace, not a violation, when the file before allowed it: the crawler's cached copy.",
+)
 @json_option
 @click.option(
     "--csv",
@@ -190,6 +207,7 @@ def logs_command(
     lists_dir: str | None,
     no_dns: bool,
     jobs: int | None,
+    grace: float,
     as_json: bool,
     csv_out: str | None,
     parquet_out: str | None,
@@ -206,8 +224,10 @@ def logs_command(
     by its operator's reading with the deciding line, and one class:
     spoofed, exempt (robots.txt itself; a fetcher whose operator documents
     that robots.txt does not apply), unjudged (no file known in force),
-    allowed, unverified (disallowed, but the claim cannot be checked) or
-    violation. Other requests (browsers, unknown bots) are counted, not
+    allowed, grace (disallowed by a file that came into force less than
+    --grace before, allowed by the one before it, which the crawler may
+    still have cached), unverified (disallowed, but the claim cannot be
+    checked) or violation. Other requests (browsers, unknown bots) are counted, not
     judged. The summary gives the AI share by purpose, violators with the
     deciding line, spoofers by claimed crawler, crawlers that never read
     robots.txt, robots.txt read first in sessions, gaps against
@@ -242,7 +262,8 @@ def logs_command(
     kind = ".csv" if csv_out is not None else ".parquet" if parquet_out is not None else None
     files = None if kind is None else _open_rows(csv_out or parquet_out or "", kind)
     page = None if html_out is None else _open_page(html_out, files)
-    setup = Setup(versions, site, lists, not no_dns, None if kind is None else "csv" if kind == ".csv" else "arrow")
+    rendering: Rendering = None if kind is None else "csv" if kind == ".csv" else "arrow"
+    setup = Setup(versions, site, lists, not no_dns, rendering, grace)
     total, reading = Summary(), Summary()
     given = pieces(logs, Counted(reading), format_name, log_format, mapping, _told)
     done = False
@@ -262,7 +283,7 @@ def logs_command(
             for file in [*(files or ()), *([page] if page is not None else [])]:
                 file.close(keep=False)
     total.then(reading)
-    view = summary_view(total, lang, versions)
+    view = summary_view(total, lang, versions, grace)
     if files is not None:
         files[1].write(crawler_rows(view))
         for file in files:
@@ -358,6 +379,8 @@ def _terminal(view: dict[str, Any], lang: str) -> None:
         out.print(violators)
     else:
         say("logs.cli.no-violators")
+    if view["grace"]["requests"]:
+        say("logs.cli.grace", count=view["grace"]["requests"], window=duration(view["grace"]["seconds"]))
     if view["spoofers"]:
         spoofers = table("logs.cli.spoofers", "crawler", "requests", "addresses", "top")
         for found in view["spoofers"]:

@@ -9,6 +9,8 @@ output; the fetch options come as one `FetchSettings`.
 from __future__ import annotations
 
 import functools
+import math
+import re
 from collections.abc import Callable, Iterable
 from typing import Any, NamedTuple, TypeVar
 
@@ -21,6 +23,18 @@ from ..syntax.urls import InvalidURL, checked_url
 from .output import default_lang, fail
 
 _F = TypeVar("_F", bound=Callable[..., Any])
+_DURATION = re.compile(r"(\d+(?:\.\d+)?)\s*([smhd]?)")
+_SECONDS = {"": 1, "s": 1, "m": 60, "h": 3600, "d": 86400}
+
+
+def seconds_of(value: str) -> float | None:
+    """`30s`, `15m`, `1h`, `1d` (or a number of seconds) in seconds; None when it is no such duration (a number
+    too long for a float included: it would read as infinity)."""
+    found = _DURATION.fullmatch(value.strip().lower())
+    if found is None:
+        return None
+    seconds = float(found[1]) * _SECONDS[found[2]]
+    return seconds if math.isfinite(seconds) else None
 
 
 def remember_lang(context: click.Context, _: click.Parameter, value: str | None) -> str:

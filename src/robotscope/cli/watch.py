@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import re
 import sys
 import time
 from collections.abc import Sequence
@@ -21,7 +20,7 @@ from ..reports.watch.payload import json_payload, slack_payload
 from ..syntax.urls import InvalidURL
 from ..watching.agents import DEFAULT_AGENTS, user_agent
 from .expect import read_expectations
-from .options import lang_option, store_option, timeout_option
+from .options import lang_option, seconds_of, store_option, timeout_option
 from .output import echo_text, fail, warn
 
 if TYPE_CHECKING:  # the fetching modules need httpx, imported when a watch runs, not for every command
@@ -31,14 +30,6 @@ WEBHOOK_FORMATS = ("json", "slack")
 
 FAIL_ON = ("critical", "major", "minor", "info", "never")
 SHORTEST_EVERY = 10.0  # seconds: a site is not fetched more often than this by --every
-_DURATION = re.compile(r"(\d+(?:\.\d+)?)\s*([smhd]?)")
-_SECONDS = {"": 1, "s": 1, "m": 60, "h": 3600, "d": 86400}
-
-
-def seconds_of(value: str) -> float | None:
-    """`30s`, `15m`, `1h`, `1d` (or a number of seconds) in seconds; None when it is no such duration."""
-    found = _DURATION.fullmatch(value.strip().lower())
-    return None if found is None else float(found[1]) * _SECONDS[found[2]]
 
 
 def _fetch_line(seen: Seen, fresh: set[str]) -> Message:

@@ -41,6 +41,7 @@ import pyarrow as pa
 from ..access.engines.registry import PROFILED
 from ..access.robots import Robots, parse
 from ..auditing.pieces import Counted, Setup, pieces, results
+from ..reports.audit.judge import GRACE
 from ..reports.audit.summary import Summary
 from ..reports.audit.timeline import RobotsVersion
 from ..syntax.listhistory import ListHistory
@@ -130,14 +131,15 @@ def audit(
     log_format: str | None = None,
     mapping: str | None = None,
     jobs: int = 1,
+    grace: float = GRACE,
 ) -> Summary:
     """Register view `name` of the audit of `logs` (paths) against the robots.txt `versions`; the arguments are
-    `robotscope logs`'s (`lists` None: the snapshots shipped; `dns` off: no reverse DNS). The logs' formats are
-    checked here, each log's first block read (standard input's only when it is the first log: it is read
-    once): `FormatError` and `integrations.records.Unreadable` are raised before any row. Returns the summary the
-    scan fills. With `jobs` over 1 the pieces are audited in worker processes (`multiprocessing`'s spawn: a
+    `robotscope logs`'s (`lists` None: the snapshots shipped; `dns` off: no reverse DNS; `grace` its `--grace`, in
+    seconds). The logs' formats are checked here, each log's first block read (standard input's only when it is
+    the first log: it is read once): `FormatError` and `integrations.records.Unreadable` are raised before any
+    row. Returns the summary the scan fills. With `jobs` over 1 the pieces are audited in worker processes (`multiprocessing`'s spawn: a
     script must guard its own code with `if __name__ == "__main__"`)."""
-    setup = Setup(tuple(versions), None if site is None else origin_of(site), lists, dns, "arrow")
+    setup = Setup(tuple(versions), None if site is None else origin_of(site), lists, dns, "arrow", grace)
     for log in logs[1:]:
         if log != "-":  # standard input is read once, when the scan comes to it
             next(pieces([log], Tally(), format_name, log_format, mapping), None)

@@ -41,7 +41,8 @@ columns of `robotscope logs --parquet`). `audit_summary` gives the audit's
 order of their first request (`reports.audit.views.summary_view` and
 `crawler_rows` make the per-crawler table of it); sessions are exact within a
 partition and stitched across partitions in time order. The IP lists are the
-snapshots shipped with robotscope (or `lists`), without DNS.
+snapshots shipped with robotscope (or `lists`), without DNS; `grace` is
+`robotscope logs --grace` in seconds (24 hours; 0: none).
 """
 
 from __future__ import annotations
@@ -68,7 +69,7 @@ from pyspark.sql.types import (
 from ..access.engines.registry import PROFILED
 from ..auditing.pieces import FIELDED, Spec, spec_for
 from ..messages import message
-from ..reports.audit.judge import COLUMNS, Judge, Row
+from ..reports.audit.judge import COLUMNS, GRACE, Judge, Row
 from ..reports.audit.run import audit as audit_lines
 from ..reports.audit.summary import Summary
 from ..reports.audit.timeline import RobotsTimeline, RobotsVersion, version
@@ -172,6 +173,7 @@ class _Plan(NamedTuple):
     line: str  # the column of the lines
     source: bool  # whether a `source` column names each line's file
     number: bool  # whether a `number` column gives each line's number
+    grace: float  # `robotscope logs --grace`, in seconds
 
 
 def _versions(robots: DataFrame) -> tuple[RobotsVersion, ...]:
@@ -207,6 +209,7 @@ def _plan(
     format_name: str,
     log_format: str | None,
     mapping: str | None,
+    grace: float,
 ) -> _Plan:
     """The versions, the format (detected from the first lines here when `format_name` is auto) and the
     columns; raises `FormatError` for a format that cannot be read."""
@@ -226,13 +229,17 @@ def _plan(
         line,
         "source" in logs.columns,
         "number" in logs.columns,
+        grace,
     )
 
 
 def _audited(plan: _Plan, batches: Iterator[pa.RecordBatch], summary: Summary) -> Iterator[list[Row]]:
     """Each batch's rows, the lines read, judged and counted into `summary` (a piece of the command's input)."""
     verifier = Verifier(plan.lists)
-    judge = Judge(RobotsTimeline(plan.versions).in_force, verifier.verify, plan.site, spans=verifier.span)
+    timeline = RobotsTimeline(plan.versions)
+    judge = Judge(
+        timeline.in_force, verifier.verify, plan.site, spans=verifier.span, in_grace=timeline.in_grace, grace=plan.grace
+    )
     read = reader(*plan.spec)
     for number, header in plan.headers:
         read.read(number, header)
@@ -261,10 +268,11 @@ def audit(
     format_name: str = "auto",
     log_format: str | None = None,
     mapping: str | None = None,
+    grace: float = GRACE,
 ) -> DataFrame:
     """A row per request of a known crawler among `logs`' lines (AUDIT_SCHEMA), judged on the executors against
     `robots`' versions (see the module's docstring for both DataFrames)."""
-    plan = _plan(logs, robots, site, lists, format_name, log_format, mapping)
+    plan = _plan(logs, robots, site, lists, format_name, log_format, mapping, grace)
     columns = [plan.line, *(["source"] if plan.source else []), *(["number"] if plan.number else [])]
 
     def rows(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
@@ -283,10 +291,11 @@ def audit_summary(
     format_name: str = "auto",
     log_format: str | None = None,
     mapping: str | None = None,
+    grace: float = GRACE,
 ) -> Summary:
     """The audit's summary: each partition's counted on its executor, all merged here in order of their first
     request (see the module's docstring)."""
-    plan = _plan(logs, robots, site, lists, format_name, log_format, mapping)
+    plan = _plan(logs, robots, site, lists, format_name, log_format, mapping, grace)
     columns = [plan.line, *(["source"] if plan.source else []), *(["number"] if plan.number else [])]
 
     def counted(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:

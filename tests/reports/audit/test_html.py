@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from robotscope.messages import message
-from robotscope.reports.audit.html import ELEMENTS, LONGEST, STYLE, document, report
+from robotscope.reports.audit.html import BREACHES, ELEMENTS, LONGEST, STYLE, document, report
 from robotscope.reports.audit.run import audit
 from robotscope.reports.audit.summary import Summary
 from robotscope.reports.audit.timeline import file_version
@@ -58,7 +58,7 @@ def test_every_bar_is_a_count_of_the_data_and_every_version_in_view_is_marked() 
     bars = [tag.attrs for tag in tags(html) if tag.name == "rect" and tag.attrs.get("class") == "bar"]
     # Three days of hours: one bar per hour, one rect per (hour, purpose) and per (hour, breaching class) counted.
     by_purpose = [(h, p) for h in view["hours"] for p, n in h["purposes"].items() if n]
-    by_class = [(h, c) for h in view["hours"] for c in ("violation", "spoofed", "unverified") if h["classes"].get(c)]
+    by_class = [(h, c) for h in view["hours"] for c in BREACHES if h["classes"].get(c)]
     assert len(bars) == len(by_purpose) + len(by_class)
     drawn = Counter[str]()
     for bar in bars:

@@ -25,6 +25,7 @@ import pytest
 from click.testing import CliRunner
 
 from robotscope.cli import cli
+from robotscope.reports.audit.html import BREACHES
 from tests.paths import ROOT
 from tests.reports.audit.builders import BUSY_FILES, busy_log, log_text
 
@@ -91,7 +92,7 @@ def test_the_report_draws_its_charts_from_the_data_and_asks_for_nothing(browser:
         breaches = page.eval_on_selector_all(
             "[data-section=violations-chart] rect.bar", "bars => bars.map(b => +b.dataset.count)"
         )
-        kinds = ("violation", "spoofed", "unverified")
+        kinds = BREACHES  # violations, spoofs, unverified claims and requests within grace
         assert len(breaches) == sum(1 for hour in hours for kind in kinds if hour["classes"].get(kind))
         assert sum(breaches) == sum(view["classes"][kind] for kind in kinds)
         # Each version is marked: the first at the left edge (in force when the log begins), the others inside.

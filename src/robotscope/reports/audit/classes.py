@@ -20,10 +20,16 @@ one class, the first of these that applies:
    origin no source covers): counted, and the audit is incomplete.
 4. `allowed`: the crawler's operator's reading of the file in force allows
    the URL, whether or not the claim could be checked.
-5. `unverified`: the reading disallows the URL, but the claim could not be
+5. `grace`: the reading disallows the URL, but the request was made within
+   the grace window after that file came into force, and a file in force
+   in the window before it allowed the URL: the crawler may have used its
+   cached copy (RFC 9309, Section 2.4: up to 24 hours). `classify` does not
+   decide it: the judge, which knows the time line, turns what would be
+   `unverified` or `violation` into `grace`.
+6. `unverified`: the reading disallows the URL, but the claim could not be
    checked (the operator publishes no method, or its method could not be
    applied): it breaks the file if it is the crawler, and nobody can tell.
-6. `violation`: the reading disallows the URL and the claim is verified.
+7. `violation`: the reading disallows the URL and the claim is verified.
 """
 
 from __future__ import annotations
@@ -41,6 +47,7 @@ class AuditClass(enum.StrEnum):
     SPOOFED = "spoofed"
     UNVERIFIED = "unverified"
     UNJUDGED = "unjudged"
+    GRACE = "grace"
 
 
 # Why a request is exempt: `audit.exempt.CODE` messages.

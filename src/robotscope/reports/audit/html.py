@@ -38,6 +38,7 @@ from ...messages import Message, message
 from ...syntax.crawlers import PURPOSES
 from ..render import printable
 from .classes import AuditClass
+from .views import duration
 
 LONGEST = 120  # characters of a text from a log or a file shown in a cell; the rest is cut
 LABEL = 64  # the same in a chart's label
@@ -47,8 +48,14 @@ TOP_LINES = 10  # deciding lines in the chart of the most violated
 SHOWN_BAD = 10  # bad lines listed one by one; all are counted
 HOUR = 3600
 UNAUDITED = "unaudited"  # the purpose of a request that names no known crawler (`views`' hours say so)
-# The classes drawn over time: the ones that break or fake a claim (`--fail-on`'s), then the doubtful.
-BREACHES = (AuditClass.VIOLATION.value, AuditClass.SPOOFED.value, AuditClass.UNVERIFIED.value)
+# The classes drawn over time: the ones that break or fake a claim (`--fail-on`'s), then the doubtful, then those
+# within grace (right after a version's marker: a crawler's cached copy of the file before it).
+BREACHES = (
+    AuditClass.VIOLATION.value,
+    AuditClass.SPOOFED.value,
+    AuditClass.UNVERIFIED.value,
+    AuditClass.GRACE.value,
+)
 
 # Every element the report writes: none that loads, runs or links anything.
 ELEMENTS = frozenset(
@@ -93,6 +100,7 @@ COLOURS = {
     AuditClass.VIOLATION.value: "#c0392b",
     AuditClass.SPOOFED.value: "#7d3c98",
     AuditClass.UNVERIFIED.value: "#e6a100",
+    AuditClass.GRACE.value: "#8fa9c4",
 }
 
 # The charts' frame, in SVG user units (the SVG scales to the page's width).
@@ -244,6 +252,10 @@ def _overview(view: dict[str, Any], lang: str) -> list[str]:
         for kind, count in view["classes"].items()
     )
     parts.append(f'<ul class="cards">{cards}</ul>')
+    grace = view["grace"]
+    if grace["requests"]:
+        text = _say(lang, "logs.cli.grace", count=grace["requests"], window=duration(grace["seconds"]))
+        parts.append(f'<p data-grace="{_attr(grace["requests"])}">{text}</p>')
     ai = view["ai"]
     share = format(ai["share"], ".1%")
     parts.append(f"<p>{_say(lang, 'logs.cli.ai', requests=ai['requests'], share=share)}</p>")
@@ -629,4 +641,4 @@ def _bad_lines(view: dict[str, Any], lang: str) -> list[str]:
     return _section(lang, "logs.html.bad", "bad-lines", body)
 
 
-__all__ = ["COLOURS", "ELEMENTS", "LONGEST", "STYLE", "document", "report"]
+__all__ = ["BREACHES", "COLOURS", "ELEMENTS", "LONGEST", "STYLE", "document", "report"]

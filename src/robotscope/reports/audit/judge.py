@@ -20,10 +20,18 @@ judged). For a crawler it asks:
   Googlebot by `google`, with Google's reading of the fetch's status;
   another catalogue crawler by `rfc9309+profiles`), with the deciding line;
 - its class (`classes.classify`, where the precedence is written down).
+  A request the file in force disallows, made less than `grace` seconds
+  after that file came into force, is judged by the files in force in the
+  `grace` seconds before it too (`in_grace`:
+  `timeline.RobotsTimeline.in_grace`): when one of them allowed it, the
+  crawler may have used its cached copy, and the class is `grace`, the row
+  naming that file (`grace_version`). Only a disallowed request asks.
 
 Logs repeat themselves: the crawler named by each User-Agent string, each
 claim's status, and each verdict by (version, crawler, target), are kept
-(bounded: `Kept`), so a repeat costs a dictionary look-up. Pure.
+(bounded: `Kept`), so a repeat costs a dictionary look-up. A verdict depends
+on the version, crawler and target alone; whether a request is within grace
+depends on its time, and is asked each time (from kept verdicts). Pure.
 """
 
 from __future__ import annotations
@@ -45,6 +53,12 @@ from .timeline import RobotsVersion, request_origin
 Verify = Callable[[str, str, float | None], Verification]
 Spans = Callable[[float], tuple[float, float]]
 InForce = Callable[[str | None, float | None], RobotsVersion | None]
+InGrace = Callable[[RobotsVersion, float, float], RobotsVersion | None]
+
+# Seconds a crawler may judge by a robots.txt it cached: RFC 9309, Section 2.4 (crawlers SHOULD NOT use a cached copy
+# for more than 24 hours), and Google's documented cache of up to 24 hours.
+GRACE = 86_400.0
+EARLIER = 64  # files in force within the grace window, before the one in force, that a request is judged by at most
 
 VERDICTS = 65_536  # (version, crawler, target) verdicts kept
 CLAIMS = 16_384  # (address, crawler) statuses kept, each with the moments it holds for
@@ -76,6 +90,7 @@ class Row(NamedTuple):
     crawl_delay: int | float | None  # the Crawl-delay the file in force gives the crawler
     audit_class: str  # a `classes.AuditClass`
     exempt: str | None  # why it is exempt (`classes`: robots-txt, ignores, user-triggered)
+    grace_version: str | None  # class `grace`: the ref of the earlier file, maybe still cached, that allowed it
 
     def as_dict(self) -> dict[str, Any]:
         return dict(zip(COLUMNS, self, strict=True))
@@ -132,18 +147,32 @@ class Kept(Generic[_K, _V]):
         return len(self.recent) + len(self.earlier)
 
 
+_VIOLATION, _UNVERIFIED, _GRACE = AuditClass.VIOLATION.value, AuditClass.UNVERIFIED.value, AuditClass.GRACE.value
 _STATUS = {status: status.value for status in Status}  # plain strings in rows, found faster than `.value`
 _new_row = tuple.__new__  # NamedTuple's generated __new__ costs twice as much, on every row
 
 
 class Judge:
     """Judges requests against `in_force`'s robots.txt and `verify`'s verdicts; `site` names the origin of a
-    log that logs no host (`https://example.com`; raises `InvalidURL` when it is not a URL)."""
+    log that logs no host (`https://example.com`; raises `InvalidURL` when it is not a URL). With `in_grace`
+    (the same time line's `RobotsTimeline.in_grace`), a disallowed request made less than `grace` seconds after
+    its file came into force is judged by the files before it too (0: never)."""
 
     def __init__(
-        self, in_force: InForce, verify: Verify, site: str | None = None, *, spans: Spans | None = None
+        self,
+        in_force: InForce,
+        verify: Verify,
+        site: str | None = None,
+        *,
+        spans: Spans | None = None,
+        in_grace: InGrace | None = None,
+        grace: float = GRACE,
     ) -> None:
+        if not grace >= 0:
+            raise ValueError(f"the grace is {grace!r} seconds, not a number of seconds from 0")
         self._in_force = in_force
+        self._in_grace = in_grace if grace > 0 else None
+        self.grace = grace if in_grace is not None else 0.0
         self._verify = verify
         self._spans = spans
         self._claims: Kept[tuple[str, str], tuple[float, float, Status]] = Kept(CLAIMS)
@@ -225,6 +254,12 @@ class Judge:
             if judged is None:
                 judged = self._judged(version, claimed, target)
             allowed, line, rule, delay = judged
+        kind = classify(status, exempt, allowed)
+        earlier = None
+        if allowed is False and self._in_grace is not None and kind in (_VIOLATION, _UNVERIFIED):
+            earlier = self._earlier(self._in_grace, version, claimed, target, when)
+            if earlier is not None:
+                kind = _GRACE
         # A Row, built without its generated __new__.
         return _new_row(
             Row,
@@ -248,8 +283,9 @@ class Judge:
                 line,
                 rule,
                 delay,
-                classify(status, exempt, allowed),
+                kind,
                 exempt,
+                earlier,
             ),
         )
 
@@ -269,6 +305,24 @@ class Judge:
             kept = (*self._spans(when), status)
         self._claims.keep(key, kept)
         return status
+
+    def _earlier(
+        self, in_grace: InGrace, version: RobotsVersion | None, claimed: _Claimed, target: str, when: float | None
+    ) -> str | None:
+        """The ref of the newest file in force within the grace window before `version` that allows `target` (a
+        crawler's cached copy may have been it), or None. Each file's verdict is kept as any other."""
+        if version is None or when is None:
+            return None
+        token = claimed.crawler.token
+        found = in_grace(version, when, self.grace)
+        for _ in range(EARLIER):
+            if found is None:
+                return None
+            judged = self._verdicts.recent.get((found, token, target)) or self._judged(found, claimed, target)
+            if judged.allowed:
+                return found.ref
+            found = in_grace(found, when, self.grace)
+        return None
 
     def _judged(self, version: RobotsVersion, claimed: _Claimed, target: str) -> _Judged:
         """The verdict on `target` under `version`, and the crawler's Crawl-delay there: kept from before the last
@@ -318,9 +372,12 @@ __all__ = [
     "AGENTS",
     "CLAIMS",
     "COLUMNS",
+    "EARLIER",
+    "GRACE",
     "VERDICTS",
     "AuditClass",
     "InForce",
+    "InGrace",
     "Judge",
     "Kept",
     "Row",

@@ -186,7 +186,9 @@ class LogAudit:
     def _report(self, lang: str) -> dict[str, Any]:
         if not self._finished:
             raise RequestError(409, "not-finished", "finish the audit before asking for its report")
-        view = summary_view(self.summary, lang, self._versions)
+        assert self._judge is not None  # set by start
+        # One file in force at every moment: no earlier one, so no grace (`Judge.grace` says 0).
+        view = summary_view(self.summary, lang, self._versions, self._judge.grace)
         return {"view": view, "html": report(view, lang)}
 
 

@@ -1,9 +1,11 @@
 """An audit's summary as JSON-ready data: what `robotscope logs --json` prints, the terminal summary shows and
 the HTML report draws. Pure.
 
-`summary_view(summary, lang, versions)` gives, times in UTC ISO 8601:
+`summary_view(summary, lang, versions, grace)` gives, times in UTC ISO 8601:
 
 - `requests`, `audited`, `unaudited` (no catalogue crawler named), `classes` (audited requests by class);
+- `grace`: the grace window the judge was given (`seconds`) and the requests within it (`requests`: the file in
+  force disallowed them, an earlier one still maybe cached allowed them; never violations);
 - `purposes` (requests by the crawler's purpose, share of all requests) and `ai` (the AI purposes together);
 - `crawlers`: each crawler's counts (classes, verification, statuses, robots.txt fetches, sessions, Crawl-delay);
 - `violators` ranked, each with its deciding lines ranked; `spoofers` ranked by claimed crawler, with the
@@ -27,6 +29,7 @@ from ...syntax.crawlers import PURPOSES, SELECTIONS
 from ..verification import Status
 from ..views import iso
 from .classes import AuditClass
+from .judge import GRACE
 from .summary import CrawlerSummary, Summary
 from .timeline import RobotsVersion
 
@@ -34,8 +37,10 @@ TOP = 10  # deciding lines per violator, addresses per spoofed crawler
 AI = SELECTIONS["ai"]
 
 
-def summary_view(summary: Summary, lang: str = DEFAULT_LANG, versions: Sequence[RobotsVersion] = ()) -> dict[str, Any]:
-    """The whole summary (finished first: its sessions closed), as data."""
+def summary_view(
+    summary: Summary, lang: str = DEFAULT_LANG, versions: Sequence[RobotsVersion] = (), grace: float = GRACE
+) -> dict[str, Any]:
+    """The whole summary (finished first: its sessions closed), as data; `grace` is the judge's (`Judge.grace`)."""
     summary.finish()
     crawlers = sorted(summary.crawlers.values(), key=lambda c: (-c.requests, c.token.lower()))
     by_purpose = dict.fromkeys(PURPOSES, 0)
@@ -50,6 +55,7 @@ def summary_view(summary: Summary, lang: str = DEFAULT_LANG, versions: Sequence[
         "first": _time(summary.first),
         "last": _time(summary.last),
         "classes": {kind.value: summary.count(kind) for kind in AuditClass},
+        "grace": {"seconds": grace, "requests": summary.count(AuditClass.GRACE)},
         "purposes": [
             {"purpose": purpose, "requests": count, "share": _share(count, summary.requests)}
             for purpose, count in by_purpose.items()
@@ -145,6 +151,14 @@ def crawler_rows(view: dict[str, Any]) -> list[dict[str, Any]]:
             }
         )
     return rows
+
+
+def duration(seconds: float) -> str:
+    """Seconds as `--grace` takes them: `24h`, `90m`, `45s` (the largest of these units that divides them)."""
+    for unit, size in (("h", 3600), ("m", 60), ("s", 1)):
+        if seconds >= size and seconds % size == 0:
+            return f"{int(seconds // size)}{unit}"
+    return f"{seconds:g}s"
 
 
 def _versions(summary: Summary, versions: Sequence[RobotsVersion], lang: str) -> list[dict[str, Any]]:
@@ -247,4 +261,4 @@ def _hours(summary: Summary) -> list[dict[str, Any]]:
     return [{"hour": iso(hour), **hours[hour]} for hour in sorted(hours)]
 
 
-__all__ = ["AI", "CRAWLER_COLUMNS", "TOP", "crawler_rows", "summary_view"]
+__all__ = ["AI", "CRAWLER_COLUMNS", "TOP", "crawler_rows", "duration", "summary_view"]
