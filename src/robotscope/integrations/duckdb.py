@@ -137,8 +137,8 @@ def audit(
     `robotscope logs`'s (`lists` None: the snapshots shipped; `dns` off: no reverse DNS; `grace` its `--grace`, in
     seconds). The logs' formats are checked here, each log's first block read (standard input's only when it is
     the first log: it is read once): `FormatError` and `integrations.records.Unreadable` are raised before any
-    row. Returns the summary the scan fills. With `jobs` over 1 the pieces are audited in worker processes (`multiprocessing`'s spawn: a
-    script must guard its own code with `if __name__ == "__main__"`)."""
+    row. Returns the summary the scan fills. With `jobs` over 1 the pieces are audited in worker processes
+    (`multiprocessing`'s spawn: a script must guard its own code with `if __name__ == "__main__"`)."""
     setup = Setup(tuple(versions), None if site is None else origin_of(site), lists, dns, "arrow", grace)
     for log in logs[1:]:
         if log != "-":  # standard input is read once, when the scan comes to it
