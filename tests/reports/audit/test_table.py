@@ -12,7 +12,7 @@ from robotscope.reports.audit.judge import Row
 from robotscope.reports.audit.run import audit, audit_table
 from robotscope.reports.audit.summary import Summary
 from robotscope.syntax.logformats import reader
-from robotscope.syntax.logformats.fielded import CLOUDFRONT_HEADER, FieldsInForce
+from robotscope.syntax.logformats.fielded import CLOUDFRONT_HEADER, FieldsInForce, is_fields
 from tests.cli.test_logs import HITS, NEW, SITE
 from tests.reports.audit.builders import (
     BROWSER,
@@ -49,8 +49,9 @@ def one_pass(files: dict[str, list[str]], kind: str = "w3c") -> tuple[list[Row],
 
 def tabled(table: list[tuple[str, int, str]], cuts: list[int], kind: str = "w3c") -> tuple[list[Row], int]:
     """`table` cut at `cuts` into pieces, each audited on its own, as Spark's partitions are."""
-    index = FieldsInForce((source, number, text) for source, number, text in table if text[:8].lower() == "#fields:")
-    judge, rows, bad = judge_of(*versions(SITE, (None, NEW)), site=SITE), [], 0
+    index = FieldsInForce((source, number, text) for source, number, text in table if is_fields(text))
+    judge, bad = judge_of(*versions(SITE, (None, NEW)), site=SITE), 0
+    rows: list[Row] = []
     for start, end in pairwise([0, *cuts, len(table)]):
         summary = Summary()
         rows += audit_table(table[start:end], lambda: reader(kind), index, judge, summary)
