@@ -243,7 +243,7 @@ def test_hostile_lines_and_versions_on_spark(spark: Any, tmp_path: Path) -> None
 
 
 def test_w3c_headers_changing_mid_file_are_read_in_any_partition_as_the_cli_reads_them(
-    spark: Any, tmp_path: Path
+    spark: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from pyspark.sql import functions as F
 
@@ -291,6 +291,9 @@ def test_w3c_headers_changing_mid_file_are_read_in_any_partition_as_the_cli_read
     packed.write_bytes(gzip.compress(paths["restarted.log"].read_bytes()))
     numbered = spark.read.text(str(packed)).withColumn("number", F.monotonically_increasing_id())
     assert summary_view(audit_summary(numbered, robots, **w3c))["classes"] == view["classes"]
+    monkeypatch.setattr("robotscope.integrations.spark.MAX_HEADERS", 4)  # the three files hold five
+    with pytest.raises(ValueError, match="more than 4 #Fields: lines"):
+        audit(logs, robots, **w3c)
 
 
 def test_since_in_every_form_a_versions_table_holds_it(spark: Any, tmp_path: Path) -> None:
@@ -333,8 +336,9 @@ def test_since_in_every_form_a_versions_table_holds_it(spark: Any, tmp_path: Pat
             os.environ["TZ"] = previous
         time.tzset()
     bad = spark.createDataFrame(
-        [("https://a.example", "2026-11-02T12:00Z", ""), ("https://b.example", "noon", "")],
+        [("https://a.example", "2026-11-02T12:00Z", ""), ("https://b.example", "noon" * 10_000, "")],
         "origin string, since string, body string",
     )
-    with pytest.raises(ValueError, match=r"origin https://b\.example has a since that is no time: 'noon'"):
+    with pytest.raises(ValueError, match=r"origin https://b\.example has a since that is no time: 'noonnoon") as error:
         audit_summary(spark.read.text(str(log)), bad, site=SITE)
+    assert len(str(error.value)) < 300  # the value cut short
