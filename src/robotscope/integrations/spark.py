@@ -83,8 +83,8 @@ from ..reports.survey import SURVEY_COLUMNS, VERDICT_COLUMNS, HostFile, survey_r
 from ..reports.views import iso
 from ..reports.watch.observation import Observation
 from ..syntax.listhistory import ListHistory
-from ..syntax.logformats import DETECT_LINES, is_fields, reader
-from ..syntax.logformats.fielded import FieldsInForce
+from ..syntax.logformats import DETECT_LINES, reader
+from ..syntax.logformats.fielded import FieldsInForce, sets_columns
 from ..syntax.urls import InvalidURL, origin_of, robots_url
 from ..verifying.verifier import Verifier
 from .arrow import arrow_schema, audit_batch
@@ -224,11 +224,11 @@ def _headers(logs: DataFrame, line: str, source: bool, number: bool) -> FieldsIn
         F.coalesce(F.col("number"), F.lit(0)) if number else F.lit(0),
         F.col(line),
     ]
-    # Java's (?i) folds ASCII letters only, as `is_fields` does; `is_fields` has the last word.
+    # Java's (?i) folds ASCII letters only, as `is_fields` does; `sets_columns` has the last word.
     rows = logs.select(*columns).where(F.col(line).rlike("^(?i)#fields:")).limit(MAX_HEADERS + 1).collect()
     if len(rows) > MAX_HEADERS:
         raise ValueError(message("spark.error.headers", count=MAX_HEADERS).render())
-    found = [(row[0], row[1], row[2]) for row in rows if is_fields(row[2])]
+    found = [(row[0], row[1], row[2]) for row in rows if sets_columns(row[2])]
     if not number:
         texts: dict[str, set[str]] = {}
         for name, _, text in found:

@@ -3,17 +3,19 @@ force at it in its own file, as one pass over each file reads it."""
 
 from __future__ import annotations
 
-from itertools import pairwise
+from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from robotscope.reports.audit.judge import Row
-from robotscope.reports.audit.run import audit, audit_table
-from robotscope.reports.audit.summary import Summary
-from robotscope.syntax.logformats import reader
-from robotscope.syntax.logformats.fielded import CLOUDFRONT_HEADER, FieldsInForce, is_fields
+from robotscope.syntax.logformats import MAX_LINE
+from robotscope.syntax.logformats.fielded import CLOUDFRONT_HEADER, FieldsInForce
 from tests.cli.test_logs import HITS, NEW, SITE
+from tests.fuzz import fuzz_fields_table as fuzzed
+from tests.fuzz.fuzz_fields_table import by_line, check
+from tests.fuzz.harness import run_briefly
 from tests.reports.audit.builders import (
     BROWSER,
     W3C_HEADER,
@@ -33,34 +35,16 @@ FILES = {
     "headless.log": [w3c_line(hit) for hit in CRAWLING[:3]] + [*HEADER, w3c_line(CRAWLING[3])],
     "repeated.log": [*HEADER, w3c_line(CRAWLING[4]), *HEADER, w3c_line(CRAWLING[5])],
 }
+JUDGE = judge_of(*versions(SITE, (None, NEW)), site=SITE)
 TABLE = [(source, number, text) for source, lines in FILES.items() for number, text in enumerate(lines, 1)]
 
 
 def one_pass(files: dict[str, list[str]], kind: str = "w3c") -> tuple[list[Row], int]:
-    """What the command gives: each file read in order by one reader, its rows and the bad lines."""
-    judge, summary = judge_of(*versions(SITE, (None, NEW)), site=SITE), Summary()
-    rows = [
-        row
-        for source, lines in files.items()
-        for row in audit(enumerate(lines, 1), reader(kind), judge, summary, source)
-    ]
-    return rows, summary.bad_count
+    return fuzzed.one_pass(files, kind, JUDGE)
 
 
 def tabled(table: list[tuple[str, int, str]], cuts: list[int], kind: str = "w3c") -> tuple[list[Row], int]:
-    """`table` cut at `cuts` into pieces, each audited on its own, as Spark's partitions are."""
-    index = FieldsInForce((source, number, text) for source, number, text in table if is_fields(text))
-    judge, bad = judge_of(*versions(SITE, (None, NEW)), site=SITE), 0
-    rows: list[Row] = []
-    for start, end in pairwise([0, *cuts, len(table)]):
-        summary = Summary()
-        rows += audit_table(table[start:end], lambda: reader(kind), index, judge, summary)
-        bad += summary.bad_count
-    return rows, bad
-
-
-def by_line(rows: list[Row]) -> list[Row]:
-    return sorted(rows, key=lambda row: (row.source, row.number))
+    return fuzzed.tabled(table, cuts, kind, JUDGE)
 
 
 def test_the_header_in_force_is_the_last_of_its_source_at_or_before_the_line() -> None:
@@ -121,3 +105,34 @@ def test_cloudfront_lines_before_any_header_are_read_by_the_documented_columns()
     for cuts in ([1], [2], [3], [4], [5]):
         found, found_bad = tabled(table[::-1], cuts, "cloudfront")
         assert (by_line(found), found_bad) == (rows, 0)
+
+
+def test_a_header_too_long_to_read_is_a_bad_line_and_no_header() -> None:
+    lines = [HEADER[-1], w3c_line(CRAWLING[0]), "#Fields: date time " + "x " * MAX_LINE, w3c_line(CRAWLING[1])]
+    table = [("long.log", number, text) for number, text in enumerate(lines, 1)]
+    assert FieldsInForce(table).at("long.log", 4) == (1, HEADER[-1])
+    rows, bad = one_pass({"long.log": lines})
+    assert (len(rows), bad) == (2, 1)
+    found, found_bad = tabled(table[::-1], [2])
+    assert (by_line(found), found_bad) == (rows, bad)
+
+
+SEEDS = Path(__file__).parents[2] / "fuzz" / "seeds_fields_table"
+
+
+@pytest.mark.parametrize("seed", sorted(SEEDS.iterdir()), ids=lambda path: path.name)
+def test_the_fuzz_target_passes_on_every_seed(seed: Path) -> None:
+    check(seed.read_bytes())
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.binary(max_size=3),
+    st.lists(st.sampled_from([*FILES["restarted.log"][:12], "\x01", "", "#Fields: c-ip", "x y"]), max_size=30),
+)
+def test_any_lines_in_any_order_read_as_one_pass(settings_bytes: bytes, lines: list[str]) -> None:
+    check(settings_bytes.ljust(3, b"\0") + "\n".join(lines).encode())
+
+
+def test_the_fuzz_target_runs_under_atheris(tmp_path: Path) -> None:
+    run_briefly("tests.fuzz.fuzz_fields_table", SEEDS, tmp_path, 2000)

@@ -104,15 +104,22 @@ def is_fields(line: str) -> bool:
 Header = tuple[int, str]  # a `#Fields:` line of a log: its number and its text
 
 
-class FieldsInForce:
-    """The `#Fields:` lines of many logs, each log named by its `source`: the one in force at any line, the
-    last of its log at or before the line's number (a header's own, for a header). For logs held as rows of
-    a table in any order, where no reader sees the lines above a row (Spark's partitions)."""
+def sets_columns(line: str) -> bool:
+    """Whether a reader takes `line` as its `#Fields:` header: one too long to read is a bad line, no header."""
+    return len(line) <= MAX_LINE and is_fields(line)
 
-    def __init__(self, headers: Iterable[tuple[str, int, str]]) -> None:
+
+class FieldsInForce:
+    """The `#Fields:` headers among lines of many logs ((source, number, text) each; other lines are left
+    out): the one in force at any line, the last of its log at or before the line's number (a header's own,
+    for a header). For logs held as rows of a table in any order, where no reader sees the lines above a
+    row (Spark's partitions)."""
+
+    def __init__(self, lines: Iterable[tuple[str, int, str]]) -> None:
         by_source: dict[str, list[Header]] = {}
-        for source, number, text in headers:
-            by_source.setdefault(source, []).append((number, text))
+        for source, number, text in lines:
+            if sets_columns(text):
+                by_source.setdefault(source, []).append((number, text))
         self._headers = {source: sorted(found) for source, found in by_source.items()}
         self._numbers = {source: [number for number, _ in found] for source, found in self._headers.items()}
 
@@ -203,4 +210,4 @@ class FieldedReader:
         return unquote(value, errors="replace") if self._cloudfront else value
 
 
-__all__ = ["CLOUDFRONT_HEADER", "FieldedReader", "FieldsInForce", "Header", "is_fields"]
+__all__ = ["CLOUDFRONT_HEADER", "FieldedReader", "FieldsInForce", "Header", "is_fields", "sets_columns"]
