@@ -6,11 +6,13 @@ Needs a Java runtime (Debian: default-jre-headless) and PySpark; the tests never
 
 from __future__ import annotations
 
+import gzip
 import json
 import os
 import sys
+import time
 from collections.abc import Iterator
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +29,7 @@ from tests.cli.test_logs import BAD, GRACE_HITS, HITS, NEW, OLD, SITE, snapshots
 from tests.corpus_files import corpus_files
 from tests.paths import CORPUS
 from tests.reports.audit.builders import log_text
+from tests.reports.audit.test_table import FILES
 
 pytestmark = pytest.mark.slow  # Spark in local mode
 
@@ -152,25 +155,27 @@ def _log(tmp_path: Path) -> tuple[Path, Path, list[str]]:
     return log, robots_dir, text.splitlines()
 
 
-def _versions_df(spark: Any, robots_dir: Path) -> Any:
-    """The snapshots of `robots_dir` as a versions table, each named (`ref`) as `--robots-dir` names it."""
+def _versions_df(spark: Any, robots_dir: Path, since: str = "timestamp") -> Any:
+    """The snapshots of `robots_dir` as a versions table, each named (`ref`) as `--robots-dir` names it; `since`
+    a timestamp, or a timestamp_ntz (its wall-clock time in UTC)."""
     folder = robots_dir / "shop.example"
+    zone = UTC if since == "timestamp" else None
     return spark.createDataFrame(
         [
             (
                 "https://shop.example",
-                datetime(2026, 11, 2, tzinfo=UTC),
+                datetime(2026, 11, 2, tzinfo=zone),
                 OLD.encode(),
                 str(folder / "2026-11-02T00:00Z.txt"),
             ),
             (
                 "https://shop.example",
-                datetime(2026, 11, 2, 12, tzinfo=UTC),
+                datetime(2026, 11, 2, 12, tzinfo=zone),
                 NEW.encode(),
                 str(folder / "2026-11-02T12:00Z.txt"),
             ),
         ],
-        "origin string, since timestamp, body binary, ref string",
+        f"origin string, since {since}, body binary, ref string",
     )
 
 
@@ -259,3 +264,105 @@ def test_hostile_lines_and_versions_on_spark(spark: Any, tmp_path: Path) -> None
     bad_origin = spark.createDataFrame([("ftp://x", None, "")], "origin string, since double, body string")
     with pytest.raises(ValueError, match="ftp"):
         audit_summary(logs, bad_origin, format_name="combined")
+
+
+def test_w3c_headers_changing_mid_file_are_read_in_any_partition_as_the_cli_reads_them(
+    spark: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pyspark.sql import functions as F
+
+    from robotscope.integrations.spark import audit, audit_summary
+
+    _, robots_dir, _ = _log(tmp_path)
+    w3c: dict[str, Any] = {"site": SITE, "format_name": "w3c"}
+    robots = _versions_df(spark, robots_dir)
+    paths = {name: tmp_path / name for name in FILES}
+    for name, lines in FILES.items():
+        paths[name].write_text("\n".join(lines) + "\n")
+    everything = _cli(
+        paths["restarted.log"],
+        robots_dir,
+        "--format",
+        "w3c",
+        "--parquet",
+        str(tmp_path / "cli.parquet"),
+        str(paths["headless.log"]),
+        str(paths["repeated.log"]),
+    )
+    view = _cli(paths["restarted.log"], robots_dir, "--format", "w3c")
+    expected = pq.read_table(tmp_path / "cli.parquet").to_pylist()
+    # Every line of the three files, last first, in four partitions: most begin under no header they hold.
+    table = [(str(paths[name]), n, line) for name, lines in FILES.items() for n, line in enumerate(lines, 1)][::-1]
+    logs = spark.createDataFrame(spark.sparkContext.parallelize(table, 4), "source string, number long, line string")
+    got = audit(logs, robots, **w3c).toArrow().to_pylist()
+    key = lambda row: (row["source"], row["number"])  # noqa: E731
+    assert sorted(got, key=key) == sorted(expected, key=key) and len(got) == everything["audited"] == 17
+    summary = summary_view(audit_summary(logs, robots, **w3c))
+    for count in ("requests", "audited", "unaudited", "classes"):
+        assert summary[count] == everything[count], count
+    assert summary["bad_lines"]["count"] == everything["bad_lines"]["count"] == 3  # before headless.log's header
+    restarted = summary_view(audit_summary(logs.where(F.col("source").endswith("restarted.log")), robots, **w3c))
+    assert restarted["classes"] == view["classes"] and restarted["requests"] == view["requests"]
+
+    # Without line numbers: a file whose one header repeats is read by it; a file whose header changes is
+    # refused; gzip files (one partition each) can number their lines with monotonically_increasing_id.
+    repeated = spark.read.text(str(paths["repeated.log"])).withColumn("source", F.input_file_name())
+    assert audit(repeated, robots, **w3c).count() == 2
+    changing = spark.read.text(str(paths["restarted.log"]))
+    with pytest.raises(ValueError, match=r"2 different #Fields: headers .* add number"):
+        audit_summary(changing, robots, **w3c)
+    packed = tmp_path / "restarted.log.gz"
+    packed.write_bytes(gzip.compress(paths["restarted.log"].read_bytes()))
+    numbered = spark.read.text(str(packed)).withColumn("number", F.monotonically_increasing_id())
+    assert summary_view(audit_summary(numbered, robots, **w3c))["classes"] == view["classes"]
+    monkeypatch.setattr("robotscope.integrations.spark.MAX_HEADERS", 4)  # the three files hold five
+    with pytest.raises(ValueError, match="more than 4 #Fields: lines"):
+        audit(logs, robots, **w3c)
+
+
+def test_since_in_every_form_a_versions_table_holds_it(spark: Any, tmp_path: Path) -> None:
+    from robotscope.integrations.spark import _versions, audit_summary
+
+    noon = datetime(2026, 11, 2, 12, tzinfo=UTC)
+    forms: dict[str, list[object]] = {
+        "timestamp": [noon, datetime(2026, 11, 2, 21, tzinfo=timezone(timedelta(hours=9))), None],
+        "timestamp_ntz": [datetime(2026, 11, 2, 12), None],  # wall-clock time: read as UTC
+        "date": [date(2026, 11, 2)],
+        "double": [noon.timestamp(), None],
+        "long": [int(noon.timestamp())],
+        "string": ["2026-11-02T12:00Z", "2026-11-02T21:00+09:00", "2026-11-02 12:00", "2026-11-02", None],
+    }
+    expected = {
+        "timestamp": [noon.timestamp(), noon.timestamp(), None],
+        "timestamp_ntz": [noon.timestamp(), None],
+        "date": [noon.timestamp() - 43_200],
+        "double": [noon.timestamp(), None],
+        "long": [noon.timestamp()],
+        "string": [noon.timestamp()] * 3 + [noon.timestamp() - 43_200, None],
+    }
+    previous = os.environ.get("TZ")
+    os.environ["TZ"] = "Asia/Seoul"  # this driver nine hours ahead of UTC: a naive time read as local is wrong
+    time.tzset()
+    try:
+        for kind, values in forms.items():
+            rows = [(f"https://{n}.example", value, "") for n, value in enumerate(values)]
+            table = spark.createDataFrame(rows, f"origin string, since {kind}, body string")
+            assert [found.since for found in _versions(table)] == expected[kind], kind
+        # The whole audit with a TimestampNTZ timeline judges by it as by the CLI's snapshots.
+        log, robots_dir, _ = _log(tmp_path)
+        versions = _versions_df(spark, robots_dir, "timestamp_ntz")
+        summary = summary_view(audit_summary(spark.read.text(str(log)), versions, site=SITE))
+        assert summary["classes"] == _cli(log, robots_dir)["classes"]
+    finally:
+        if previous is None:
+            del os.environ["TZ"]
+        else:
+            os.environ["TZ"] = previous
+        time.tzset()
+    bad = spark.createDataFrame(
+        [("https://a.example", "2026-11-02T12:00Z", ""), ("https://b.example", "noon" * 10_000, "")],
+        "origin string, since string, body string",
+    )
+    with pytest.raises(ValueError, match=r"origin https://b\.example has a since that is no time: 'noonnoon") as error:
+        audit_summary(spark.read.text(str(log)), bad, site=SITE)
+    assert len(str(error.value)) < 300  # the value cut short

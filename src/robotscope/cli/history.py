@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Mapping, Sequence
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import NoReturn
 
@@ -17,23 +16,13 @@ from ..history import HistoryStore, Version, default_path, origin_of
 from ..history.changes import alerts_of
 from ..history.views import changed_view, fetch_view, iso, summary
 from ..messages import message
+from ..reports.views import parse_when
 from ..reports.watch.alerts import Alert
 from ..syntax.urls import InvalidURL
 from .diff import report
 from .options import json_option, lang_option, store_option
 from .output import console, echo_json, fail, warn
 from .sources import Source
-
-
-def parse_when(value: str) -> float | None:
-    """An ISO 8601 date and time (UTC unless it says otherwise), or a date (its first moment, UTC); None if neither."""
-    try:
-        moment = datetime.fromisoformat(value.strip())
-        seconds = (moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)).timestamp()
-        datetime.fromtimestamp(seconds, UTC)  # shown back in UTC (`iso`): 9999-12-31T23:59-01:00 is past year 9999
-    except (ValueError, OverflowError):
-        return None
-    return seconds
 
 
 def _table(rows: list[tuple[int, Version]], lang: str, alerts: Mapping[int | None, Sequence[Alert]]) -> Table:

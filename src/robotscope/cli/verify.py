@@ -24,11 +24,12 @@ from ..integrations.pairs import Claim, opened, read_pairs
 from ..messages import Message, message
 from ..reports.render import printable
 from ..reports.verification import Status, Verification, utc_text
+from ..reports.views import parse_when
 from ..syntax.iplists import MAX_BYTES, IpList, read_list, shipped, snapshot
 from ..syntax.listhistory import ListHistory
 from ..syntax.verification import list_sources, method
 from . import records
-from .history import open_store, parse_when
+from .history import open_store
 from .options import json_option, lang_option, require_agents, store_option, timeout_option
 from .output import current_lang, echo_json, echo_text, fail, warn
 

@@ -24,12 +24,19 @@ piece of the command's input:
 - `logs_df`: the raw lines, `line` (or `value`, as `spark.read.text` names
   it), and optionally `source` (the file, e.g. `input_file_name()`) and
   `number` (the line's number in it; 0 in the rows when absent). One format
-  for every line: the one given, else the one detected from the first lines
-  (a `#Fields:` header of W3C and CloudFront logs is found on the driver and
-  given to every partition).
+  for every line: the one given, else the one detected from the first lines.
+  W3C and CloudFront logs name their columns in `#Fields:` lines, which may
+  change mid-file: those lines are collected on the driver (at most
+  `MAX_HEADERS`) and each line is read by the last one of its source at or
+  before its number, wherever its partition is. Without `number`, a source
+  with one header (repeated or not) has it at every line, and a source with
+  two different ones is refused (`ValueError`): which lines are under which
+  cannot be known.
 - `versions_df`: the robots.txt versions, `origin` (`https://example.com`;
-  null for every origin without versions of its own), `since` (a timestamp,
-  or POSIX seconds; null: in force always), `body` (string or binary) and
+  null for every origin without versions of its own), `since` (null: in force
+  always; see `reports.audit.timeline.since_of`: a timestamp, a TimestampNTZ
+  read as UTC, a date, POSIX seconds, or an ISO 8601 text; anything else is
+  refused, naming the row's origin), `body` (string or binary) and
   optionally `status` (the fetch's HTTP status, null for a fetch that failed;
   200 when absent) and `ref` (how rows name the version). It is collected to
   the driver and sent to every executor: a timeline of some thousands of
@@ -49,7 +56,7 @@ from __future__ import annotations
 
 import pickle
 from collections.abc import Iterator, Sequence
-from datetime import datetime
+from functools import partial
 from typing import Any, NamedTuple
 
 import pyarrow as pa
@@ -70,17 +77,21 @@ from ..access.engines.registry import PROFILED
 from ..auditing.pieces import FIELDED, Spec, spec_for
 from ..messages import message
 from ..reports.audit.judge import COLUMNS, GRACE, Judge, Row
-from ..reports.audit.run import audit as audit_lines
+from ..reports.audit.run import audit_table
 from ..reports.audit.summary import Summary
-from ..reports.audit.timeline import RobotsTimeline, RobotsVersion, version
+from ..reports.audit.timeline import RobotsTimeline, RobotsVersion, since_of, version
 from ..reports.survey import SURVEY_COLUMNS, VERDICT_COLUMNS, HostFile, survey_rows, verdict_rows
 from ..reports.views import iso
 from ..reports.watch.observation import Observation
 from ..syntax.listhistory import ListHistory
 from ..syntax.logformats import DETECT_LINES, reader
+from ..syntax.logformats.fielded import FieldsInForce, sets_columns
 from ..syntax.urls import InvalidURL, origin_of, robots_url
 from ..verifying.verifier import Verifier
 from .arrow import arrow_schema, audit_batch
+
+MAX_HEADERS = 100_000  # `#Fields:` lines collected on the driver: a year of hourly files from ten servers
+_SHOWN = 80  # characters of a bad value an error shows
 
 _TYPES = {"allowed": BooleanType(), "line": IntegerType(), "status": IntegerType()}
 VERDICT_SCHEMA = StructType([StructField(name, _TYPES.get(name, StringType())) for name in VERDICT_COLUMNS])
@@ -169,7 +180,7 @@ class _Plan(NamedTuple):
     site: str | None
     lists: ListHistory | None
     spec: Spec
-    headers: tuple[tuple[int, str], ...]
+    headers: FieldsInForce | None  # the `#Fields:` lines of a format read by them
     line: str  # the column of the lines
     source: bool  # whether a `source` column names each line's file
     number: bool  # whether a `number` column gives each line's number
@@ -177,15 +188,19 @@ class _Plan(NamedTuple):
 
 
 def _versions(robots: DataFrame) -> tuple[RobotsVersion, ...]:
-    """`versions_df`'s rows as versions (collected here, on the driver); a bad origin raises `ValueError`."""
+    """`versions_df`'s rows as versions (collected here, on the driver, through Arrow: a TimestampNTZ keeps its
+    wall-clock time, read as UTC); a bad origin or `since` raises `ValueError`."""
     found = []
-    for row in robots.collect():
-        data = row.asDict()
-        since = data.get("since")
-        moment = since.timestamp() if isinstance(since, datetime) else None if since is None else float(since)
+    for data in robots.toArrow().to_pylist():
+        origin = data.get("origin")
+        try:
+            moment = since_of(data.get("since"))
+        except ValueError:
+            shown = repr(data.get("since"))
+            shown = shown if len(shown) <= _SHOWN else shown[: _SHOWN - 1] + "…"
+            raise ValueError(message("spark.error.since", origin=origin or "*", value=shown).render()) from None
         body = data.get("body") or b""
         status = data.get("status", 200)
-        origin = data.get("origin")
         ref = data.get("ref") or f"{origin or '*'}@{'always' if moment is None else iso(moment)}"
         label = message("audit.source.table", ref=ref)
         seen = Observation(
@@ -199,6 +214,32 @@ def _versions(robots: DataFrame) -> tuple[RobotsVersion, ...]:
         except InvalidURL as error:
             raise ValueError(error.reason.render()) from error
     return tuple(found)
+
+
+def _headers(logs: DataFrame, line: str, source: bool, number: bool) -> FieldsInForce:
+    """The `#Fields:` lines of `logs` (collected here: a few per file; more than `MAX_HEADERS` raises
+    `ValueError`), by source. Without a `number` column, a source's one header (repeated or not) is in force
+    at every line of it; a source with two different ones raises `ValueError`: which lines are under which
+    cannot be known."""
+    columns = [
+        F.coalesce(F.col("source"), F.lit("")) if source else F.lit(""),
+        F.coalesce(F.col("number"), F.lit(0)) if number else F.lit(0),
+        F.col(line),
+    ]
+    # Java's (?i) folds ASCII letters only, as `is_fields` does; `sets_columns` has the last word.
+    rows = logs.select(*columns).where(F.col(line).rlike("^(?i)#fields:")).limit(MAX_HEADERS + 1).collect()
+    if len(rows) > MAX_HEADERS:
+        raise ValueError(message("spark.error.headers", count=MAX_HEADERS).render())
+    found = [(row[0], row[1], row[2]) for row in rows if sets_columns(row[2])]
+    if not number:
+        texts: dict[str, set[str]] = {}
+        for name, _, text in found:
+            texts.setdefault(name, set()).add(text)
+        for name, distinct in sorted(texts.items()):
+            if len(distinct) > 1:
+                raise ValueError(message("spark.error.unnumbered", source=name or "*", count=len(distinct)).render())
+        found = [(name, 0, distinct.pop()) for name, distinct in texts.items()]
+    return FieldsInForce(found)
 
 
 def _plan(
@@ -216,21 +257,10 @@ def _plan(
     line = "line" if "line" in logs.columns else "value"
     head = [row[0] or "" for row in logs.select(line).limit(DETECT_LINES * 4).collect()]
     spec, _ = spec_for(format_name, log_format, mapping, "logs_df", head)
-    headers: tuple[tuple[int, str], ...] = ()
-    if spec.name in FIELDED:
-        first = logs.select(line).where(F.col(line).startswith("#Fields:")).limit(1).collect()
-        headers = tuple((0, row[0]) for row in first)
-    return _Plan(
-        _versions(robots),
-        None if site is None else origin_of(site),
-        lists,
-        spec,
-        headers,
-        line,
-        "source" in logs.columns,
-        "number" in logs.columns,
-        grace,
-    )
+    source, number = "source" in logs.columns, "number" in logs.columns
+    headers = _headers(logs, line, source, number) if spec.name in FIELDED else None
+    home = None if site is None else origin_of(site)
+    return _Plan(_versions(robots), home, lists, spec, headers, line, source, number, grace)
 
 
 def _audited(plan: _Plan, batches: Iterator[pa.RecordBatch], summary: Summary) -> Iterator[list[Row]]:
@@ -240,23 +270,13 @@ def _audited(plan: _Plan, batches: Iterator[pa.RecordBatch], summary: Summary) -
     judge = Judge(
         timeline.in_force, verifier.verify, plan.site, spans=verifier.span, in_grace=timeline.in_grace, grace=plan.grace
     )
-    read = reader(*plan.spec)
-    for number, header in plan.headers:
-        read.read(number, header)
+    new_reader = partial(reader, *plan.spec)
     for batch in batches:
         texts = [text or "" for text in batch.column(plan.line).to_pylist()]
-        numbers = batch.column("number").to_pylist() if plan.number else [0] * len(texts)
-        sources = batch.column("source").to_pylist() if plan.source else [""] * len(texts)
-        rows: list[Row] = []
-        start = 0
-        while start < len(texts):  # runs of lines from one source
-            end = start + 1
-            while end < len(texts) and sources[end] == sources[start]:
-                end += 1
-            lines = zip((n or 0 for n in numbers[start:end]), texts[start:end], strict=True)
-            rows.extend(audit_lines(lines, read, judge, summary, sources[start] or ""))
-            start = end
-        yield rows
+        numbers = [n or 0 for n in batch.column("number").to_pylist()] if plan.number else [0] * len(texts)
+        sources = [s or "" for s in batch.column("source").to_pylist()] if plan.source else [""] * len(texts)
+        lines = zip(sources, numbers, texts, strict=True)
+        yield list(audit_table(lines, new_reader, plan.headers, judge, summary))
 
 
 def audit(

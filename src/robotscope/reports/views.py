@@ -28,6 +28,17 @@ def iso(moment: float) -> str:
     return datetime.fromtimestamp(moment, UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
 
 
+def parse_when(value: str) -> float | None:
+    """An ISO 8601 date and time (UTC unless it says otherwise), or a date (its first moment, UTC); None if neither."""
+    try:
+        moment = datetime.fromisoformat(value.strip())
+        seconds = (moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)).timestamp()
+        datetime.fromtimestamp(seconds, UTC)  # shown back in UTC (`iso`): 9999-12-31T23:59-01:00 is past year 9999
+    except (ValueError, OverflowError):
+        return None
+    return seconds
+
+
 def rule_text(rule: Rule) -> str:
     """A rule as written in the file: `Disallow: /private/`."""
     return rule.text

@@ -104,6 +104,24 @@ def w3c_line(hit: Hit) -> str:
     return f"{stamp} 10.0.0.1 GET {path} {query or '-'} 443 - {hit.ip} {agent} - {hit.status} 0 0 15"
 
 
+# IIS after a restart with other logging fields: another order, no query, the header in lower case.
+W3C_LATER_HEADER = "#fields: date time c-ip cs(User-Agent) cs-method cs-uri-stem sc-status"
+
+
+def w3c_later_line(hit: Hit) -> str:
+    stamp = datetime.fromtimestamp(hit.when, UTC).strftime("%Y-%m-%d %H:%M:%S")
+    return f"{stamp} {hit.ip} {hit.user_agent.replace(' ', '+')} GET {hit.target.partition('?')[0]} {hit.status}"
+
+
+def w3c_restarted(hits: Sequence[Hit], before: int) -> list[str]:
+    """A W3C log's lines: `W3C_HEADER` and the first `before` hits, then the server restarted with other
+    columns (`W3C_LATER_HEADER`) and the rest; read by one header throughout, half of them read wrong."""
+    first = [*W3C_HEADER.split("\n"), *(w3c_line(hit) for hit in hits[:before])]
+    return [*first, "#Software: Microsoft Internet Information Services 10.0", W3C_LATER_HEADER] + [
+        w3c_later_line(hit) for hit in hits[before:]
+    ]
+
+
 def caddy_line(hit: Hit, host: str) -> str:
     request = {
         "remote_ip": hit.ip,

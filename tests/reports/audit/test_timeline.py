@@ -5,6 +5,8 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import tracemalloc
+from datetime import UTC, date, datetime, timedelta, timezone
+from decimal import Decimal
 
 import pytest
 from hypothesis import given, settings
@@ -13,7 +15,15 @@ from hypothesis import strategies as st
 from robotscope.access.policy import Action
 from robotscope.access.robots import parse
 from robotscope.messages import message
-from robotscope.reports.audit.timeline import RobotsTimeline, RobotsVersion, file_version, request_origin, version
+from robotscope.reports.audit.timeline import (
+    RobotsTimeline,
+    RobotsVersion,
+    file_version,
+    request_origin,
+    since_of,
+    version,
+)
+from robotscope.reports.views import iso
 from robotscope.reports.watch.observation import Observation
 
 SITE = "https://example.com"
@@ -177,3 +187,57 @@ def test_in_force_is_a_linear_scan(
     for found in timeline.versions(origin):
         earlier = timeline.previous(found)
         assert earlier is None or moment(earlier) < moment(found)
+
+
+NOON = datetime(2026, 11, 2, 12, tzinfo=UTC).timestamp()
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        datetime(2026, 11, 2, 12, tzinfo=UTC),
+        datetime(2026, 11, 2, 21, tzinfo=timezone(timedelta(hours=9))),
+        datetime(2026, 11, 2, 12),  # no zone (Spark's TimestampNTZ): UTC, whatever this machine's zone
+        NOON,
+        int(NOON),
+        Decimal(int(NOON)),
+        "2026-11-02T12:00Z",
+        "2026-11-02T12:00:00.000+00:00",
+        "2026-11-02T21:00+09:00",
+        " 2026-11-02 12:00:00 ",  # no zone: UTC, as --at reads it
+    ],
+)
+def test_since_is_read_from_what_a_versions_table_holds(value: object) -> None:
+    assert since_of(value) == NOON
+
+
+def test_a_date_is_its_first_moment_and_none_is_always() -> None:
+    assert since_of(date(2026, 11, 2)) == since_of("2026-11-02") == NOON - 12 * 3600
+    assert since_of(None) is None
+
+
+@pytest.mark.parametrize(
+    "value",
+    [True, "", "noon", "1793620800", b"2026-11-02", float("nan"), float("inf"), 1e300, -1e15, Decimal("1e400"), [1]],
+)
+def test_anything_else_is_refused(value: object) -> None:
+    with pytest.raises(ValueError):
+        since_of(value)
+
+
+@given(
+    st.one_of(
+        st.text(max_size=40),
+        st.floats(),
+        st.integers(),
+        st.decimals(),
+        st.datetimes(timezones=st.one_of(st.none(), st.timezones())),
+        st.dates(),
+    )
+)
+def test_since_is_a_moment_a_report_can_write_or_a_value_error(value: object) -> None:
+    try:
+        moment = since_of(value)
+    except ValueError:
+        return
+    assert moment is not None and iso(moment)

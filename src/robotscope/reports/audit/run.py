@@ -7,8 +7,10 @@ reported by it, never handed over).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from itertools import groupby
 
+from ...syntax.logformats.fielded import FieldsInForce, Header
 from ...syntax.logformats.model import BadLine, LineReader
 from .judge import Judge, Row
 from .summary import Summary
@@ -35,4 +37,26 @@ def audit(
         yield row
 
 
-__all__ = ["audit"]
+def audit_table(
+    lines: Iterable[tuple[str, int, str]],
+    new_reader: Callable[[], LineReader],
+    headers: FieldsInForce | None,
+    judge: Judge,
+    summary: Summary,
+) -> Iterator[Row]:
+    """The rows of `lines` ((source, number, text) each) as a table holds them: lines of many logs, in any
+    order. Each run of lines of one log under one `#Fields:` header (`headers`; None for a format without
+    one) is read by a fresh reader that has seen that header first: what a line reads as never depends on
+    the rows above it in the table."""
+
+    def run_of(line: tuple[str, int, str]) -> tuple[str, Header | None]:
+        return line[0], None if headers is None else headers.at(line[0], line[1])
+
+    for (source, header), run in groupby(lines, run_of):
+        reader = new_reader()
+        if header is not None:
+            reader.read(*header)  # a bad header is counted where the table holds it, as a line
+        yield from audit(((number, text) for _, number, text in run), reader, judge, summary, source)
+
+
+__all__ = ["audit", "audit_table"]

@@ -23,9 +23,12 @@ look-up and one `bisect` on a list of floats, nothing built.
 from __future__ import annotations
 
 import hashlib
+import math
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from datetime import UTC, date, datetime
+from decimal import Decimal
 from functools import lru_cache
 
 from ...access.engines.registry import DEFAULT, PROFILED
@@ -35,6 +38,7 @@ from ...access.robots import Robots, answer_after, verdict_after
 from ...messages import Message
 from ...syntax.model import Verdict
 from ...syntax.urls import InvalidURL, origin_of
+from ..views import parse_when
 from ..watch.observation import RULES_POLICY, Observation, Reading, read
 
 _ALWAYS = float("-inf")  # the moment a version with no `since` is in force from
@@ -121,6 +125,32 @@ def file_version(origin: str | None, since: float | None, label: Message, ref: s
     return version(origin, since, label, ref, Observation(agent="", status=200, body=body))
 
 
+def since_of(value: object) -> float | None:
+    """A version's `since` as a table holds it, in POSIX seconds (None: in force always): a datetime (one
+    without a zone, as Spark's TimestampNTZ and Arrow's naive timestamps give it, is UTC), a date (its first
+    moment, UTC), POSIX seconds (int, float, Decimal), an ISO 8601 text as `--at` reads it (`Z`, an offset,
+    or none for UTC; a date alone), or None. Raises `ValueError` for anything else, and for a moment outside
+    the years 1 to 9999 (no time a report can write)."""
+    if value is None:
+        return None
+    seconds: float | None = None
+    if isinstance(value, datetime):
+        seconds = (value if value.tzinfo is not None else value.replace(tzinfo=UTC)).timestamp()
+    elif isinstance(value, date):
+        seconds = datetime(value.year, value.month, value.day, tzinfo=UTC).timestamp()
+    elif isinstance(value, int | float | Decimal) and not isinstance(value, bool):
+        seconds = float(value)  # a Decimal too large for a float is infinite, refused below
+    elif isinstance(value, str):
+        seconds = parse_when(value)
+    if seconds is None or not math.isfinite(seconds):
+        raise ValueError(value)
+    try:
+        datetime.fromtimestamp(seconds, UTC)
+    except (ValueError, OverflowError, OSError):
+        raise ValueError(value) from None
+    return seconds
+
+
 class RobotsTimeline:
     """The versions of each origin's robots.txt, oldest first; `in_force(origin, when)` picks one.
 
@@ -194,4 +224,4 @@ def request_origin(scheme: str | None, host: str | None) -> str | None:
         return None
 
 
-__all__ = ["RobotsTimeline", "RobotsVersion", "file_version", "request_origin", "version"]
+__all__ = ["RobotsTimeline", "RobotsVersion", "file_version", "request_origin", "since_of", "version"]

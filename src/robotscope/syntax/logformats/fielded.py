@@ -25,7 +25,8 @@ for a viewer that left before the response.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from bisect import bisect_right
+from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 from urllib.parse import unquote
 
@@ -98,6 +99,37 @@ def _iis_agent(value: str) -> str:
 def is_fields(line: str) -> bool:
     """Whether `line` is a `#Fields:` header (any case), the one line above requests their reader needs."""
     return line[:8].lower() == "#fields:"
+
+
+Header = tuple[int, str]  # a `#Fields:` line of a log: its number and its text
+
+
+def sets_columns(line: str) -> bool:
+    """Whether a reader takes `line` as its `#Fields:` header: one too long to read is a bad line, no header."""
+    return len(line) <= MAX_LINE and is_fields(line)
+
+
+class FieldsInForce:
+    """The `#Fields:` headers among lines of many logs ((source, number, text) each; other lines are left
+    out): the one in force at any line, the last of its log at or before the line's number (a header's own,
+    for a header). For logs held as rows of a table in any order, where no reader sees the lines above a
+    row (Spark's partitions)."""
+
+    def __init__(self, lines: Iterable[tuple[str, int, str]]) -> None:
+        by_source: dict[str, list[Header]] = {}
+        for source, number, text in lines:
+            if sets_columns(text):
+                by_source.setdefault(source, []).append((number, text))
+        self._headers = {source: sorted(found) for source, found in by_source.items()}
+        self._numbers = {source: [number for number, _ in found] for source, found in self._headers.items()}
+
+    def at(self, source: str, number: int) -> Header | None:
+        """The header in force at line `number` of `source`; None before its first (or in a log without one)."""
+        numbers = self._numbers.get(source)
+        if numbers is None:
+            return None
+        found = bisect_right(numbers, number)
+        return self._headers[source][found - 1] if found else None
 
 
 class FieldedReader:
@@ -178,4 +210,4 @@ class FieldedReader:
         return unquote(value, errors="replace") if self._cloudfront else value
 
 
-__all__ = ["CLOUDFRONT_HEADER", "FieldedReader", "is_fields"]
+__all__ = ["CLOUDFRONT_HEADER", "FieldedReader", "FieldsInForce", "Header", "is_fields", "sets_columns"]
