@@ -279,6 +279,11 @@ def _audited(plan: _Plan, batches: Iterator[pa.RecordBatch], summary: Summary) -
         yield list(audit_table(lines, new_reader, plan.headers, judge, summary))
 
 
+def _columns(plan: _Plan) -> list[str]:
+    """The columns of `logs_df` the audit reads: the lines, and each line's file and number where given."""
+    return [plan.line, *(["source"] if plan.source else []), *(["number"] if plan.number else [])]
+
+
 def audit(
     logs: DataFrame,
     robots: DataFrame,
@@ -293,7 +298,7 @@ def audit(
     """A row per request of a known crawler among `logs`' lines (AUDIT_SCHEMA), judged on the executors against
     `robots`' versions (see the module's docstring for both DataFrames)."""
     plan = _plan(logs, robots, site, lists, format_name, log_format, mapping, grace)
-    columns = [plan.line, *(["source"] if plan.source else []), *(["number"] if plan.number else [])]
+    columns = _columns(plan)
 
     def rows(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
         for found in _audited(plan, batches, Summary()):
@@ -316,7 +321,7 @@ def audit_summary(
     """The audit's summary: each partition's counted on its executor, all merged here in order of their first
     request (see the module's docstring)."""
     plan = _plan(logs, robots, site, lists, format_name, log_format, mapping, grace)
-    columns = [plan.line, *(["source"] if plan.source else []), *(["number"] if plan.number else [])]
+    columns = _columns(plan)
 
     def counted(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
         from pyspark import TaskContext
