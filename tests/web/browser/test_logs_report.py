@@ -11,12 +11,9 @@ docs/images/logs-report.png, the one the README and docs/logs.md show:
 
 from __future__ import annotations
 
-import functools
-import http.server
 import json
 import os
 import shutil
-import threading
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from typing import Any
@@ -28,17 +25,13 @@ from robotscope.cli import cli
 from robotscope.reports.audit.html import BREACHES
 from tests.paths import ROOT
 from tests.reports.audit.builders import BUSY_FILES, busy_log, log_text
+from tests.web.browser.pages import served, watched
 
 pytestmark = pytest.mark.slow  # a real Chromium
 
 OUTPUT = ROOT / "test-output"
 DOCS_IMAGE = ROOT / "docs" / "images" / "logs-report.png"
 SITE = "https://shop.example"
-
-
-class _Quiet(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: Any) -> None:
-        pass
 
 
 @pytest.fixture(scope="module")
@@ -56,23 +49,13 @@ def reports(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, dic
         assert done.exit_code == 0, done.stderr
     done = CliRunner().invoke(cli, [*args, "--json"])
     view = json.loads(done.stdout)
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(folder)))
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_port}/", view
-    server.shutdown()
-    thread.join(10)
-    server.server_close()
+    with served(folder) as url:
+        yield url, view
 
 
 def opened(browser: Any, url: str, locale: str = "en-US") -> Any:
     """A page showing `url`, every request it made in `page.requests`, console errors in `page.errors`."""
-    context = browser.new_context(viewport={"width": 1200, "height": 1500}, locale=locale)
-    page = context.new_page()
-    page.requests, page.errors = [], []
-    page.on("request", lambda r: page.requests.append(r.url))
-    page.on("console", lambda m: page.errors.append(m.text) if m.type == "error" else None)
-    page.on("pageerror", lambda e: page.errors.append(str(e)))
+    page = watched(browser, 1200, 1500, locale)
     page.goto(url, wait_until="networkidle")
     return page
 

@@ -11,10 +11,7 @@ build has, audits a generated log in the page and shows what
 
 from __future__ import annotations
 
-import functools
-import http.server
 import json
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -28,6 +25,7 @@ from robotscope.reports.audit.html import report
 from robotscope.reports.selftest import load_cases
 from tests.paths import CORPUS
 from tests.reports.audit.builders import BUSY_FILES, busy_log, log_text
+from tests.web.browser.pages import served, watched
 
 pytestmark = pytest.mark.slow  # a real Chromium
 
@@ -50,30 +48,15 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return out
 
 
-class _Quiet(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: Any) -> None:
-        pass
-
-
 @pytest.fixture(scope="module")
 def static_url(site: Path) -> Iterator[str]:
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(site)))
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_port}/"
-    server.shutdown()
-    thread.join(10)
-    server.server_close()
+    with served(site) as url:
+        yield url
 
 
 def opened(browser: Any, url: str, locale: str = "en-US") -> Any:
     """A new page on `url`, its engine ready; every request it makes is in `page.requests`."""
-    context = browser.new_context(viewport={"width": 1280, "height": 900}, locale=locale)
-    page = context.new_page()
-    page.requests, page.errors = [], []
-    page.on("request", lambda r: page.requests.append(r.url))
-    page.on("console", lambda m: page.errors.append(m.text) if m.type == "error" else None)
-    page.on("pageerror", lambda e: page.errors.append(str(e)))
+    page = watched(browser, 1280, 900, locale)
     page.set_default_timeout(20_000)
     page.goto(url)
     page.wait_for_selector("body[data-ready='1']", state="attached", timeout=READY_MS)
