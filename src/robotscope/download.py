@@ -22,8 +22,7 @@ import anyio
 import httpx
 
 from .access.policy import MAX_REDIRECTS
-from .fetch import location_of, redirect_target, run, take_location
-from .fetch.tls import tls_context
+from .fetch import client_for, location_of, redirect_target, run
 from .syntax.inflate import Bounded, Incomplete, Undecodable
 
 NO_CONDITIONS: Mapping[str, str] = MappingProxyType({})
@@ -59,16 +58,9 @@ async def get_async(
     """`conditions`: request header fields such as If-None-Match, to revalidate a cached copy (a 304 has no body)."""
     hops: list[str] = []
     current = url
-    async with httpx.AsyncClient(
-        # Only the codings the inflater undoes (httpx would offer br and zstd when they are installed).
-        headers={**conditions, "User-Agent": user_agent, "Accept-Encoding": "gzip, deflate"},
-        timeout=timeout,
-        follow_redirects=False,
-        transport=transport,
-        trust_env=transport is None,
-        verify=tls_context(transport is None),
-        event_hooks={"response": [take_location]},
-    ) as client:
+    # Only the codings the inflater undoes (httpx would offer br and zstd when they are installed).
+    asked = {**conditions, "User-Agent": user_agent, "Accept-Encoding": "gzip, deflate"}
+    async with client_for(asked, timeout, transport) as client:
         try:
             with anyio.fail_after(timeout):
                 while True:

@@ -10,6 +10,7 @@ from robotscope.history import HistoryStore
 from robotscope.history.schema import migrate
 from robotscope.history.store import _LIST_MOMENTS
 from robotscope.syntax.iplists import read_list
+from robotscope.syntax.listhistory import ListHistory
 from tests.clock import Clock
 
 from .results import ORIGIN
@@ -17,6 +18,7 @@ from .test_migrations import BODIES, v1_store
 
 NAME = "openai-gptbot.json"
 URL = "https://openai.com/gptbot.json"
+JAN_1 = 1893456000.0  # 2030-01-01T00:00:00Z
 
 
 def body(created: str, *prefixes: str) -> bytes:
@@ -144,3 +146,23 @@ def test_the_versions_are_listed_by_moment_without_reading_the_table_of_bodies(t
         assert plan == "SCAN list_versions USING COVERING INDEX list_versions_by_moment"
     finally:
         db.close()
+
+
+def test_a_moment_the_file_holds_as_text_or_bytes_is_one_that_cannot_be_read(tmp_path: Path) -> None:
+    path = tmp_path / "history.sqlite3"
+    with HistoryStore(path, now=Clock(100.0)) as store:
+        for day in range(1, 5):
+            store.record_list(NAME, f"2030-01-0{day}T00:00:00Z", body(f"2030-01-0{day}T00:00:00Z"), URL)
+    db = sqlite3.connect(path)
+    try:  # REAL affinity keeps text that is not a number as text, and bytes as bytes
+        db.execute("UPDATE list_versions SET moment = 'soon' WHERE id = 2")
+        db.execute("UPDATE list_versions SET moment = x'00ff' WHERE id = 3")
+        db.commit()
+    finally:
+        db.close()
+    with HistoryStore(path, read_only=True) as store:
+        found = store.list_moments()
+        assert {known.key: known.moment for known in found} == {1: JAN_1, 2: None, 3: None, 4: JAN_1 + 3 * 86_400}
+    # A history of them is made (it sorts the moments): the damaged versions are undated ones.
+    history = ListHistory(found, lambda known: read_list(FIRST, known.name))
+    assert history.moments() == (JAN_1, JAN_1 + 3 * 86_400)

@@ -11,7 +11,7 @@ never a report or a front end; only `http` touches the network.
 - `result`: `FetchResult`, and the verdicts it gives (`FetchResult.verdict`).
 """
 
-from .http import DEFAULT_UA, fetch_robots, fetch_robots_async, location_of, run, take_location
+from .http import DEFAULT_UA, client_for, fetch_robots, fetch_robots_async, location_of, run, take_location
 from .machine import redirect_target
 from .result import FetchResult, TransportFailure
 
@@ -19,6 +19,7 @@ __all__ = [
     "DEFAULT_UA",
     "FetchResult",
     "TransportFailure",
+    "client_for",
     "fetch_robots",
     "fetch_robots_async",
     "location_of",

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import zlib
-from collections.abc import AsyncIterator, Coroutine
+from collections.abc import AsyncIterator, Coroutine, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
@@ -186,15 +186,7 @@ async def fetch_robots_async(
     if hit is not None:
         return hit
     try:
-        async with httpx.AsyncClient(
-            headers=fetch.headers,
-            timeout=timeout,
-            follow_redirects=False,
-            transport=transport,
-            trust_env=transport is None,
-            verify=tls_context(transport is None),
-            event_hooks={"response": [take_location]},
-        ) as client:
+        async with client_for(fetch.headers, timeout, transport) as client:
             try:
                 # One deadline over every hop, however the server paces its bytes (httpx's
                 # timeouts bound each network operation, not their sum).
@@ -208,6 +200,23 @@ async def fetch_robots_async(
         fetch.close()
         raise
     return fetch.finish()
+
+
+def client_for(
+    headers: Mapping[str, str], timeout: float, transport: httpx.AsyncBaseTransport | None
+) -> httpx.AsyncClient:
+    """The client of every bounded GET (robots.txt here, anything else in `download`): redirects
+    followed by hand, each Location kept by `take_location`; the environment's proxies and CA
+    bundle read only when the transport is httpx's own (a guard or a mock is not bypassed)."""
+    return httpx.AsyncClient(
+        headers=headers,
+        timeout=timeout,
+        follow_redirects=False,
+        transport=transport,
+        trust_env=transport is None,
+        verify=tls_context(transport is None),
+        event_hooks={"response": [take_location]},
+    )
 
 
 _LOCATION = "robotscope.location"

@@ -308,7 +308,9 @@ class HistoryStore(SqliteFile):
         when that cannot be read) and its id as the key (`list_version`); by name, then moment, then
         first fetched: of two versions of one moment, the one fetched later comes later."""
         rows = self._run(lambda db: db.execute(_LIST_MOMENTS).fetchall(), write=False)
-        return [Known(name, moment, lid) for name, moment, lid in rows or ()]
+        # A moment the file holds as text or bytes (written by hand, or damaged) cannot be read: not a time
+        # to sort among the others.
+        return [Known(name, moment if isinstance(moment, float) else None, lid) for name, moment, lid in rows or ()]
 
     def ip_lists(self) -> list[IpList]:
         """Every IP list version kept, read (`syntax.iplists.read_list`), in `list_versions` order."""
