@@ -4,6 +4,7 @@ errors."""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -134,3 +135,18 @@ def test_a_configuration_with_no_end_is_refused_after_max_chars(robots: str) -> 
         err
         == f"robotscope: `/dev/zero` is larger than {MAX_CHARS:,} bytes, the most robotscope reads of a configuration\n"
     )
+
+
+def test_a_pattern_file_that_is_a_pipe_or_a_device_is_not_read(robots: str, tmp_path: Path) -> None:
+    # Opening a named pipe waits for a writer that never comes; /dev/zero never ends.
+    os.mkfifo(tmp_path / "pipe")
+    config = tmp_path / "haproxy.cfg"
+    config.write_text(
+        f"acl a hdr_sub(user-agent) -i -f {tmp_path / 'pipe'}\nacl b hdr_sub(user-agent) -f /dev/zero\n"
+        "http-request deny if a || b\n",
+        encoding="utf-8",
+    )
+    code, out, _ = run("export", robots, "--target", "haproxy", "--check", str(config))
+    assert code == 1
+    assert f"cannot read the pattern file `{tmp_path / 'pipe'}`" in out
+    assert "cannot read the pattern file `/dev/zero`" in out

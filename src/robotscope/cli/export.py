@@ -48,9 +48,11 @@ def _text(path: str) -> str | None:
 
 
 def _read(path: str) -> str | None:
-    """A file's text, or None when it cannot be read or is too large."""
+    """A file's text, or None when it is no regular file, cannot be read or is too large.
+
+    The configuration names these files: a pipe it names would wait for a writer forever."""
     try:
-        return _text(path)
+        return _text(path) if os.path.isfile(path) else None
     except OSError:
         return None
 
