@@ -4,6 +4,7 @@ errors."""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -107,7 +108,7 @@ def test_a_configuration_that_cannot_be_read_or_is_too_large(robots: str, tmp_pa
     assert (
         code == 2 and err.startswith(f"robotscope: cannot read `{tmp_path / 'none.conf'}`: ") and err.count("\n") == 1
     )
-    huge = tmp_path / "huge.conf"  # past MAX_CHARS: refused before it is read
+    huge = tmp_path / "huge.conf"  # past MAX_CHARS: refused after MAX_CHARS + 1 bytes are read
     huge.write_bytes(b"#" * (MAX_CHARS + 1))
     code, _, err = run("export", robots, "--target", "nginx", "--check", str(huge))
     assert (
@@ -124,3 +125,28 @@ def test_bytes_that_are_not_utf_8_and_a_broken_file_give_a_bounded_answer(robots
     assert code == 1 and "Traceback" not in err
     assert "line 1 `if ($http_user_agent ~ '\ufffd\ufffd(GPTBot') { return 403; }`: the regex does not read" in out
     assert "line 2 `location / {`: the configuration does not read here: a block that is never closed" in out
+
+
+def test_a_configuration_with_no_end_is_refused_after_max_chars(robots: str) -> None:
+    # A device's size is 0: only the bytes read bound it.
+    code, out, err = run("export", robots, "--target", "nginx", "--check", "/dev/zero")
+    assert (code, out) == (2, "")
+    assert (
+        err
+        == f"robotscope: `/dev/zero` is larger than {MAX_CHARS:,} bytes, the most robotscope reads of a configuration\n"
+    )
+
+
+def test_a_pattern_file_that_is_a_pipe_or_a_device_is_not_read(robots: str, tmp_path: Path) -> None:
+    # Opening a named pipe waits for a writer that never comes; /dev/zero never ends.
+    os.mkfifo(tmp_path / "pipe")
+    config = tmp_path / "haproxy.cfg"
+    config.write_text(
+        f"acl a hdr_sub(user-agent) -i -f {tmp_path / 'pipe'}\nacl b hdr_sub(user-agent) -f /dev/zero\n"
+        "http-request deny if a || b\n",
+        encoding="utf-8",
+    )
+    code, out, _ = run("export", robots, "--target", "haproxy", "--check", str(config))
+    assert code == 1
+    assert f"cannot read the pattern file `{tmp_path / 'pipe'}`" in out
+    assert "cannot read the pattern file `/dev/zero`" in out

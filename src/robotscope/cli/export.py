@@ -39,27 +39,33 @@ def _write(files: tuple[tuple[str, str], ...], output: str, lang: str) -> list[s
     return paths
 
 
+def _text(path: str) -> str | None:
+    """A file's text (bytes that are not UTF-8 replaced), or None when it is larger than `MAX_CHARS` bytes;
+    raises `OSError`."""
+    with open(path, "rb") as handle:
+        data = handle.read(MAX_CHARS + 1)
+    return None if len(data) > MAX_CHARS else data.decode("utf-8", "replace")
+
+
 def _read(path: str) -> str | None:
-    """A file's text (bytes that are not UTF-8 replaced), or None when it cannot be read or is too large."""
+    """A file's text, or None when it is no regular file, cannot be read or is too large.
+
+    The configuration names these files: a pipe it names would wait for a writer forever."""
     try:
-        with open(path, "rb") as handle:
-            data = handle.read(MAX_CHARS + 1)
+        return _text(path) if os.path.isfile(path) else None
     except OSError:
         return None
-    return None if len(data) > MAX_CHARS else data.decode("utf-8", "replace")
 
 
 def _config(path: str, lang: str) -> str:
     """The configuration to check, or a one-line failure."""
     try:
-        size = os.path.getsize(path)
-        with open(path, "rb") as handle:
-            data = handle.read(MAX_CHARS + 1)
+        text = _text(path)
     except OSError as error:
         fail(message("enforce.check.cli.unreadable", path=safe(path), reason=error.strerror or str(error)), lang)
-    if size > MAX_CHARS or len(data) > MAX_CHARS:
+    if text is None:
         fail(message("enforce.check.cli.too-large", path=safe(path), limit=MAX_CHARS), lang)
-    return data.decode("utf-8", "replace")
+    return text
 
 
 def _pattern_file(config: str) -> Callable[[str], str | None]:

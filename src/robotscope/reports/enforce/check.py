@@ -224,7 +224,7 @@ def check(
     read: Config = read_config(target, text, config, load)
     lines = {line.number: line.raw.strip() for line in robots.lines}
     verdicts: dict[tuple[str, str], Verdict] = {}
-    grouped: dict[tuple[str, str, int, str, str, int | None], list[tuple[str, Decision, Verdict | None]]] = {}
+    grouped: dict[tuple[str, str, int, Probe, int | None], list[tuple[str, Decision, Verdict | None]]] = {}
     work, decided = Work(MAX_WORK), 0
     try:
         for scope in read.scopes:
@@ -242,14 +242,12 @@ def check(
                     if kind is not None:
                         # One finding per robots.txt line: the line its text names holds for each of its paths.
                         line = None if verdict is None else verdict.line
-                        where = (kind, scope.name, scope.line, probe.who, probe.kind, line)
+                        where = (kind, scope.name, scope.line, probe, line)
                         grouped.setdefault(where, []).append((path, decision, verdict))
     except OutOfWork:
         pass  # the report says how many requests were decided
     findings = []
-    by_probe = {(probe.who, probe.kind): probe for probe in sent}
-    for (kind, scope_name, scope_line, who, probe_kind, _), found in grouped.items():
-        probe = by_probe[(who, probe_kind)]
+    for (kind, scope_name, scope_line, probe, _), found in grouped.items():
         shown = [path for path, _, _ in found]
         _, decision, verdict = found[0]
         text_of = _finding(kind, probe, shown, decision, verdict, lines)

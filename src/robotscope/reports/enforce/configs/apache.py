@@ -33,7 +33,7 @@ from typing import NamedTuple
 
 from . import apexpr
 from .model import HOST, Config, Decision, Hit, Reading, Request, Scope, Work
-from .regex import PCRE, Regex, Unsupported, read
+from .regex import PCRE, Regex, Unsupported
 
 SERVER = "apache"
 MAX_DEPTH = 32
@@ -291,13 +291,6 @@ class _Reader:
     def skip(self, at: Directive, code: str, **params: object) -> None:
         self.reading.skip(at.line, code, **params)
 
-    def regex(self, pattern: str, icase: bool, line: int) -> Regex | None:
-        try:
-            return read(pattern, PCRE, icase)
-        except Unsupported as error:
-            self.reading.reason(line, error.reason)
-            return None
-
     def expression(self, text: str, line: int) -> apexpr.Expression | None:
         try:
             return apexpr.parse(text, lambda name: _variable(name, Request("", "/"), {}) is not None)
@@ -343,7 +336,7 @@ class _Reader:
         if name in ("location", "files") and len(args) == 1:
             return _Where(name, text=args[0])
         if name in ("locationmatch", "filesmatch") and len(args) == 1:
-            regex = self.regex(args[0], False, directive.line)
+            regex = self.reading.regex(args[0], PCRE, directive.line)
             return None if regex is None else _Where(name, regex=regex)
         if name in ("limit", "limitexcept"):
             return _Where(name, text=" ".join(arg.upper() for arg in args))
@@ -415,7 +408,7 @@ class _Reader:
         if re.search(r"[\\^$.|?*+()\[\]{}]", attribute):
             self.skip(directive, "enforce.check.directive", directive=f"{directive.name} with a regex for a name")
             return None
-        regex = self.regex(args[1], name.endswith("nocase"), line)
+        regex = self.reading.regex(args[1], PCRE, line, name.endswith("nocase"))
         return None if regex is None else _SetEnv(attribute, regex, None, _assignments(args[2:]), line)
 
     def cond(self, directive: Directive) -> _Cond | None:
@@ -437,7 +430,7 @@ class _Reader:
         if pattern.startswith(("-", "<", ">")) or "expr" in flags:
             self.skip(directive, "enforce.check.directive", directive=f"RewriteCond {pattern}")
             return None
-        regex = self.regex(pattern, icase, directive.line)
+        regex = self.reading.regex(pattern, PCRE, directive.line, icase)
         return None if regex is None else _Cond(test, regex, None, negated, icase, alternative, directive.line)
 
     def known(self, test: str) -> bool:
@@ -461,7 +454,7 @@ class _Reader:
             self.skip(directive, "enforce.check.directive", directive="RewriteRule that rewrites")
             return None
         negated = args[0].startswith("!")
-        regex = self.regex(args[0][negated:], "nc" in flags or "nocase" in flags, directive.line)
+        regex = self.reading.regex(args[0][negated:], PCRE, directive.line, "nc" in flags or "nocase" in flags)
         if regex is None:
             return None
         last = refuses or bool(flags & {"l", "last", "end"})

@@ -26,7 +26,7 @@ from typing import NamedTuple
 
 from ....messages import message
 from .model import HOST, Config, Decision, Hit, Reading, Request, Scope, Work, refusing
-from .regex import RE2, Regex, Unsupported, read
+from .regex import RE2, Regex, Unsupported
 
 SERVER = "caddy"
 MAX_DEPTH = 32
@@ -286,13 +286,6 @@ class _Reader:
         self.reading = reading
         self.snippets: dict[str, tuple[Entry, ...]] = {}
 
-    def regex(self, pattern: str, line: int) -> Regex | None:
-        try:
-            return read(pattern, RE2)
-        except Unsupported as error:
-            self.reading.reason(line, error.reason)
-            return None
-
     def imported(self, block: tuple[Entry, ...], depth: int = 0) -> list[Entry]:
         """The entries with each `import` of a snippet of the file put in its place."""
         out: list[Entry] = []
@@ -333,7 +326,7 @@ class _Reader:
                 self.reading.skip(line, "enforce.check.syntax", what=f"{kind} arguments")
                 return None
             args = args[len(args) - wanted :]
-            regex = self.regex(args[-1], line)
+            regex = self.reading.regex(args[-1], RE2, line)
             return None if regex is None else _Matcher(kind, args[:-1], regex, (), None, line)
         if kind == "expression":
             try:
@@ -429,7 +422,7 @@ class _Reader:
             if row.tokens[0] == "default":
                 defaults = row.tokens[1:]
                 continue
-            regex = self.regex(row.tokens[0][1:], row.line) if row.tokens[0].startswith("~") else None
+            regex = self.reading.regex(row.tokens[0][1:], RE2, row.line) if row.tokens[0].startswith("~") else None
             if row.tokens[0].startswith("~") and regex is None:
                 continue
             rows.append((regex, row.tokens[0], row.tokens[1:], row.line))

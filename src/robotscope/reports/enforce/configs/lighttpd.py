@@ -23,7 +23,7 @@ from typing import NamedTuple
 
 from ....messages import message
 from .model import HOST, Config, Decision, Hit, Reading, Request, Scope, Work
-from .regex import PCRE, Regex, Unsupported, read
+from .regex import PCRE, Regex
 
 SERVER = "lighttpd"
 MAX_DEPTH = 32
@@ -182,10 +182,8 @@ class _Parser:
             return _Condition("", "never", "", None, line)
         regex = None
         if operator in ("=~", "!~"):
-            try:
-                regex = read(value, PCRE)
-            except Unsupported as error:
-                self.reading.reason(line, error.reason)
+            regex = self.reading.regex(value, PCRE, line)
+            if regex is None:
                 return _Condition("", "never", "", None, line)
         return _Condition(field, operator, value, regex, line)
 

@@ -19,6 +19,7 @@ from urllib.parse import unquote
 
 from ....messages import Message, message
 from ..entries import safe
+from .regex import Regex, Unsupported, read
 
 ADDRESS = "192.0.2.1"  # TEST-NET-1 (RFC 5737): no crawler's published address
 HOST = "example.com"
@@ -153,6 +154,14 @@ class Reading:
     def skip(self, line: int, code: str, **params: object) -> None:
         """Line `line` is not evaluated, for the reason `code` says."""
         self.reason(line, message(code, **params))
+
+    def regex(self, pattern: str, flavour: str, line: int, icase: bool = False) -> Regex | None:
+        """`pattern` read as `flavour` reads it; None, with why on line `line`, when robotscope cannot evaluate it."""
+        try:
+            return read(pattern, flavour, icase)
+        except Unsupported as error:
+            self.reason(line, error.reason)
+            return None
 
     def reason(self, line: int, reason: Message) -> None:
         line = min(max(line, 1), max(len(self.lines), 1))  # the end of the text is on its last line

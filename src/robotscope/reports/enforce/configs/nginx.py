@@ -28,7 +28,7 @@ from typing import NamedTuple
 
 from ....messages import message
 from .model import HOST, Config, Decision, Hit, Reading, Request, Scope, Work, refusing
-from .regex import PCRE, Regex, Unsupported, read
+from .regex import PCRE, Regex
 
 SERVER = "nginx"
 MAX_DEPTH = 32
@@ -247,13 +247,6 @@ class _Reader:
         self.set: set[str] = set()
         self.refuses = False  # a `return` or `deny` anywhere
 
-    def regex(self, pattern: str, icase: bool, line: int) -> Regex | None:
-        try:
-            return read(pattern, PCRE, icase)
-        except Unsupported as error:
-            self.reading.reason(line, error.reason)
-            return None
-
     def variables(self, value: str, line: int) -> None:
         for found in _VARIABLE.finditer(value):
             self.used.append((found.group(1) or found.group(2), line))
@@ -302,7 +295,7 @@ class _Reader:
                 default = value
             elif key.startswith("~"):
                 icase = key.startswith("~*")
-                found = self.regex(key[2 if icase else 1 :], icase, entry.line)
+                found = self.reading.regex(key[2 if icase else 1 :], PCRE, entry.line, icase)
                 if found is not None:
                     regexes.append((found, value, entry.line))
             else:
@@ -361,7 +354,7 @@ class _Reader:
             self.variables(value, line)
             return _Condition(variable, operator, value, None, line)
         if operator in ("~", "~*", "!~", "!~*"):
-            found = self.regex(value, operator.endswith("*"), line)
+            found = self.reading.regex(value, PCRE, line, operator.endswith("*"))
             return None if found is None else _Condition(variable, operator, value, found, line)
         self.reading.skip(line, "enforce.check.syntax", what=f"an if operator `{operator}`")
         return None
@@ -424,7 +417,7 @@ class _Reader:
         for inner in block:
             if inner.words[0] == "location":
                 self.reading.skip(inner.line, "enforce.check.directive", directive="location inside location")
-        regex = self.regex(path, modifier == "~*", line) if modifier.startswith("~") else None
+        regex = self.reading.regex(path, PCRE, line, modifier == "~*") if modifier.startswith("~") else None
         if modifier.startswith("~") and regex is None:
             return None
         return _Location(modifier, path, regex, self.ops(block), self.access(block), line)
