@@ -569,21 +569,22 @@ def _crawlers(view: dict[str, Any], lang: str) -> list[str]:
 
 
 def _never_read(view: dict[str, Any], lang: str) -> list[str]:
-    rows = [(_cell(found["token"]), _count(found["requests"])) for found in view["never_read_robots"]]
-    body = [
-        f'<p class="hint">{_say(lang, "logs.html.never-hint")}</p>',
-        _table(lang, ("crawler", "requests"), rows, (1,)),
-    ]
-    return _section(lang, "logs.html.never", "never-read-robots", body if rows else [])
+    found = view["never_read_robots"]
+    return _crawler_counts(found, lang, ("logs.html.never", "logs.html.never-hint"), "never-read-robots", "requests")
 
 
 def _blocked(view: dict[str, Any], lang: str) -> list[str]:
-    rows = [(_cell(found["token"]), _count(found["requests"])) for found in view["blocked"]]
-    body = [
-        f'<p class="hint">{_say(lang, "logs.html.blocked-hint")}</p>',
-        _table(lang, ("crawler", "blocked"), rows, (1,)),
-    ]
-    return _section(lang, "logs.html.blocked", "blocked", body if rows else [])
+    return _crawler_counts(view["blocked"], lang, ("logs.html.blocked", "logs.html.blocked-hint"), "blocked", "blocked")
+
+
+def _crawler_counts(
+    found: Sequence[dict[str, Any]], lang: str, said: tuple[str, str], key: str, column: str
+) -> list[str]:
+    """A section (`data-section` = key) listing crawlers and a count of requests each, with its title and hint."""
+    title, hint = said
+    rows = [(_cell(crawler["token"]), _count(crawler["requests"])) for crawler in found]
+    body = [f'<p class="hint">{_say(lang, hint)}</p>', _table(lang, ("crawler", column), rows, (1,))]
+    return _section(lang, title, key, body if rows else [])
 
 
 def _too_fast(view: dict[str, Any], lang: str) -> list[str]:
