@@ -87,23 +87,28 @@ class Counted(Tally):
         self.into.stop(source, number, reason)
 
 
+def new_judge(setup: Setup) -> Judge:
+    """A judge of `setup`'s robots.txt time line (with its grace) and IP lists (and reverse DNS when `dns`)."""
+    from ..verifying.resolvers import resolver
+    from ..verifying.verifier import Verifier
+
+    verifier = Verifier(setup.lists, resolver(None) if setup.dns else None)
+    timeline = RobotsTimeline(setup.versions)
+    return Judge(
+        timeline.in_force,
+        verifier.verify,
+        setup.site,
+        spans=verifier.span,
+        in_grace=timeline.in_grace,
+        grace=setup.grace,
+    )
+
+
 class Auditor:
     """Audits pieces: one judge (and its caches) per process."""
 
     def __init__(self, setup: Setup) -> None:
-        from ..verifying.resolvers import resolver
-        from ..verifying.verifier import Verifier
-
-        verifier = Verifier(setup.lists, resolver(None) if setup.dns else None)
-        timeline = RobotsTimeline(setup.versions)
-        self.judge = Judge(
-            timeline.in_force,
-            verifier.verify,
-            setup.site,
-            spans=verifier.span,
-            in_grace=timeline.in_grace,
-            grace=setup.grace,
-        )
+        self.judge = new_judge(setup)
         self.rows = setup.rows
 
     def piece(self, piece: Piece) -> tuple[Summary, Any]:
@@ -259,6 +264,7 @@ __all__ = [
     "Rendering",
     "Setup",
     "Spec",
+    "new_judge",
     "pieces",
     "results",
     "settle",

@@ -13,12 +13,12 @@ from rich.table import Table
 
 from ..auditing.pieces import Counted, Rendering, Setup, pieces, results, settle
 from ..integrations.records import Unreadable
-from ..messages import message
+from ..messages import Message, message
 from ..reports.audit.html import document
 from ..reports.audit.judge import COLUMNS, GRACE
 from ..reports.audit.summary import Summary
 from ..reports.audit.timeline import RobotsVersion
-from ..reports.audit.views import CRAWLER_COLUMNS, crawler_rows, duration, summary_view
+from ..reports.audit.views import CRAWLER_COLUMNS, crawler_rows, duration, summary_view, totals, within_grace
 from ..reports.render import printable
 from ..syntax.logformats import FORMATS, FormatError
 from ..syntax.urls import InvalidURL, origin_of
@@ -329,8 +329,11 @@ def _terminal(view: dict[str, Any], lang: str) -> None:
     read. Each table under a line saying what it is (a title would wrap to the table's width)."""
     out = console()
 
+    def show(said: Message) -> None:
+        out.print(printable(said.render(lang)), markup=False, highlight=False)
+
     def say(code: str, **params: Any) -> None:
-        out.print(printable(message(code, **params).render(lang)), markup=False, highlight=False)
+        show(message(code, **params))
 
     def table(title: str, *columns: str) -> Table:
         say(title)
@@ -339,15 +342,7 @@ def _terminal(view: dict[str, Any], lang: str) -> None:
             made.add_column(message(f"logs.column.{column}").render(lang))
         return made
 
-    say(
-        "logs.cli.totals",
-        requests=view["requests"],
-        audited=view["audited"],
-        crawlers=len(view["crawlers"]),
-        unaudited=view["unaudited"],
-        first=view["first"] or "-",
-        last=view["last"] or "-",
-    )
+    show(totals(view))
     classes = view["classes"]
     say("logs.cli.classes", **{kind: classes[kind] for kind in classes})
     numbers = {found["ref"]: f"#{found['number']}" for found in view["versions"]}
@@ -379,8 +374,9 @@ def _terminal(view: dict[str, Any], lang: str) -> None:
         out.print(violators)
     else:
         say("logs.cli.no-violators")
-    if view["grace"]["requests"]:
-        say("logs.cli.grace", count=view["grace"]["requests"], window=duration(view["grace"]["seconds"]))
+    grace = within_grace(view)
+    if grace is not None:
+        show(grace)
     if view["spoofers"]:
         spoofers = table("logs.cli.spoofers", "crawler", "requests", "addresses", "top")
         for found in view["spoofers"]:

@@ -74,12 +74,12 @@ from pyspark.sql.types import (
 )
 
 from ..access.engines.registry import PROFILED
-from ..auditing.pieces import FIELDED, Spec, spec_for
+from ..auditing.pieces import FIELDED, Setup, Spec, new_judge, spec_for
 from ..messages import message
-from ..reports.audit.judge import COLUMNS, GRACE, Judge, Row
+from ..reports.audit.judge import COLUMNS, GRACE, Row
 from ..reports.audit.run import audit_table
 from ..reports.audit.summary import Summary
-from ..reports.audit.timeline import RobotsTimeline, RobotsVersion, since_of, version
+from ..reports.audit.timeline import RobotsVersion, since_of, version
 from ..reports.survey import SURVEY_COLUMNS, VERDICT_COLUMNS, HostFile, survey_rows, verdict_rows
 from ..reports.views import iso
 from ..reports.watch.observation import Observation
@@ -87,7 +87,6 @@ from ..syntax.listhistory import ListHistory
 from ..syntax.logformats import DETECT_LINES, reader
 from ..syntax.logformats.fielded import FieldsInForce, sets_columns
 from ..syntax.urls import InvalidURL, origin_of, robots_url
-from ..verifying.verifier import Verifier
 from .arrow import arrow_schema, audit_batch
 
 MAX_HEADERS = 100_000  # `#Fields:` lines collected on the driver: a year of hourly files from ten servers
@@ -265,11 +264,7 @@ def _plan(
 
 def _audited(plan: _Plan, batches: Iterator[pa.RecordBatch], summary: Summary) -> Iterator[list[Row]]:
     """Each batch's rows, the lines read, judged and counted into `summary` (a piece of the command's input)."""
-    verifier = Verifier(plan.lists)
-    timeline = RobotsTimeline(plan.versions)
-    judge = Judge(
-        timeline.in_force, verifier.verify, plan.site, spans=verifier.span, in_grace=timeline.in_grace, grace=plan.grace
-    )
+    judge = new_judge(Setup(plan.versions, plan.site, plan.lists, dns=False, grace=plan.grace))
     new_reader = partial(reader, *plan.spec)
     for batch in batches:
         texts = [text or "" for text in batch.column(plan.line).to_pylist()]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from robotscope.reports.audit import judge as judge_module
@@ -259,3 +259,48 @@ def test_exemptions_follow_the_catalogue() -> None:
     assert exempt["Perplexity-User"] == exempt["Google-Safety"] == "ignores"
     assert "GPTBot" not in exempt and "facebookexternalhit" not in exempt  # partial, not user-triggered
     assert all(get(token).obeys_robots in ("no", "partial") for token in exempt)  # type: ignore[union-attr]
+
+
+_CHANGE = START + 10 * HOUR  # when the (test's) IP lists change: Googlebot's addresses stop being Google's
+
+
+def _verify_changing(ip: str, user_agent: str, when: float | None) -> Verification:
+    """The shipped lists' verdict before `_CHANGE`; after it, every claim as from an address in no list."""
+    return shipped_verify(ip if when is None or when < _CHANGE else ANYWHERE, user_agent, when)
+
+
+def _spans(when: float) -> tuple[float, float]:
+    return (float("-inf"), _CHANGE) if when < _CHANGE else (_CHANGE, float("inf"))
+
+
+def _judge_with_grace() -> Judge:
+    timeline = RobotsTimeline(versions(None, (None, OLD), (START + 5 * HOUR, NEW)))
+    return Judge(timeline.in_force, _verify_changing, spans=_spans, in_grace=timeline.in_grace)
+
+
+_REQUESTS = st.tuples(
+    st.sampled_from([GOOGLE, OPENAI_GPTBOT, ANYWHERE, "not-an-address"]),
+    st.sampled_from([agent("Googlebot"), "Googlebot/2.1", agent("GPTBot"), BROWSER]),
+    st.sampled_from(["/", "/private/x", "/blog", "/robots.txt", "/" + "x" * 600]),
+    # Before NEW, within its grace before and after the lists change, past its grace; and no time at all.
+    st.sampled_from([None, 0, 4, 6, 9, 10, 11, 30]).map(lambda hours: None if hours is None else START + hours * HOUR),
+)
+
+
+@given(st.lists(_REQUESTS, max_size=40))
+@example(
+    [(OPENAI_GPTBOT, agent("GPTBot"), "/", START), (OPENAI_GPTBOT, agent("GPTBot"), "/private/x", START + 6 * HOUR)]
+)
+def test_what_the_judge_keeps_never_changes_a_row(asked: list[tuple[str, str, str, float | None]]) -> None:
+    # Caches of two entries turn on nearly every request: kept statuses, verdicts and crawlers move between
+    # `recent` and `earlier` and are dropped; roomy ones keep all. Each row must be what a judge that has kept
+    # nothing says.
+    with pytest.MonkeyPatch.context() as patch:
+        for bound in ("VERDICTS", "AGENTS", "CLAIMS"):
+            patch.setattr(judge_module, bound, 2)
+        tiny = _judge_with_grace()
+    roomy = _judge_with_grace()
+    for number, (ip, user_agent, target, when) in enumerate(asked, 1):
+        made = request(ip, user_agent, target, when, number=number)
+        fresh = _judge_with_grace().judge(made, "access.log")
+        assert tiny.judge(made, "access.log") == fresh and roomy.judge(made, "access.log") == fresh

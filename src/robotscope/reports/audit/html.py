@@ -38,7 +38,7 @@ from ...messages import Message, message
 from ...syntax.crawlers import PURPOSES
 from ..render import printable
 from .classes import AuditClass
-from .views import duration
+from .views import totals, within_grace
 
 LONGEST = 120  # characters of a text from a log or a file shown in a cell; the rest is cut
 LABEL = 64  # the same in a chart's label
@@ -232,30 +232,16 @@ def _section(lang: str, code: str, key: str, body: Sequence[str], empty: str = "
 
 
 def _overview(view: dict[str, Any], lang: str) -> list[str]:
-    parts = [
-        "<p>"
-        + _say(
-            lang,
-            "logs.cli.totals",
-            requests=view["requests"],
-            audited=view["audited"],
-            crawlers=len(view["crawlers"]),
-            unaudited=view["unaudited"],
-            first=view["first"] or "-",
-            last=view["last"] or "-",
-        )
-        + "</p>"
-    ]
+    parts = [f"<p>{_escaped(totals(view), lang)}</p>"]
     cards = "".join(
         f'<li class="{_attr(kind)}" data-class="{_attr(kind)}">{_say(lang, f"logs.class.{kind}")}'
         f"<b>{_count(count)}</b></li>"
         for kind, count in view["classes"].items()
     )
     parts.append(f'<ul class="cards">{cards}</ul>')
-    grace = view["grace"]
-    if grace["requests"]:
-        text = _say(lang, "logs.cli.grace", count=grace["requests"], window=duration(grace["seconds"]))
-        parts.append(f'<p data-grace="{_attr(grace["requests"])}">{text}</p>')
+    grace = within_grace(view)
+    if grace is not None:
+        parts.append(f'<p data-grace="{_attr(view["grace"]["requests"])}">{_escaped(grace, lang)}</p>')
     ai = view["ai"]
     share = format(ai["share"], ".1%")
     parts.append(f"<p>{_say(lang, 'logs.cli.ai', requests=ai['requests'], share=share)}</p>")
@@ -583,21 +569,22 @@ def _crawlers(view: dict[str, Any], lang: str) -> list[str]:
 
 
 def _never_read(view: dict[str, Any], lang: str) -> list[str]:
-    rows = [(_cell(found["token"]), _count(found["requests"])) for found in view["never_read_robots"]]
-    body = [
-        f'<p class="hint">{_say(lang, "logs.html.never-hint")}</p>',
-        _table(lang, ("crawler", "requests"), rows, (1,)),
-    ]
-    return _section(lang, "logs.html.never", "never-read-robots", body if rows else [])
+    found = view["never_read_robots"]
+    return _crawler_counts(found, lang, ("logs.html.never", "logs.html.never-hint"), "never-read-robots", "requests")
 
 
 def _blocked(view: dict[str, Any], lang: str) -> list[str]:
-    rows = [(_cell(found["token"]), _count(found["requests"])) for found in view["blocked"]]
-    body = [
-        f'<p class="hint">{_say(lang, "logs.html.blocked-hint")}</p>',
-        _table(lang, ("crawler", "blocked"), rows, (1,)),
-    ]
-    return _section(lang, "logs.html.blocked", "blocked", body if rows else [])
+    return _crawler_counts(view["blocked"], lang, ("logs.html.blocked", "logs.html.blocked-hint"), "blocked", "blocked")
+
+
+def _crawler_counts(
+    found: Sequence[dict[str, Any]], lang: str, said: tuple[str, str], key: str, column: str
+) -> list[str]:
+    """A section (`data-section` = key) listing crawlers and a count of requests each, with its title and hint."""
+    title, hint = said
+    rows = [(_cell(crawler["token"]), _count(crawler["requests"])) for crawler in found]
+    body = [f'<p class="hint">{_say(lang, hint)}</p>', _table(lang, ("crawler", column), rows, (1,))]
+    return _section(lang, title, key, body if rows else [])
 
 
 def _too_fast(view: dict[str, Any], lang: str) -> list[str]:

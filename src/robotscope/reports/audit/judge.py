@@ -267,7 +267,7 @@ class Judge:
                 source,
                 request.number,
                 when,
-                request.ip,
+                ip,
                 request.method,
                 target if origin is None else origin + target,
                 request.status,

@@ -24,7 +24,7 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from ...messages import DEFAULT_LANG
+from ...messages import DEFAULT_LANG, Message, message
 from ...syntax.crawlers import PURPOSES, SELECTIONS
 from ..verification import Status
 from ..views import iso
@@ -161,6 +161,27 @@ def duration(seconds: float) -> str:
     return f"{seconds:g}s"
 
 
+def totals(view: dict[str, Any]) -> Message:
+    """The view's line of totals, as the terminal summary and the HTML report both say it."""
+    return message(
+        "logs.cli.totals",
+        requests=view["requests"],
+        audited=view["audited"],
+        crawlers=len(view["crawlers"]),
+        unaudited=view["unaudited"],
+        first=view["first"] or "-",
+        last=view["last"] or "-",
+    )
+
+
+def within_grace(view: dict[str, Any]) -> Message | None:
+    """The line on the requests within grace and the window, or None when there were none."""
+    grace = view["grace"]
+    if not grace["requests"]:
+        return None
+    return message("logs.cli.grace", count=grace["requests"], window=duration(grace["seconds"]))
+
+
 def _versions(summary: Summary, versions: Sequence[RobotsVersion], lang: str) -> list[dict[str, Any]]:
     """Every version, numbered in order of origin and time, with the requests it judged. Versions of one file
     for several origins (a snapshot folder's, for http and https) are one entry: rows name a file by its ref."""
@@ -261,4 +282,4 @@ def _hours(summary: Summary) -> list[dict[str, Any]]:
     return [{"hour": iso(hour), **hours[hour]} for hour in sorted(hours)]
 
 
-__all__ = ["AI", "CRAWLER_COLUMNS", "TOP", "crawler_rows", "duration", "summary_view"]
+__all__ = ["AI", "CRAWLER_COLUMNS", "TOP", "crawler_rows", "duration", "summary_view", "totals", "within_grace"]
