@@ -97,6 +97,58 @@ def test_pieces_stitched_in_order_give_what_one_pass_gives(raw: list[Event], cut
     assert merged.cut == 0
 
 
+_unordered = st.lists(
+    st.tuples(
+        st.sampled_from(["a", "b"]),
+        st.sampled_from([None, "https://x"]),
+        st.floats(min_value=0, max_value=2 * GAP),  # any time, in any order: within and past `GAP` of another
+        st.booleans(),
+        st.sampled_from([None, 5.0, 30.0]),
+    ),
+    max_size=40,
+)
+
+
+def _stitched(events: list[Event], cuts: list[int]) -> Tracks:
+    """`events` cut at `cuts` into pieces, each read alone, stitched in order."""
+    merged = Tracks()
+    for start, end in zip([0, *sorted(cuts)], [*sorted(cuts), len(events)], strict=True):
+        piece = Tracks()
+        for event in events[start:end]:
+            piece.add(*event)
+        merged.then(piece)
+    return merged
+
+
+@given(_unordered, st.lists(st.integers(min_value=0, max_value=40), max_size=6))
+def test_pieces_of_input_in_any_order_give_what_one_pass_gives(events: list[Event], cuts: list[int]) -> None:
+    merged = _stitched(events, [min(cut, len(events)) for cut in cuts])
+    assert {token: found.as_dict() for token, found in merged.by_token().items()} == totals(events)
+    assert merged.cut == 0
+
+
+def test_a_piece_read_against_where_the_piece_before_left_its_track() -> None:
+    # The piece before left x at 400; 150 and 390 were sent while 400 was served (gaps of 0), 420 is 20 s on.
+    # Alone, the second piece would read 390 as 240 s after 150.
+    events: list[Event] = [("x", None, when, False, 30.0) for when in (400.0, 150.0, 390.0, 420.0)]
+    merged = _stitched(events, [1])
+    found = merged.by_token()["x"].as_dict()
+    assert found == totals(events)["x"]
+    assert (found["sessions"], found["gaps"], found["short"], found["shortest"]) == (1, 3, 3, 0.0)
+
+
+def test_heads_stay_within_their_bound_and_what_outgrows_it_is_counted(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sessions, "HEADS", 5)
+    piece = Tracks()
+    for n in range(20):  # every request within `GAP` of the first: none closes the head
+        piece.add("x", None, float(n), False, None)
+        assert piece.heads <= 5
+    merged = _stitched([("x", None, 0.0, False, None)], [])
+    merged.then(piece)
+    found = merged.by_token()["x"]
+    assert (found.sessions, found.gaps, merged.cut) == (2, 19, 1)  # the piece's session is not stitched, and says so
+
+
 def test_tracks_stay_within_their_bound(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(sessions, "MAX_TRACKS", 20)
     tracks = Tracks()

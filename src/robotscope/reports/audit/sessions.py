@@ -2,7 +2,7 @@
 
 As Kim et al. (arXiv 2505.21733) cut them, a session ends after five
 minutes without a request (`GAP`). For each (crawler, origin) a `Track`
-holds a handful of numbers, never the requests: how many sessions began,
+holds a handful of numbers, not the requests: how many sessions began,
 how many began with /robots.txt, and the gaps between consecutive requests
 of a session, counted against the Crawl-delay in force for the later one.
 
@@ -12,19 +12,25 @@ crawler whose *median* gap is below the delay (more than half its gaps
 short) kept no delay at all. Counting short gaps gives that median
 exactly without keeping the gaps; the shortest gap is kept too.
 
-Input in order is the exact case. A log read in pieces (files one after
-another, or `--jobs` chunks of one file) gives each piece its tracks, and
-`Tracks.then` stitches the next piece's onto them in input order: a
-session open at the end of one piece goes on into the next when the gap
-is five minutes or less, so pieces give what one pass gives. A request
-earlier than the one before it (Apache logs a request's start at its end)
-is a gap of 0 when less than `GAP` earlier; further back, it starts a new
-session: input unsorted by more than that is cut into more sessions than
-it holds, the one approximation.
+A request earlier than the one before it (Apache logs a request's start
+at its end) is a gap of 0 when less than `GAP` earlier; further back, it
+starts a new session: input unsorted by more than that is cut into more
+sessions than it holds, the one approximation of a single pass.
+
+A log read in pieces (files one after another, or `--jobs` chunks of one
+file) gives each piece its tracks, and `Tracks.then` stitches the next
+piece's onto them in input order. How a piece's first requests of a track
+read depends on where the piece before left it, so each track keeps them
+(its head) until a request later than any such point comes; stitching
+replays the head where the earlier piece left off, and pieces give what
+one pass gives, in any order of input.
 
 Memory: one `Track` per (crawler, origin) seen, at most `MAX_TRACKS`; past
 that the tracks idle longest are closed (folded into the crawler's totals,
 where the next piece can no longer stitch onto them) and counted in `cut`.
+Heads hold at most `HEADS` requests in all; a track whose head finds no
+room is read as if nothing came before it, and counted in `cut` when
+stitched.
 """
 
 from __future__ import annotations
@@ -33,6 +39,7 @@ from dataclasses import dataclass, fields
 
 GAP = 300.0  # seconds without a request that end a session
 MAX_TRACKS = 100_000  # (crawler, origin) pairs followed at once
+HEADS = 50_000  # requests a piece keeps unread in its tracks' heads, all tracks together
 
 
 @dataclass(slots=True)
@@ -65,14 +72,38 @@ class Totals:
         return {f.name: getattr(self, f.name) for f in fields(self)} | {"too_fast": self.too_fast}
 
 
+Request = tuple[float, bool, int | float | None]  # when, for /robots.txt, the Crawl-delay in force
+
+
 @dataclass(slots=True)
 class Track(Totals):
-    """One crawler at one origin: its totals, and what stitching the next piece of input needs."""
+    """One crawler at one origin: its totals, the time its session has got to, and, in a piece of input, the head.
 
-    first: float = 0.0  # the time of its first request
-    first_robots: bool = False  # the first request was for /robots.txt
-    first_delay: int | float | None = None  # the Crawl-delay in force for the first request
-    last: float = 0.0  # the latest time of the session going on
+    A piece's first requests of a track are read differently depending on where the piece before it left the
+    track: a request up to `GAP` before that point is a gap of 0 in its session. So a piece keeps them as they
+    came (`head`) until one comes later than any point they could be read against (`reach`): from there on
+    (the body) one pass and the piece read every request alike, and stitching replays the head alone.
+    """
+
+    last: float | None = None  # the latest time of the session going on (None: no request read yet)
+    head: list[Request] | None = None  # requests not read yet (None: every request was read)
+    reach: float = 0.0  # while the head grows: the latest time a piece before could have left the track at
+    anchored: bool = False  # the head is closed: the body after it was read from the head's last request
+    loose: bool = False  # the head outgrew `HEADS` and was read as if nothing came before: not stitched
+
+    def read(self, when: float, robots: bool, delay: int | float | None) -> None:
+        """A request of this track read in order: a new session, or a gap within the one going on."""
+        gap = None if self.last is None else when - self.last
+        if gap is None or gap > GAP or gap < -GAP:
+            self.sessions += 1
+            self.robots_first += robots
+            self.last = when
+            return
+        if gap > 0:
+            self.last = when
+        else:
+            gap = 0.0  # sent while the one logged before it was still being served
+        self.gap(gap, delay)
 
     def gap(self, gap: float, delay: int | float | None) -> None:
         """A gap of `gap` seconds within a session, before a request under `delay`."""
@@ -84,9 +115,24 @@ class Track(Totals):
             self.shortest = least(self.shortest, gap)
             self.delay = most(self.delay, delay)
 
-    def totals(self) -> Totals:
-        found = Totals()
-        found.add(self)
+    def then(self, later: Track) -> None:
+        """Read the same crawler's requests in the piece of input after this track's (`later`) onto it."""
+        if later.head is None:  # read already, as if nothing came before it
+            self.add(later)
+            self.last = later.last
+            return
+        for request in later.head:
+            self.read(*request)
+        self.add(later)  # the body's totals
+        if later.anchored:
+            self.last = later.last
+
+    def settled(self) -> Track:
+        """This track read as the start of the input: nothing came before its head."""
+        if self.head is None:
+            return self
+        found = Track()
+        found.then(self)
         return found
 
 
@@ -103,13 +149,14 @@ def most(a: int | float | None, b: int | float | None) -> int | float | None:
 class Tracks:
     """Every (crawler token, origin) followed in one piece of input, in its order."""
 
-    __slots__ = ("closed", "cut", "latest", "tracks")
+    __slots__ = ("closed", "cut", "heads", "latest", "tracks")
 
     def __init__(self) -> None:
         self.tracks: dict[tuple[str, str | None], Track] = {}
         self.closed: dict[str, Totals] = {}  # by token: tracks folded in (idle past MAX_TRACKS)
         self.cut = 0  # tracks closed while their session might have gone on
         self.latest = float("-inf")  # the latest time seen
+        self.heads = 0  # requests kept in the tracks' heads
 
     def add(self, token: str, origin: str | None, when: float, robots: bool, delay: int | float | None) -> None:
         """A request of `token` at `origin` at `when` (for /robots.txt when `robots`), under `delay`."""
@@ -120,44 +167,45 @@ class Tracks:
         if track is None:
             if len(self.tracks) >= MAX_TRACKS:
                 self._close_idle()
-            self.tracks[key] = Track(
-                sessions=1, robots_first=robots, first=when, first_robots=robots, first_delay=delay, last=when
-            )
-            return
-        gap = when - track.last
-        if gap > GAP or gap < -GAP:
-            track.sessions += 1
-            track.robots_first += robots
-            track.last = when
-            return
-        if gap > 0:
-            track.last = when
+            track = self.tracks[key] = Track(head=[], reach=when + GAP)
+        if track.head is None or track.anchored:
+            track.read(when, robots, delay)
+        elif self.heads >= HEADS:
+            # Out of room: the head is read as if nothing came before it, and stitching will cut the session.
+            track.loose = True
+            head, track.head = track.head, None
+            self.heads -= len(head)
+            for request in head:
+                track.read(*request)
+            track.read(when, robots, delay)
         else:
-            gap = 0.0  # sent while the one logged before it was still being served
-        track.gap(gap, delay)
+            track.head.append((when, robots, delay))
+            self.heads += 1
+            if when > track.reach:  # later than wherever the piece before left the track: the body begins
+                track.anchored = True
+                track.last = when
+            else:
+                track.reach = max(track.reach, when)
 
     def then(self, later: Tracks) -> None:
-        """Add the tracks of the piece of input that follows this one (`later`), stitching open sessions; the
-        merged tracks stay within `MAX_TRACKS` as one pass's do."""
+        """Add the tracks of the piece of input that follows this one (`later`), stitching open sessions, as one
+        pass would read them; this one begins the input. The merged tracks stay within `MAX_TRACKS` as one
+        pass's do."""
         self.latest = max(self.latest, later.latest)
+        if self.heads:  # nothing came before this piece's heads
+            for key, track in self.tracks.items():
+                self.tracks[key] = track.settled()
+            self.heads = 0
         for key, after in later.tracks.items():
             before = self.tracks.get(key)
             if before is None:
                 if len(self.tracks) >= MAX_TRACKS:
                     self._close_idle()
-                self.tracks[key] = after
+                self.tracks[key] = after.settled()
                 continue
-            gap = after.first - before.last
-            before.add(after)
-            if -GAP <= gap <= GAP:
-                # One session across the two pieces, as one pass would have it: the later piece's first
-                # request did not begin one, and the session's latest time stays the latest.
-                before.sessions -= 1
-                before.robots_first -= after.first_robots
-                before.gap(max(gap, 0.0), after.first_delay)
-                before.last = max(before.last, after.last)
-            else:
-                before.last = after.last
+            if after.loose:
+                self.cut += 1  # its first session is counted apart from the one it may have gone on
+            before.then(after)
         for token, totals in later.closed.items():
             self.closed.setdefault(token, Totals()).add(totals)
         self.cut += later.cut
@@ -168,7 +216,7 @@ class Tracks:
         for token, totals in self.closed.items():
             found.setdefault(token, Totals()).add(totals)
         for (token, _), track in self.tracks.items():
-            found.setdefault(token, Totals()).add(track)
+            found.setdefault(token, Totals()).add(track.settled())
         return found
 
     def _close_idle(self) -> None:
@@ -176,12 +224,21 @@ class Tracks:
 
         Each is counted in `cut`: a session it began at the start of this piece can no longer be stitched.
         """
-        idle = [key for key, track in self.tracks.items() if track.last < self.latest - GAP]
+        idle = [key for key, track in self.tracks.items() if _latest(track) < self.latest - GAP]
         if len(idle) < MAX_TRACKS // 10:
-            idle = sorted(self.tracks, key=lambda key: self.tracks[key].last)[: MAX_TRACKS // 10]
+            idle = sorted(self.tracks, key=lambda key: _latest(self.tracks[key]))[: MAX_TRACKS // 10]
         self.cut += len(idle)
         for key in idle:
-            self.closed.setdefault(key[0], Totals()).add(self.tracks.pop(key))
+            track = self.tracks.pop(key)
+            self.heads -= len(track.head or ())
+            self.closed.setdefault(key[0], Totals()).add(track.settled())
 
 
-__all__ = ["GAP", "MAX_TRACKS", "Totals", "Track", "Tracks", "least", "most"]
+def _latest(track: Track) -> float:
+    """About the latest time of a track's requests, to tell how long it has been idle."""
+    if track.last is not None:
+        return track.last
+    return max(when for when, _, _ in track.head or ())
+
+
+__all__ = ["GAP", "HEADS", "MAX_TRACKS", "Request", "Totals", "Track", "Tracks", "least", "most"]
