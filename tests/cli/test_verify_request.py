@@ -14,13 +14,18 @@ from robotscope.access.signatures.agent import WELL_KNOWN
 from robotscope.access.signatures.head import MAX_HEAD
 from robotscope.access.signatures.model import SignedRequest
 from robotscope.cli import cli
+from robotscope.reports.verification import utc_text
+from robotscope.syntax.iplists import snapshot
 from tests.access.signatures.signing import NOW, directory, signed
+from tests.clock import moment
 from tests.conftest import Server
 
 pytestmark = pytest.mark.usefixtures("isolated")
 
 CLAIM = "give one or more IP addresses and --agent UA"
 GOOGLEBOT = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"
+# A day after the shipped Google list's creationTime: signed then, a claim is judged by that list.
+LISTED = int(moment(snapshot("google-common-crawlers.json").creation_time or "")) + 86_400
 
 
 def capture(request: SignedRequest, path: Path, user_agent: str = GOOGLEBOT) -> str:
@@ -76,8 +81,9 @@ def test_expired_and_refused_directories_exit_1(server: Server, key: Ed25519Priv
 def test_with_an_address_the_claim_is_judged_with_the_signature(
     server: Server, key: Ed25519PrivateKey, tmp_path: Path
 ) -> None:
-    path = capture(signed(key, agent=f'sig1="{server.url("")}"'), tmp_path / "request.http")
-    common = ("--request", path, "--at", str(NOW), "--allow-local-directory", "--no-dns")
+    request = signed(key, agent=f'sig1="{server.url("")}"', created=LISTED - 10, expires=LISTED + 300)
+    path = capture(request, tmp_path / "request.http")
+    common = ("--request", path, "--at", str(LISTED), "--allow-local-directory", "--no-dns")
     code, found = as_json(*common, "--ip", "66.249.66.1")
     claim = found["claim"]
     assert code == 0 and (claim["status"], claim["method"], claim["token"]) == ("verified", "ip-list", "Googlebot")
@@ -90,12 +96,19 @@ def test_with_an_address_the_claim_is_judged_with_the_signature(
 
 
 def test_at_with_an_address_names_the_lists_in_force(server: Server, key: Ed25519PrivateKey, tmp_path: Path) -> None:
-    path = capture(signed(key, agent=f'sig1="{server.url("")}"'), tmp_path / "request.http")
+    request = signed(key, agent=f'sig1="{server.url("")}"', created=LISTED - 10, expires=LISTED + 300)
+    path = capture(request, tmp_path / "request.http")
     common = ("--request", path, "--allow-local-directory", "--no-dns", "--ip", "66.249.66.1")
-    code, out, _ = verify(*common, "--at", str(NOW))
-    assert code == 0 and out.splitlines()[2].startswith("lists in force at 2026-05-28T20:26:40Z: google-common")
-    code, found = as_json(*common, "--at", str(NOW))
-    assert found["at"] == "2026-05-28T20:26:40Z" and found["lists"][0]["list"] == "google-common-crawlers.json"
+    code, out, _ = verify(*common, "--at", str(LISTED))
+    assert code == 0 and out.splitlines()[2].startswith(f"lists in force at {utc_text(LISTED)}: google-common")
+    code, found = as_json(*common, "--at", str(LISTED))
+    assert found["at"] == utc_text(LISTED) and found["lists"][0]["list"] == "google-common-crawlers.json"
+    # Signed before the shipped list's creationTime, no version of it was out: the claim is open.
+    early = capture(signed(key, agent=f'sig1="{server.url("")}"'), tmp_path / "early.http")
+    code, found = as_json(
+        "--request", early, "--allow-local-directory", "--no-dns", "--ip", "66.249.66.1", "--at", str(NOW)
+    )
+    assert code == 1 and found["signature"]["verified"] and found["claim"]["status"] == "inconclusive"
     # In 2024 the signature was not made yet, and no version of Google's list was out: the claim is open.
     code, found = as_json(*common, "--at", "2024-01-01")
     assert code == 1 and found["signature"]["reason"] == "not-yet-valid"

@@ -119,6 +119,19 @@ def test_snapshot_facts_from_the_research_hold() -> None:
     assert all(n.version == 4 for n in iplists.snapshot("bing-bingbot.json").networks)
 
 
+def test_the_google_snapshots_are_the_mirrored_versions_of_2026_08_21() -> None:
+    # Counted from the mirror's files (iplists/README.md): IPv4 and IPv6 prefixes, and creationTime.
+    expected = {
+        "google-common-crawlers.json": (169, 146, "2026-08-21T14:45:42.000000"),
+        "google-special-crawlers.json": (135, 135, "2026-08-21T14:46:19.000000"),
+    }
+    for name, (four, six, created) in expected.items():
+        found = iplists.snapshot(name)
+        versions = [n.version for n in found.networks]
+        assert (versions.count(4), versions.count(6), found.creation_time) == (four, six, created), name
+        assert len(set(found.networks)) == len(versions), name  # no prefix twice
+
+
 @pytest.mark.parametrize("seed", sorted(SEEDS.iterdir()), ids=lambda p: p.name)
 def test_the_fuzz_target_passes_on_every_seed(seed: Path) -> None:
     check(seed.read_bytes())
