@@ -68,6 +68,21 @@ def test_every_shipped_list_verifies_its_own_crawlers_and_spoofs_another_address
     assert checked >= 10
 
 
+def test_a_user_triggered_fetcher_is_verified_by_the_shipped_list_and_never_spoofed_outside_it() -> None:
+    # Google files its user-triggered fetchers under two lists; only user-triggered-fetchers.json ships.
+    fetchers = snapshot("google-user-triggered-fetchers.json")
+    inside = str(next(n for n in fetchers.networks if n.version == 4).network_address)
+    (one,) = claims(inside, "--agent", "FeedFetcher-Google", "--no-dns")
+    assert (one["status"], one["method"]) == ("verified", "ip-list")
+    assert one["covering"][0] == {"list": fetchers.name, "creation_time": fetchers.creation_time}
+    for address in ("192.0.2.1", "2001:db8::1", GOOGLE_ADDRESS):
+        (other,) = claims(address, "--agent", "Google-Read-Aloud", "--no-dns")
+        assert other["status"] == "inconclusive", (address, other)
+        assert "google-user-triggered-fetchers-google.json is not at hand" in other["reason"]
+    (agent,) = claims(inside, "--agent", "Google-Agent", "--no-dns")  # its own list does not ship
+    assert agent["status"] == "inconclusive" and "google-user-triggered-agents.json" in agent["reason"]
+
+
 def test_a_crawler_whose_operator_publishes_nothing_is_unverifiable_never_spoofed() -> None:
     (one,) = claims("192.0.2.1", "--agent", "CCBot")
     assert one["status"] == "unverifiable" and "publishes no way" in one["reason"]

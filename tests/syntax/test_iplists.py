@@ -94,7 +94,7 @@ def test_problems_past_the_limit_are_counted_and_memory_stays_bounded() -> None:
 
 def test_every_shipped_snapshot_reads_clean_with_the_registry_date() -> None:
     shipped = iplists.shipped()
-    assert len(shipped) == 10
+    assert len(shipped) == 11
     files = {path.name for path in (Path(iplists.__file__).parent / "iplists").glob("*.json")}
     assert files == set(shipped)
     for name in shipped:
@@ -124,6 +124,7 @@ def test_the_google_snapshots_are_the_mirrored_versions_of_2026_08_21() -> None:
     expected = {
         "google-common-crawlers.json": (169, 146, "2026-08-21T14:45:42.000000"),
         "google-special-crawlers.json": (135, 135, "2026-08-21T14:46:19.000000"),
+        "google-user-triggered-fetchers.json": (528, 528, "2026-08-21T14:45:40.000000"),
     }
     for name, (four, six, created) in expected.items():
         found = iplists.snapshot(name)

@@ -55,7 +55,8 @@ def test_a_crawler_obeys_the_group_its_operators_profile_chooses() -> None:
 
 def test_unverified_only_refuses_by_the_operators_shipped_lists_and_says_who_cannot_be() -> None:
     robots = parse("User-agent: *\nDisallow: /\n")
-    made = plan(robots, choose(robots, "GPTBot,ClaudeBot,Claude-User,Bytespider,FeedFetcher-Google"), True)
+    chosen = "GPTBot,ClaudeBot,Claude-User,Bytespider,FeedFetcher-Google,Google-Agent"
+    made = plan(robots, choose(robots, chosen), True)
     assert [(group.tokens, group.lists) for group in made.groups] == [
         (("GPTBot",), ("openai-gptbot.json",)),
         (("ClaudeBot", "Claude-User"), ("anthropic-bots.json",)),  # one list for both: one group
@@ -64,21 +65,27 @@ def test_unverified_only_refuses_by_the_operators_shipped_lists_and_says_who_can
     texts = [note.render() for note in made.notes]
     assert texts == [
         "Bytespider: its operator publishes no IP list, so --unverified-only cannot refuse it: left out",
-        "FeedFetcher-Google: its IP lists (google-user-triggered-fetchers.json, "
-        "google-user-triggered-fetchers-google.json) do not ship with robotscope, so --unverified-only cannot "
-        "refuse it: left out",
+        # google-user-triggered-fetchers.json ships, but Google's own fetchers send from the list that does not.
+        "FeedFetcher-Google: of its IP lists, google-user-triggered-fetchers-google.json does not ship with "
+        "robotscope, and the crawler itself may send from its addresses, so --unverified-only cannot refuse it: "
+        "left out",
+        "Google-Agent: its IP list (google-user-triggered-agents.json) does not ship with robotscope, so "
+        "--unverified-only cannot refuse it: left out",
     ]
+    assert "google-user-triggered-fetchers.json" not in made.addresses
 
 
-def test_a_list_that_does_not_ship_makes_its_addresses_unverified(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_crawler_some_of_whose_lists_do_not_ship_is_left_out(monkeypatch: pytest.MonkeyPatch) -> None:
     found = method("GPTBot")
     assert found is not None
-    both = found._replace(lists=("openai-gptbot.json", "openai-unknown.json"))
+    three = found._replace(lists=("openai-gptbot.json", "openai-unknown.json", "openai-other.json"))
     # The module, not the function of its name that the package exports.
-    monkeypatch.setattr(sys.modules["robotscope.reports.enforce.plan"], "method", lambda token: both)
+    monkeypatch.setattr(sys.modules["robotscope.reports.enforce.plan"], "method", lambda token: three)
     robots = parse("User-agent: *\nDisallow: /\n")
     made = plan(robots, choose(robots, "GPTBot"), True)
-    assert made.groups[0].lists == ("openai-gptbot.json",)
+    assert made.groups == () and made.addresses == {}
     assert made.notes[0].render() == (
-        "GPTBot: openai-unknown.json do not ship with robotscope, so requests from their addresses count as unverified"
+        "GPTBot: of its IP lists, openai-unknown.json, openai-other.json do not ship with robotscope, and the "
+        "crawler itself may send from their addresses, so --unverified-only cannot refuse it: left out"
     )
+    assert "IP 목록 가운데 openai-unknown.json, openai-other.json이 robotscope에" in made.notes[0].render("ko")

@@ -8,8 +8,8 @@ that obey the same rules (and, with `--unverified-only`, are verified by the
 same IP lists) share a `Group`. With `--unverified-only` a request is
 refused only when it also comes from outside the crawler's operator's
 published lists (`syntax.verification`, the snapshots `syntax.iplists`
-ships); a crawler whose operator publishes none cannot be refused that way,
-and the plan says so.
+ships); a crawler whose operator publishes none, or some of whose lists do
+not ship, cannot be refused that way, and the plan says so.
 """
 
 from __future__ import annotations
@@ -60,14 +60,13 @@ def _lists(token: str, notes: list[Message]) -> tuple[str, ...] | None:
     if not published:
         notes.append(message("enforce.unverifiable", token=token))
         return None
-    available = tuple(name for name in published if name in shipped())
-    if not available:
-        notes.append(message("enforce.lists-not-shipped", token=token, lists=list(published)))
-        return None
-    missing = [name for name in published if name not in available]
+    missing = [name for name in published if name not in shipped()]
     if missing:
-        notes.append(message("enforce.lists-partly-shipped", token=token, lists=missing))
-    return available
+        # The crawler itself may send from a list that does not ship: refusing outside the others would refuse it.
+        code = "enforce.lists-partly-shipped" if len(missing) < len(published) else "enforce.lists-not-shipped"
+        notes.append(message(code, token=token, lists=missing, count=len(missing)))
+        return None
+    return published
 
 
 def plan(robots: Robots, choice: Choice, unverified_only: bool = False) -> Plan:

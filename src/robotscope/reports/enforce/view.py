@@ -8,7 +8,7 @@ from .entries import Export
 from .plan import Plan
 
 # Notes that mean a chosen crawler is not refused at all (with --unverified-only).
-UNENFORCED = frozenset({"enforce.unverifiable", "enforce.lists-not-shipped"})
+UNENFORCED = frozenset({"enforce.unverifiable", "enforce.lists-not-shipped", "enforce.lists-partly-shipped"})
 
 
 def complete(made: Plan, result: Export) -> bool:
