@@ -20,6 +20,7 @@ from robotscope.syntax.iplists import MAX_BYTES, snapshot
 from robotscope.syntax.verification import list_sources
 from tests.conftest import Server, respond
 from tests.hostile import SlowServer, trickle
+from tests.verifying.google_history import DROPPED, KEPT, google_store
 
 pytestmark = pytest.mark.usefixtures("isolated")
 
@@ -106,6 +107,28 @@ def test_before_any_version_the_claim_is_inconclusive_never_spoofed(server: Serv
     between = claim("--at", "2029-12-31", "--store", str(store))
     assert between["lists"] == [{"list": "openai-gptbot.json", "creation_time": shipped}]
     assert between["claims"][0]["status"] == "spoofed"
+
+
+def test_at_judges_by_googles_real_versions_an_address_google_dropped_between_them(tmp_path: Path) -> None:
+    store = str(google_store(tmp_path / "history.sqlite3"))
+
+    def googlebot(address: str, when: str) -> dict[str, Any]:
+        code, out, err = run(address, "--agent", "Googlebot", "--no-dns", "--at", when, "--store", store, "--json")
+        assert code in (0, 1), err
+        found: dict[str, Any] = json.loads(out)
+        return found
+
+    before = googlebot(DROPPED, "2025-09-04T12:00:00Z")  # the version of 2025-09-03 is in force
+    assert before["lists"] == [{"list": "google-common-crawlers.json", "creation_time": "2025-09-03T14:45:53.000000"}]
+    assert (before["claims"][0]["status"], before["claims"][0]["method"]) == ("verified", "ip-list")
+    after = googlebot(DROPPED, "2025-09-05")  # the version of 2025-09-04
+    assert after["lists"] == [{"list": "google-common-crawlers.json", "creation_time": "2025-09-04T14:46:40.000000"}]
+    assert (after["claims"][0]["status"], after["claims"][0]["method"]) == ("spoofed", "ip-list")
+    assert googlebot(KEPT, "2025-09-05")["claims"][0]["status"] == "verified"  # a range both versions list
+    code, out, _ = run(DROPPED, "--agent", "Googlebot", "--no-dns", "--at", "2025-09-05", "--store", store)
+    assert code == 1 and out.splitlines()[0] == (
+        "lists in force at 2025-09-05T00:00:00Z: google-common-crawlers.json (creationTime 2025-09-04T14:46:40.000000)"
+    )
 
 
 def test_at_with_lists_uses_the_folders_lists_as_the_only_versions(tmp_path: Path) -> None:
