@@ -20,15 +20,21 @@ the answers nor eat the requests.
 from __future__ import annotations
 
 import json
+import math
 import os
 import sys
+import threading
 from collections.abc import AsyncIterator, Iterator
+from concurrent.futures import CancelledError
 from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass
 from typing import Any, BinaryIO, NoReturn
 
 import anyio
+import anyio.from_thread
+import anyio.lowlevel
 import anyio.to_thread
+from anyio.lowlevel import EventLoopToken
 from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
 from mcp import types
 from mcp.shared.message import SessionMessage
@@ -54,8 +60,8 @@ class Refused:
 class UnusableWire(Exception):
     """Standard input or output is not open: there is nothing to serve on."""
 
-    def __init__(self, error: OSError) -> None:
-        self.reason = message("mcp.stdio.unusable", error=error.strerror or str(error))
+    def __init__(self) -> None:
+        self.reason = message("mcp.stdio.unusable")
         super().__init__(self.reason.render())
 
 
@@ -66,6 +72,13 @@ def _refused(code: int, said: Message, lang: str, request_id: types.RequestId | 
 
 def _no_constant(name: str) -> NoReturn:
     raise ValueError(f"{name} is not JSON")  # json.loads would take NaN and Infinity
+
+
+def _finite(text: str) -> float:
+    number = float(text)
+    if not math.isfinite(number):  # 1e400: an answer quoting it back would write Infinity, which is not JSON
+        raise ValueError(f"{text} is out of range")
+    return number
 
 
 def _id_of(value: Any) -> types.RequestId | None:
@@ -87,15 +100,19 @@ def read_line(line: bytes | None, lang: str = DEFAULT_LANG) -> types.JSONRPCMess
     except UnicodeDecodeError as error:
         return _refused(types.PARSE_ERROR, message("mcp.stdio.not-utf8", position=error.start), lang)
     try:
-        value = json.loads(text, parse_constant=_no_constant)
+        value = json.loads(text, parse_constant=_no_constant, parse_float=_finite)
     except json.JSONDecodeError as error:
         return _refused(types.PARSE_ERROR, message("mcp.stdio.not-json", position=error.pos), lang)
-    except (ValueError, RecursionError):  # a constant, or nesting deeper than the parser recurses
-        return _refused(types.PARSE_ERROR, message("mcp.stdio.not-json", position=0), lang)
+    except (ValueError, RecursionError):  # a constant, a float out of range, or nesting too deep to parse
+        return _refused(types.PARSE_ERROR, message("mcp.stdio.not-plain-json"), lang)
     try:
-        return types.jsonrpc_message_adapter.validate_python(value, by_name=False)
+        read = types.jsonrpc_message_adapter.validate_python(value, by_name=False)
     except ValueError:  # pydantic's ValidationError
         return _refused(types.INVALID_REQUEST, message("mcp.stdio.not-jsonrpc"), lang, _id_of(value))
+    if isinstance(read, types.JSONRPCNotification) and "id" in value:
+        # A request whose id is no id (null, 1.5, a list) would pass as a notification, never answered.
+        return _refused(types.INVALID_REQUEST, message("mcp.stdio.bad-id"), lang)
+    return read
 
 
 def encoded(sent: types.JSONRPCMessage) -> bytes:
@@ -131,12 +148,14 @@ def claimed_wire() -> Iterator[tuple[BinaryIO, BinaryIO]]:
 
     Raises `UnusableWire` when stdin or stdout is not open.
     """
+    if sys.stdin is None or sys.stdout is None:  # closed when Python started: fd 0 or 1 may be another file now
+        raise UnusableWire
     sys.stdout.flush()
     try:
         wire_in = _private(0)
         wire_out = _private(1)
     except OSError as error:
-        raise UnusableWire(error) from error
+        raise UnusableWire from error
     _point(0, os.devnull, os.O_RDONLY)
     try:
         os.dup2(2, 1)
@@ -152,19 +171,32 @@ def claimed_wire() -> Iterator[tuple[BinaryIO, BinaryIO]]:
         os.dup2(wire_out, 1)
 
 
+def _pump(wire: BinaryIO, into: MemoryObjectSendStream[bytes | None], loop: EventLoopToken) -> None:
+    """Send each line of `wire` (None for one too long, read past) into the event loop `loop` until the wire ends.
+
+    In a daemon thread of its own: a read blocked on a client that keeps stdin
+    open must not keep the process alive once the serving has ended (an anyio
+    worker thread would).
+    """
+    try:
+        try:
+            for line in lines(wire, MAX_MESSAGE + 2):  # the line's end (\n or \r\n) is not part of the message
+                anyio.from_thread.run(into.send, line, token=loop)
+        except OSError:  # a broken wire ends as a closed one does
+            pass
+        anyio.from_thread.run_sync(into.close, token=loop)
+    except (anyio.BrokenResourceError, RuntimeError, CancelledError):
+        pass  # the serving ended first: no one reads on
+
+
 async def _read(wire: BinaryIO, to_server: Sending, replies: Sending, lang: str, reading: anyio.CancelScope) -> None:
     """Hand each message on `wire` to the server, and answer each line that is none, until the wire ends."""
-    pieces = lines(wire, MAX_MESSAGE + 1)  # the newline is not part of the message
+    into, read_lines = anyio.create_memory_object_stream[bytes | None](0)
+    loop = anyio.lowlevel.current_token()
+    threading.Thread(target=_pump, args=(wire, into, loop), name="robotscope mcp stdin", daemon=True).start()
     with reading:
-        async with to_server, replies:
-            while True:
-                try:
-                    # Abandoned when the serving ends first: a read blocked on the client must not hold it.
-                    line = await anyio.to_thread.run_sync(next, pieces, b"", abandon_on_cancel=True)
-                except OSError:  # a broken wire ends as a closed one does
-                    return
-                if line == b"":  # the end of the wire (`lines` yields no empty line)
-                    return
+        async with to_server, replies, read_lines:
+            async for line in read_lines:
                 read = read_line(line, lang)
                 if isinstance(read, Refused):
                     await replies.send(SessionMessage(read.answer))
