@@ -157,13 +157,13 @@ def claimed_wire() -> Iterator[tuple[BinaryIO, BinaryIO]]:
     except OSError as error:
         raise UnusableWire from error
     _point(0, os.devnull, os.O_RDONLY)
-    try:
-        os.dup2(2, 1)
-    except OSError:
+    if sys.stderr is None:  # closed when Python started: fd 2 may be another file now (the cache's)
         _point(1, os.devnull, os.O_WRONLY)
+    else:
+        os.dup2(2, 1)
     try:
-        # closefd=False, and the private descriptors stay open: a worker thread may still be blocked on
-        # one, and must not find it reused. A process serves stdio once.
+        # closefd=False, and the private descriptors stay open: the reading thread may still be blocked
+        # on its one, and must not find it reused. A process serves stdio once.
         yield os.fdopen(wire_in, "rb", closefd=False), os.fdopen(wire_out, "wb", buffering=0, closefd=False)
     finally:
         sys.stdout.flush()
@@ -224,8 +224,8 @@ async def _write(wire: BinaryIO, from_server: Receiving, serving: anyio.CancelSc
 
 @asynccontextmanager
 async def wire_streams(wire_in: BinaryIO, wire_out: BinaryIO, lang: str) -> AsyncIterator[tuple[Receiving, Sending]]:
-    """The server's read and write streams over the binary streams `wire_in` and `wire_out` (unbuffered):
-    what `Server.run` takes. Messages are read as `read_line` reads them; errors are in `lang`."""
+    """The server's read and write streams (what `Server.run` takes) over the binary streams `wire_in` and
+    `wire_out` (unbuffered). Messages are read as `read_line` reads them; its errors are in `lang`."""
     to_server, from_client = anyio.create_memory_object_stream[SessionMessage](0)
     to_client, from_server = anyio.create_memory_object_stream[SessionMessage](0)
     reading = anyio.CancelScope()
