@@ -137,6 +137,8 @@ IO_ALLOWED: dict[str, frozenset[str]] = {
     "verifying": frozenset({"asyncio", "socket", "threading"}),
     "web": frozenset({"subprocess", "threading", "signal", "socket"}),
     "cli": frozenset({"asyncio", "socket", "sqlite3", "threading", "subprocess", "multiprocessing"}),
+    # stdin read in a daemon thread, which a client that never closes it cannot keep alive.
+    "mcp": frozenset({"threading"}),
 }
 
 

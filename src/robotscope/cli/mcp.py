@@ -67,7 +67,7 @@ def mcp_command(
       robotscope mcp --lang ko --no-dns
     """
     try:
-        from ..mcp import Settings, run_stdio
+        from ..mcp import Settings, UnusableWire, run_stdio
     except ImportError as error:
         fail(message("mcp.missing-extra", error=str(error)))
     if host is not None and not over_http:
@@ -91,7 +91,10 @@ def mcp_command(
         verifier=verifier,
     )
     if not over_http:
-        run_stdio(settings)
+        try:
+            run_stdio(settings)
+        except UnusableWire as error:
+            fail(error.reason)
         return
     _serve_http(settings, host or "127.0.0.1", port)
 

@@ -2,10 +2,12 @@
 
 Inputs are closed (`additionalProperties: false`) and bounded: a URL or
 user agent of at most `MAX_FIELD` characters, a robots.txt text of at most
-`MAX_TEXT`, at most `MAX_ITEMS` URLs or agents. The server checks every
-call against its input schema before a tool runs; the outputs are the views
-of `reports.gate` and `reports.tool_views`, and a test checks each answer
-against its schema, as the SDK's client does on every call.
+`MAX_TEXT`, at most `MAX_ITEMS` URLs or agents, all in a message of at
+most `MAX_MESSAGE` bytes (either transport refuses a longer one unread).
+The server checks every call against its input schema before a tool runs;
+the outputs are the views of `reports.gate` and `reports.tool_views`, and a
+test checks each answer against its schema, as the SDK's client does on
+every call.
 """
 
 from __future__ import annotations
@@ -22,6 +24,9 @@ Schema = dict[str, Any]
 
 MAX_TEXT = 1024 * 1024  # characters of a robots.txt given as text: twice what crawlers read of a file
 MAX_ITEMS = 100  # URLs or agents one diff compares (the web API's cap on URLs)
+# Bytes of one JSON-RPC message, over stdio (a line) and streamable HTTP (a request body): room for the two
+# texts of a diff_robots call at MAX_TEXT (ASCII; non-ASCII text takes up to 3 bytes a character).
+MAX_MESSAGE = 4 * 1024 * 1024
 
 STRING: Schema = {"type": "string"}
 INTEGER: Schema = {"type": "integer"}

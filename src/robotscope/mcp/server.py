@@ -27,7 +27,6 @@ from jsonschema.exceptions import best_match
 from mcp import types
 from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel import Server
-from mcp.server.stdio import stdio_server
 from starlette.applications import Starlette
 
 from .._version import __version__
@@ -44,6 +43,7 @@ from ..syntax.ipindex import parse_address
 from ..syntax.urls import InvalidURL
 from ..verifying.verifier import Verifier
 from . import schemas
+from .stdio import stdio_streams
 
 LOG = logging.getLogger("robotscope.mcp")
 MAX_ERROR = 300  # characters of a schema problem quoted back: the value itself may be megabytes
@@ -323,9 +323,9 @@ def create_server(settings: Settings) -> Server[Any]:
 
 
 async def serve_stdio(settings: Settings) -> None:
-    """Serve one client over this process's standard input and output until it closes them."""
+    """Serve one client over this process's standard input and output until it closes them (`stdio`)."""
     server = create_server(settings)
-    async with stdio_server() as (read, write):
+    async with stdio_streams(settings.lang) as (read, write):
         await server.run(read, write, server.create_initialization_options())
 
 
@@ -337,4 +337,4 @@ def run_stdio(settings: Settings) -> None:
 def http_app(settings: Settings, host: str) -> Starlette:
     """The streamable HTTP app (the endpoint `/mcp`); bound to loopback, it refuses other Host and Origin headers
     (the SDK's DNS rebinding protection)."""
-    return create_server(settings).streamable_http_app(host=host)
+    return create_server(settings).streamable_http_app(host=host, max_request_body_size=schemas.MAX_MESSAGE)
