@@ -124,8 +124,9 @@ IO_STDLIB = frozenset(
     }
 )
 IO_ALLOWED: dict[str, frozenset[str]] = {
-    # git, stopped at its deadline by a timer; log pieces audited in worker processes (`--jobs`).
-    "auditing": frozenset({"subprocess", "threading", "multiprocessing"}),
+    # git, stopped at its deadline by a timer; log pieces audited in worker processes (`--jobs`), started with
+    # Ctrl-C blocked and ended with the process that started them.
+    "auditing": frozenset({"subprocess", "threading", "multiprocessing", "signal"}),
     "sqlite_file": frozenset({"sqlite3", "threading"}),
     "cache": frozenset({"sqlite3"}),
     "history": frozenset({"sqlite3"}),
@@ -136,7 +137,8 @@ IO_ALLOWED: dict[str, frozenset[str]] = {
     "client": frozenset({"asyncio"}),
     "verifying": frozenset({"asyncio", "socket", "threading"}),
     "web": frozenset({"subprocess", "threading", "signal", "socket"}),
-    "cli": frozenset({"asyncio", "socket", "sqlite3", "threading", "subprocess", "multiprocessing"}),
+    # signal: SIGINT and SIGTERM turned into a clean stop and exit 130 / 143 (`output.interruptible`).
+    "cli": frozenset({"asyncio", "socket", "sqlite3", "threading", "subprocess", "multiprocessing", "signal"}),
     # stdin read in a daemon thread, which a client that never closes it cannot keep alive.
     "mcp": frozenset({"threading"}),
 }

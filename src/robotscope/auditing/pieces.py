@@ -12,6 +12,11 @@ each worker decodes, splits, reads, judges and counts its pieces with its own ju
 (their caches warm up once per process). At most two pieces per worker wait (and, at the start, the
 `WORTH_WORKERS` read to choose), so memory stays flat whatever the size of the logs.
 
+Stopping is the reading process's to decide: workers start with SIGINT blocked (Ctrl-C reaches the whole
+process group), and whatever stops the reading process's iteration (an exception, a signal's handler
+raising, the generator closed) kills them at once, not after the pieces they hold. A worker whose reading
+process is gone some other way (SIGKILL) ends itself.
+
 The summaries merged in order (`Summary.then`) give what one pass gives, sessions included, for logs in
 time order; for any log, the same pieces give the same answer in any number of workers. A format whose
 columns a `#Fields:` header names (W3C, CloudFront) gets, with each piece, the last such header before it.
@@ -23,9 +28,14 @@ import csv
 import gc
 import io
 import multiprocessing
+import multiprocessing.connection
+import os
+import signal
+import threading
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
+from contextlib import contextmanager
 from functools import lru_cache
 from itertools import chain, islice
 from typing import Any, Literal, NamedTuple
@@ -208,9 +218,10 @@ def pieces(
                 headers = tuple(found[-1:]) or headers
 
 
-def results(setup: Setup, given: Iterable[Piece], jobs: int) -> Iterator[tuple[Summary, Any]]:
+def results(setup: Setup, given: Iterable[Piece], jobs: int) -> Generator[tuple[Summary, Any], None, None]:
     """Each piece's summary and rendered rows, in input order: in `jobs` worker processes when there are at least
-    `WORTH_WORKERS` pieces, else here. A worker that dies raises `BrokenProcessPool`."""
+    `WORTH_WORKERS` pieces, else here. A worker that dies raises `BrokenProcessPool`; closing the generator
+    before its end kills the workers."""
     given = iter(given)
     opening = list(islice(given, WORTH_WORKERS)) if jobs > 1 else []
     if jobs > 1 and len(opening) >= WORTH_WORKERS:
@@ -227,8 +238,42 @@ _worker: Auditor | None = None
 
 def _start_worker(setup: Setup) -> None:
     global _worker  # one per worker process, set once by the pool's initializer
+    _end_with_parent()
+    if hasattr(signal, "pthread_sigmask"):  # born with both blocked (`_held`): the pool's terminate() must work
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM})
     _worker = Auditor(setup)
     settle()
+
+
+def _end_with_parent() -> None:
+    """End this worker when the process that started it is gone: it would otherwise wait for work forever."""
+    parent = multiprocessing.parent_process()
+    if parent is None:
+        return
+
+    def watch() -> None:
+        multiprocessing.connection.wait([parent.sentinel])
+        os._exit(1)  # nothing to clean up: a worker holds no file, its results go nowhere now
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+
+
+_HELD = {signal.SIGINT, signal.SIGTERM}
+
+
+@contextmanager
+def _held() -> Iterator[None]:
+    """SIGINT and SIGTERM held back (delivered on the way out) while a worker may be started: a worker is never
+    cut off half-sent its start (a traceback of its own), and, copying this thread's mask, starts with them
+    blocked, so Ctrl-C, which reaches it too, is left to this process."""
+    if not hasattr(signal, "pthread_sigmask"):  # Windows: no masks, and no process groups to signal
+        yield
+        return
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
 
 
 def settle() -> None:
@@ -247,12 +292,28 @@ def _parallel(setup: Setup, given: Iterator[Piece], jobs: int) -> Iterator[tuple
     context = multiprocessing.get_context("spawn")  # a fresh interpreter per worker, never a fork
     with ProcessPoolExecutor(jobs, mp_context=context, initializer=_start_worker, initargs=(setup,)) as pool:
         pending: deque[Future[tuple[Summary, Any]]] = deque()
-        for piece in given:
-            pending.append(pool.submit(_audit_piece, piece))
-            if len(pending) >= 2 * jobs:
+        try:
+            for piece in given:
+                with _held():  # the first `jobs` submits start the workers
+                    pending.append(pool.submit(_audit_piece, piece))
+                if len(pending) >= 2 * jobs:
+                    yield pending.popleft().result()
+            while pending:
                 yield pending.popleft().result()
-        while pending:
-            yield pending.popleft().result()
+        except BaseException:  # a signal, an unreadable log, a dead worker, the results no longer wanted
+            _kill_workers(pool)
+            raise
+
+
+def _kill_workers(pool: ProcessPoolExecutor) -> None:
+    """End `pool`'s workers now, not once they have audited what they hold (Python 3.14's `kill_workers`), and
+    never wait for what can no longer come."""
+    for process in list(pool._processes.values()):
+        process.kill()
+    # A worker ended while it sent its result leaves the pool's thread reading the rest forever: only the
+    # pipe's end stops it, and this process holds a writing end too (for workers yet to start: none now).
+    pool._result_queue._writer.close()  # type: ignore[attr-defined]
+    pool.shutdown(cancel_futures=True)
 
 
 __all__ = [

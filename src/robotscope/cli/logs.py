@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 from concurrent.futures.process import BrokenProcessPool
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +25,7 @@ from ..syntax.logformats import FORMATS, FormatError
 from ..syntax.urls import InvalidURL, origin_of
 from .history import open_store
 from .options import json_option, lang_option, seconds_of, store_option
-from .output import console, current_lang, echo_json, fail, warn
+from .output import console, current_lang, echo_json, fail, interruptible, warn
 from .parallel import cores
 from .tables import RowsFile
 from .verify import history_from
@@ -193,6 +194,7 @@ def _open_page(path: str, files: tuple[RowsFile, RowsFile] | None) -> RowsFile:
     help="Exit code 1 when a request of this class or above is found (violation: violations and spoofs).",
 )
 @lang_option
+@interruptible("logs.cli.interrupted")
 def logs_command(
     logs: tuple[str, ...],
     robots: str | None,
@@ -266,31 +268,30 @@ def logs_command(
     setup = Setup(versions, site, lists, not no_dns, rendering, grace)
     total, reading = Summary(), Summary()
     given = pieces(logs, Counted(reading), format_name, log_format, mapping, _told)
+    written = [*(files or ()), *([page] if page is not None else [])]
     done = False
     settle()  # this process runs the audit to its end, or hands it to workers
     try:
-        for summary, rendered in results(setup, given, jobs or cores()):
-            total.then(summary)
-            if files is not None:
-                files[0].write_rendered(rendered)
+        # Closed on the way out, whatever stops the loop: the workers end before the files are removed.
+        with closing(results(setup, given, jobs or cores())) as audited:
+            for summary, rendered in audited:
+                total.then(summary)
+                if files is not None:
+                    files[0].write_rendered(rendered)
+        total.then(reading)
+        view = summary_view(total, lang, versions, grace)
+        if files is not None:
+            files[1].write(crawler_rows(view))
+        if page is not None:
+            page.write_rendered(document(view, lang))
         done = True
     except (Unreadable, FormatError) as error:
         fail(error.reason)
     except BrokenProcessPool:
         fail(message("logs.error.worker"))
     finally:
-        if not done:
-            for file in [*(files or ()), *([page] if page is not None else [])]:
-                file.close(keep=False)
-    total.then(reading)
-    view = summary_view(total, lang, versions, grace)
-    if files is not None:
-        files[1].write(crawler_rows(view))
-        for file in files:
-            file.close(keep=True)
-    if page is not None:
-        page.write_rendered(document(view, lang))
-        page.close(keep=True)
+        for file in written:  # every file kept, or none (an interrupt until here leaves none)
+            file.close(keep=done)
     _said_lines(view, lang)
     if as_json:
         echo_json(view)
