@@ -208,21 +208,11 @@ def test_stdin_closed_mid_line_of_a_session_ends_it_cleanly(wire: Wire) -> None:
 
 
 def test_a_client_that_stops_reading_ends_the_server_cleanly(tmp_path: Path) -> None:
-    with (tmp_path / "stderr").open("wb") as stderr:
-        process = subprocess.Popen(COMMAND, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr)
-        try:
-            assert process.stdin is not None and process.stdout is not None
-            process.stdout.close()
-            process.stdin.write(line(INITIALIZE))
-            process.stdin.flush()
-            assert process.wait(timeout=60) == 0
-        finally:
-            if process.poll() is None:
-                process.kill()
-                process.wait()
-            assert process.stdin is not None
-            with contextlib.suppress(BrokenPipeError):  # the server is gone, as it should be
-                process.stdin.close()
+    with started(tmp_path / "stderr") as wire:
+        wire.stdout.close()
+        wire.stdin.write(line(INITIALIZE))
+        wire.stdin.flush()
+        assert wire.process.wait(timeout=60) == 0
     assert (tmp_path / "stderr").read_bytes() == b""
 
 
