@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from ipaddress import ip_address
+from ipaddress import IPv4Network, IPv6Network, ip_address
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +14,7 @@ from robotscope.cli import cli
 from robotscope.messages import message
 from robotscope.reports.verification import ReverseDns, Status, judge
 from robotscope.syntax.ipindex import AddressIndex
-from robotscope.syntax.iplists import MAX_BYTES, read_list, shipped, snapshot
+from robotscope.syntax.iplists import MAX_BYTES, IpList, read_list, shipped, snapshot
 from tests.verifying.dns_server import dns_server, zone
 
 # The lists of the default history store count too: the tests' is a fresh one per test.
@@ -258,24 +258,40 @@ def test_a_list_that_cannot_be_read_is_not_at_hand_and_proves_nothing(tmp_path: 
         assert "openai-gptbot.json" in err and len(err.strip().splitlines()) == 1
 
 
-def test_only_lists_of_the_addresss_family_can_call_a_claim_spoofed() -> None:
-    # Every crawler with lists, asked from a documentation address of each family (in no list): a
-    # crawler none of whose lists publishes that family is never spoofed by them (Bing's list is IPv4
-    # only: an IPv6 bingbot is left to reverse DNS).
-    from robotscope.syntax.verification import list_source, methods
+def _first_of_each_family(listed: IpList) -> list[IPv4Network | IPv6Network]:
+    """A list's first network of each address family it has."""
+    firsts: dict[int, IPv4Network | IPv6Network] = {}
+    for network in listed.networks:
+        firsts.setdefault(network.version, network)
+    return list(firsts.values())
 
+
+def test_only_complete_lists_of_the_addresss_family_can_call_a_claim_spoofed() -> None:
+    # Over the whole registry, each crawler with lists asked from addresses outside them (a documentation
+    # address of each family, and one of every other shipped list): spoofed exactly when every list of the
+    # crawler that publishes that family ships. A crawler none of whose lists publishes the family is never
+    # spoofed by them (Bing's list is IPv4 only: an IPv6 bingbot is left to reverse DNS); nor is one some of
+    # whose lists do not ship (Google's user-triggered fetchers).
+    from robotscope.syntax.verification import list_sources, methods
+
+    lists = [snapshot(name) for name in shipped()]
     names = set(shipped())
-    index = AddressIndex([snapshot(name) for name in names])
-    checked = 0
+    index = AddressIndex(lists)
+    families = {source.name: source.families for source in list_sources()}
+    outside = [("ipv4", "192.0.2.1"), ("ipv6", "2001:db8::1")]
+    outside += [(f"ipv{n.version}", str(n.network_address)) for listed in lists for n in _first_of_each_family(listed)]
+    checked = unpublished = 0
     for found in methods():
-        for family, address in (("ipv4", "192.0.2.1"), ("ipv6", "2001:db8::1")):
-            publishes = [n for n in found.lists if (source := list_source(n)) is not None and family in source.families]
-            status = judge(address, found.token, index, names).status
-            if not publishes:
-                assert status is not Status.SPOOFED, (found.token, family)
-                checked += 1
-            elif all(n in names for n in publishes):
-                assert status is Status.SPOOFED, (found.token, family)
-    assert checked >= 1
+        for family, address in outside:
+            verdict = judge(address, found.token, index, names)
+            assert verdict.token == found.token
+            if any(c.name in found.lists for c in verdict.covering):
+                continue  # one of its own lists holds it
+            publishes = [n for n in found.lists if family in families.get(n, ())]
+            complete = bool(publishes) and all(n in names for n in publishes)
+            assert (verdict.status is Status.SPOOFED) == complete, (found.token, address, verdict.status)
+            unpublished += not publishes
+            checked += 1
+    assert unpublished >= 1 and checked >= 500
     bing = judge("2620:1ec:c11::200", "Mozilla/5.0 (compatible; bingbot/2.0)", index, names)
     assert bing.status is Status.INCONCLUSIVE and "reverse DNS" in bing.reason.render("en")
