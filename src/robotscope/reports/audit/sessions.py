@@ -85,10 +85,9 @@ class Track(Totals):
     (the body) one pass and the piece read every request alike, and stitching replays the head alone.
     """
 
-    last: float | None = None  # the latest time of the session going on (None: no request read yet)
+    last: float | None = None  # the latest time of the session going on (None: none read; a head still grows)
     head: list[Request] | None = None  # requests not read yet (None: every request was read)
     reach: float = 0.0  # while the head grows: the latest time a piece before could have left the track at
-    anchored: bool = False  # the head is closed: the body after it was read from the head's last request
     loose: bool = False  # the head outgrew `HEADS` and was read as if nothing came before: not stitched
 
     def read(self, when: float, robots: bool, delay: int | float | None) -> None:
@@ -124,7 +123,7 @@ class Track(Totals):
         for request in later.head:
             self.read(*request)
         self.add(later)  # the body's totals
-        if later.anchored:
+        if later.last is not None:  # the head was closed: the body was read from its last request
             self.last = later.last
 
     def settled(self) -> Track:
@@ -168,7 +167,7 @@ class Tracks:
             if len(self.tracks) >= MAX_TRACKS:
                 self._close_idle()
             track = self.tracks[key] = Track(head=[], reach=when + GAP)
-        if track.head is None or track.anchored:
+        if track.head is None or track.last is not None:
             track.read(when, robots, delay)
         elif self.heads >= HEADS:
             # Out of room: the head is read as if nothing came before it, and stitching will cut the session.
@@ -182,7 +181,6 @@ class Tracks:
             track.head.append((when, robots, delay))
             self.heads += 1
             if when > track.reach:  # later than wherever the piece before left the track: the body begins
-                track.anchored = True
                 track.last = when
             else:
                 track.reach = max(track.reach, when)
